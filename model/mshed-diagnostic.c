@@ -1,0 +1,281 @@
+/* mshed-diagnostic.c
+ *
+ * Copyright 2026 The mshed authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "mshed-diagnostic"
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "mshed-diagnostic.h"
+
+G_DEFINE_BOXED_TYPE (MshedDiagnostic, mshed_diagnostic, mshed_diagnostic_copy, mshed_diagnostic_free)
+
+MshedDiagnostic *
+mshed_diagnostic_copy (const MshedDiagnostic *self)
+{
+  MshedDiagnostic *copy = g_memdup2 (self, sizeof *self);
+
+  copy->message = g_strdup (self->message);
+  copy->entry = g_strdup (self->entry);
+  return copy;
+}
+
+void
+mshed_diagnostic_free (MshedDiagnostic *self)
+{
+  if (self == NULL)
+    return;
+  g_free (self->message);
+  g_free (self->entry);
+  g_free (self);
+}
+
+const char *
+mshed_severity_to_string (MshedSeverity severity)
+{
+  switch (severity)
+    {
+    case MSHED_SEVERITY_INFO:
+      return "info";
+    case MSHED_SEVERITY_WARNING:
+      return "warning";
+    case MSHED_SEVERITY_ERROR:
+    default:
+      return "error";
+    }
+}
+
+/**
+ * mshed_check_to_string:
+ *
+ * Returns: a stable, untranslated identifier of the check (for scripts and JSON)
+ */
+const char *
+mshed_check_to_string (MshedCheck check)
+{
+  static const struct { MshedCheck check; const char *name; } names[] = {
+    { MSHED_CHECK_NRES_TOO_SHORT, "nres-too-short" },
+    { MSHED_CHECK_NRES_MAGIC, "nres-magic" },
+    { MSHED_CHECK_NRES_VERSION, "nres-version" },
+    { MSHED_CHECK_NRES_COUNT, "nres-count" },
+    { MSHED_CHECK_NRES_TOTAL_SIZE, "nres-total-size" },
+    { MSHED_CHECK_NRES_DIRECTORY, "nres-directory" },
+    { MSHED_CHECK_NRES_NAME_NUL, "nres-name-nul" },
+    { MSHED_CHECK_NRES_DATA_OFFSET, "nres-data-offset" },
+    { MSHED_CHECK_NRES_DATA_RANGE, "nres-data-range" },
+    { MSHED_CHECK_NRES_SORT_RANGE, "nres-sort-range" },
+    { MSHED_CHECK_NRES_SORT_PERMUTATION, "nres-sort-permutation" },
+    { MSHED_CHECK_NRES_SORT_ORDER, "nres-sort-order" },
+    { MSHED_CHECK_NRES_ALIGNMENT, "nres-alignment" },
+    { MSHED_CHECK_NRES_PADDING, "nres-padding" },
+    { MSHED_CHECK_NRES_OVERLAP, "nres-overlap" },
+    { MSHED_CHECK_NRES_LAYOUT, "nres-layout" },
+    { MSHED_CHECK_NRES_NAME_TAIL, "nres-name-tail" },
+    { MSHED_CHECK_NRES_RSLI, "nres-rsli" },
+    { MSHED_CHECK_NRES_NESTED, "nres-nested" },
+    { MSHED_CHECK_MISSING_TYPE, "missing-type" },
+    { MSHED_CHECK_DUPLICATE_TYPE, "duplicate-type" },
+    { MSHED_CHECK_STRIDE, "stride" },
+    { MSHED_CHECK_ATTR1, "attr1" },
+    { MSHED_CHECK_ATTR2, "attr2" },
+    { MSHED_CHECK_ATTR3, "attr3" },
+    { MSHED_CHECK_RES1_STRIDE, "res1-stride" },
+    { MSHED_CHECK_LEGACY_NODES, "legacy-nodes" },
+    { MSHED_CHECK_RES2_SIZE, "res2-size" },
+    { MSHED_CHECK_RES19_FRAMES, "res19-frames" },
+    { MSHED_CHECK_RES10_ATTR1, "res10-attr1" },
+    { MSHED_CHECK_RES10_ATTR3, "res10-attr3" },
+    { MSHED_CHECK_RES10_LENGTH, "res10-length" },
+    { MSHED_CHECK_RES10_TEXT, "res10-text" },
+    { MSHED_CHECK_RES10_NUL, "res10-nul" },
+    { MSHED_CHECK_RES10_TRAILING, "res10-trailing" },
+    { MSHED_CHECK_VERTEX_COUNT, "vertex-count" },
+    { MSHED_CHECK_EXTRA_COUNT, "extra-count" },
+    { MSHED_CHECK_BATCH_INDEX_RANGE, "batch-index-range" },
+    { MSHED_CHECK_BATCH_INDEX_MULTIPLE, "batch-index-multiple" },
+    { MSHED_CHECK_BATCH_VERTEX_RANGE, "batch-vertex-range" },
+    { MSHED_CHECK_SLOT_BATCH_RANGE, "slot-batch-range" },
+    { MSHED_CHECK_SLOT_TRI_RANGE, "slot-tri-range" },
+    { MSHED_CHECK_SLOT_NONFINITE, "slot-nonfinite" },
+    { MSHED_CHECK_SLOT_AABB_ORDER, "slot-aabb-order" },
+    { MSHED_CHECK_SLOT_RADIUS, "slot-radius" },
+    { MSHED_CHECK_TRI_LINK, "tri-link" },
+    { MSHED_CHECK_NODE_SLOT, "node-slot" },
+    { MSHED_CHECK_NODE_PARENT, "node-parent" },
+    { MSHED_CHECK_NODE_KEY, "node-key" },
+    { MSHED_CHECK_NODE_MAP, "node-map" },
+    { MSHED_CHECK_HEADER_NONFINITE, "header-nonfinite" },
+    { MSHED_CHECK_ANIM_TRACK, "anim-track" },
+    { MSHED_CHECK_ANIM_TIME, "anim-time" },
+    { MSHED_CHECK_ANIM_FRAMES, "anim-frames" },
+    { MSHED_CHECK_ANIM_MAP_LAYOUT, "anim-map-layout" },
+    { MSHED_CHECK_ANIM_MAP_VALUE, "anim-map-value" },
+    { MSHED_CHECK_ANIM_MAP_KEY, "anim-map-key" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    if (names[i].check == check)
+      return names[i].name;
+  return "unknown";
+}
+
+MshedDiagnostics *
+mshed_diagnostics_new (void)
+{
+  MshedDiagnostics *self = g_new0 (MshedDiagnostics, 1);
+
+  self->items = g_ptr_array_new_with_free_func ((GDestroyNotify) mshed_diagnostic_free);
+  return self;
+}
+
+void
+mshed_diagnostics_free (MshedDiagnostics *self)
+{
+  if (self == NULL)
+    return;
+  g_ptr_array_unref (self->items);
+  g_free (self->entry);
+  g_free (self);
+}
+
+void
+mshed_diagnostics_clear (MshedDiagnostics *self)
+{
+  g_ptr_array_set_size (self->items, 0);
+  self->n_errors = 0;
+  self->n_warnings = 0;
+}
+
+/**
+ * mshed_diagnostics_set_context:
+ * @base_offset: where the model starts in its file (the outer entry's data_offset)
+ * @entry: (nullable): the outer entry name of a nested model
+ */
+void
+mshed_diagnostics_set_context (MshedDiagnostics *self,
+                               guint64           base_offset,
+                               const char       *entry)
+{
+  self->base_offset = base_offset;
+  g_free (self->entry);
+  self->entry = g_strdup (entry);
+}
+
+guint
+mshed_diagnostics_get_n_items (const MshedDiagnostics *self)
+{
+  return self->items->len;
+}
+
+const MshedDiagnostic *
+mshed_diagnostics_get (const MshedDiagnostics *self,
+                       guint                   index)
+{
+  g_return_val_if_fail (index < self->items->len, NULL);
+  return g_ptr_array_index (self->items, index);
+}
+
+static void
+count_item (MshedDiagnostics      *self,
+            const MshedDiagnostic *d)
+{
+  if (d->severity == MSHED_SEVERITY_ERROR)
+    self->n_errors++;
+  else if (d->severity == MSHED_SEVERITY_WARNING)
+    self->n_warnings++;
+}
+
+void
+mshed_diagnostics_add (MshedDiagnostics *self,
+                       MshedSeverity     severity,
+                       MshedCheck        check,
+                       guint32           res_type,
+                       gint              res_index,
+                       MshedTableId      table,
+                       gint64            record,
+                       const char       *field,
+                       guint64           offset,
+                       const char       *format,
+                       ...)
+{
+  MshedDiagnostic *d = g_new0 (MshedDiagnostic, 1);
+  va_list args;
+
+  d->severity = severity;
+  d->check = check;
+  d->res_type = res_type;
+  d->res_index = res_index;
+  d->table = table;
+  d->record = record;
+  d->field = field;
+  d->offset = self->base_offset + offset;
+  d->entry = g_strdup (self->entry);
+  va_start (args, format);
+  d->message = g_strdup_vprintf (format, args);
+  va_end (args);
+  count_item (self, d);
+  g_ptr_array_add (self->items, d);
+}
+
+void
+mshed_diagnostics_append (MshedDiagnostics       *self,
+                          const MshedDiagnostics *other)
+{
+  for (guint i = 0; i < other->items->len; i++)
+    {
+      MshedDiagnostic *d = mshed_diagnostic_copy (g_ptr_array_index (other->items, i));
+
+      count_item (self, d);
+      g_ptr_array_add (self->items, d);
+    }
+}
+
+/**
+ * mshed_diagnostics_find:
+ *
+ * Returns: (transfer none) (nullable): the first diagnostic of that check
+ */
+const MshedDiagnostic *
+mshed_diagnostics_find (const MshedDiagnostics *self,
+                        MshedCheck              check)
+{
+  for (guint i = 0; i < self->items->len; i++)
+    {
+      const MshedDiagnostic *d = g_ptr_array_index (self->items, i);
+
+      if (d->check == check)
+        return d;
+    }
+  return NULL;
+}
+
+/**
+ * mshed_diagnostic_format:
+ *
+ * Returns: (transfer full): "severity: [entry: ]message (offset 0x…)" for one line of output
+ */
+char *
+mshed_diagnostic_format (const MshedDiagnostic *self)
+{
+  const char *sev;
+
+  switch (self->severity)
+    {
+    case MSHED_SEVERITY_INFO:
+      sev = _("info");
+      break;
+    case MSHED_SEVERITY_WARNING:
+      sev = _("warning");
+      break;
+    case MSHED_SEVERITY_ERROR:
+    default:
+      sev = _("error");
+      break;
+    }
+  return g_strdup_printf ("%s: %s%s%s [%s, offset 0x%" G_GINT64_MODIFIER "X]", sev,
+                          self->entry ? self->entry : "", self->entry ? ": " : "",
+                          self->message, mshed_check_to_string (self->check), self->offset);
+}

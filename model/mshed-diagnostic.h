@@ -1,0 +1,142 @@
+/* mshed-diagnostic.h
+ *
+ * Copyright 2026 The mshed authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A structured validation finding: what the GUI lists and jumps from, what the CLI prints.
+ */
+#pragma once
+
+#include <glib-object.h>
+
+#include "mshed-model-types.h"
+
+G_BEGIN_DECLS
+
+/* One code per invariant of the spec (nres.md §8, msh.md §3 and §9). Tests assert on them. */
+typedef enum {
+  /* container, nres.md §8 */
+  MSHED_CHECK_NRES_TOO_SHORT = 1,
+  MSHED_CHECK_NRES_MAGIC,
+  MSHED_CHECK_NRES_VERSION,
+  MSHED_CHECK_NRES_COUNT,
+  MSHED_CHECK_NRES_TOTAL_SIZE,
+  MSHED_CHECK_NRES_DIRECTORY,
+  MSHED_CHECK_NRES_NAME_NUL,
+  MSHED_CHECK_NRES_DATA_OFFSET,
+  MSHED_CHECK_NRES_DATA_RANGE,
+  MSHED_CHECK_NRES_SORT_RANGE,
+  MSHED_CHECK_NRES_SORT_PERMUTATION,
+  MSHED_CHECK_NRES_SORT_ORDER,       /* warning: not the §5.2 table */
+  MSHED_CHECK_NRES_ALIGNMENT,        /* warning */
+  MSHED_CHECK_NRES_PADDING,          /* warning: non-zero padding */
+  MSHED_CHECK_NRES_OVERLAP,          /* warning */
+  MSHED_CHECK_NRES_LAYOUT,           /* warning: gaps, foreign bytes, out-of-order payloads */
+  MSHED_CHECK_NRES_NAME_TAIL,        /* info: non-zero bytes after the name terminator */
+  MSHED_CHECK_NRES_RSLI,             /* an RsLi library: recognised, not supported */
+  MSHED_CHECK_NRES_NESTED,           /* a *.msh entry that is not a readable model */
+
+  /* model resources, msh.md §3 */
+  MSHED_CHECK_MISSING_TYPE = 100,
+  MSHED_CHECK_DUPLICATE_TYPE,        /* warning */
+  MSHED_CHECK_STRIDE,                /* size % stride */
+  MSHED_CHECK_ATTR1,                 /* attr1 != count */
+  MSHED_CHECK_ATTR2,                 /* warning: attr2 != 0 */
+  MSHED_CHECK_ATTR3,                 /* attr3 != stride (Res8: 4) */
+  MSHED_CHECK_RES1_STRIDE,           /* attr3 not 38/24 (warning) or <= 0 (error) */
+  MSHED_CHECK_LEGACY_NODES,          /* info: 24-byte node table, node checks skipped */
+  MSHED_CHECK_RES2_SIZE,             /* size < 140 or (size-140) % 68 */
+  MSHED_CHECK_RES19_FRAMES,          /* attr2 (frame count) < 1 */
+  MSHED_CHECK_RES10_ATTR1,
+  MSHED_CHECK_RES10_ATTR3,           /* warning */
+  MSHED_CHECK_RES10_LENGTH,          /* record length word missing */
+  MSHED_CHECK_RES10_TEXT,            /* record text past the end */
+  MSHED_CHECK_RES10_NUL,             /* warning: text[len] != 0 */
+  MSHED_CHECK_RES10_TRAILING,        /* bytes after nodeCount records */
+  MSHED_CHECK_VERTEX_COUNT,          /* Res4/Res5 count != Res3 count */
+  MSHED_CHECK_EXTRA_COUNT,           /* warning: Res15/16/18 count != Res3 count */
+
+  /* cross-table, msh.md §9.1 */
+  MSHED_CHECK_BATCH_INDEX_RANGE = 200,
+  MSHED_CHECK_BATCH_INDEX_MULTIPLE,  /* warning: indexCount % 3 */
+  MSHED_CHECK_BATCH_VERTEX_RANGE,
+  MSHED_CHECK_SLOT_BATCH_RANGE,
+  MSHED_CHECK_SLOT_TRI_RANGE,
+  MSHED_CHECK_SLOT_NONFINITE,
+  MSHED_CHECK_SLOT_AABB_ORDER,
+  MSHED_CHECK_SLOT_RADIUS,
+  MSHED_CHECK_TRI_LINK,
+  MSHED_CHECK_NODE_SLOT,
+  MSHED_CHECK_NODE_PARENT,
+  MSHED_CHECK_NODE_KEY,
+  MSHED_CHECK_NODE_MAP,
+  MSHED_CHECK_HEADER_NONFINITE,      /* Res2 header float not finite */
+
+  /* animation canonical layout, msh.md §7.7 (warnings) */
+  MSHED_CHECK_ANIM_TRACK = 300,      /* hdr3 not increasing / empty track */
+  MSHED_CHECK_ANIM_TIME,             /* key times not increasing, first not 0 */
+  MSHED_CHECK_ANIM_FRAMES,           /* Res19.attr2 != max time + 1 */
+  MSHED_CHECK_ANIM_MAP_LAYOUT,       /* map blocks not packed in node order */
+  MSHED_CHECK_ANIM_MAP_VALUE,        /* map word differs from the §7.7 rule */
+  MSHED_CHECK_ANIM_MAP_KEY,          /* map word + 1 past the key pool */
+} MshedCheck;
+
+typedef struct {
+  MshedSeverity severity;
+  MshedCheck    check;
+  guint32       res_type;     /* resource type_id, or G_MAXUINT32 for the container itself */
+  gint          res_index;    /* directory index, -1 when none */
+  MshedTableId  table;        /* typed table, MSHED_TABLE_NONE when none */
+  gint64        record;       /* record index in that table, -1 when none */
+  const char   *field;        /* schema field name (static string), NULL when none */
+  guint64       offset;       /* byte offset in the file (nested: from the outer file start) */
+  char         *message;      /* translated, names the resource, record and field */
+  char         *entry;        /* nested model: the outer entry name; NULL for a loose file */
+} MshedDiagnostic;
+
+#define MSHED_TYPE_DIAGNOSTIC (mshed_diagnostic_get_type ())
+GType            mshed_diagnostic_get_type   (void) G_GNUC_CONST;
+MshedDiagnostic *mshed_diagnostic_copy       (const MshedDiagnostic *self);
+void             mshed_diagnostic_free       (MshedDiagnostic       *self);
+const char      *mshed_severity_to_string    (MshedSeverity          severity);
+const char      *mshed_check_to_string       (MshedCheck             check);
+
+/* An ordered list of diagnostics plus the base offset of the model inside its file. */
+struct _MshedDiagnostics {
+  GPtrArray *items;        /* MshedDiagnostic* */
+  guint64    base_offset;  /* added to every offset that is reported */
+  char      *entry;        /* copied into every diagnostic */
+  guint      n_errors;
+  guint      n_warnings;
+};
+
+MshedDiagnostics *mshed_diagnostics_new       (void);
+void              mshed_diagnostics_free      (MshedDiagnostics *self);
+void              mshed_diagnostics_clear     (MshedDiagnostics *self);
+void              mshed_diagnostics_set_context (MshedDiagnostics *self,
+                                                 guint64           base_offset,
+                                                 const char       *entry);
+guint             mshed_diagnostics_get_n_items (const MshedDiagnostics *self);
+const MshedDiagnostic *mshed_diagnostics_get  (const MshedDiagnostics *self,
+                                               guint             index);
+void              mshed_diagnostics_add       (MshedDiagnostics *self,
+                                               MshedSeverity     severity,
+                                               MshedCheck        check,
+                                               guint32           res_type,
+                                               gint              res_index,
+                                               MshedTableId      table,
+                                               gint64            record,
+                                               const char       *field,
+                                               guint64           offset,
+                                               const char       *format,
+                                               ...) G_GNUC_PRINTF (10, 11);
+void              mshed_diagnostics_append    (MshedDiagnostics *self,
+                                               const MshedDiagnostics *other);
+const MshedDiagnostic *mshed_diagnostics_find (const MshedDiagnostics *self,
+                                               MshedCheck        check);
+char             *mshed_diagnostic_format     (const MshedDiagnostic *self);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (MshedDiagnostics, mshed_diagnostics_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (MshedDiagnostic, mshed_diagnostic_free)
+
+G_END_DECLS

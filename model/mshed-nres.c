@@ -1,0 +1,973 @@
+/* mshed-nres.c
+ *
+ * Copyright 2026 The mshed authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "mshed-nres"
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+#include "mshed-bytes.h"
+#include "mshed-diagnostic.h"
+#include "mshed-error.h"
+#include "mshed-nres.h"
+#include "mshed-validate.h"
+
+struct _MshedNres {
+  gatomicrefcount ref_count;
+  GBytes  *source;        /* the bytes it was parsed from, NULL for a new archive */
+  guint32  version;
+  GArray  *entries;       /* MshedNresEntry */
+  guint    canonical : 1; /* the source is in the §7.1 canonical layout */
+  guint    sort_valid : 1;/* the stored sort_index values form a permutation */
+  guint    modified : 1;  /* anything changed since parse */
+  guint    structure_changed : 1; /* entries added/removed or names changed */
+};
+
+G_DEFINE_BOXED_TYPE (MshedNres, mshed_nres, mshed_nres_ref, mshed_nres_unref)
+
+static void
+entry_clear (gpointer data)
+{
+  MshedNresEntry *entry = data;
+
+  g_clear_pointer (&entry->payload, g_bytes_unref);
+  g_clear_pointer (&entry->owned, g_byte_array_unref);
+}
+
+static MshedNres *
+nres_alloc (void)
+{
+  MshedNres *self = g_new0 (MshedNres, 1);
+
+  g_atomic_ref_count_init (&self->ref_count);
+  self->version = MSHED_NRES_VERSION;
+  self->entries = g_array_new (FALSE, TRUE, sizeof (MshedNresEntry));
+  g_array_set_clear_func (self->entries, entry_clear);
+  self->canonical = TRUE;
+  self->sort_valid = TRUE;
+  return self;
+}
+
+/**
+ * mshed_nres_new:
+ *
+ * Returns: (transfer full): an empty archive (16 bytes when serialised).
+ */
+MshedNres *
+mshed_nres_new (void)
+{
+  MshedNres *self = nres_alloc ();
+
+  self->modified = TRUE;
+  self->structure_changed = TRUE;
+  return self;
+}
+
+MshedNres *
+mshed_nres_ref (MshedNres *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_atomic_ref_count_inc (&self->ref_count);
+  return self;
+}
+
+void
+mshed_nres_unref (MshedNres *self)
+{
+  g_return_if_fail (self != NULL);
+  if (g_atomic_ref_count_dec (&self->ref_count))
+    {
+      g_clear_pointer (&self->source, g_bytes_unref);
+      g_array_unref (self->entries);
+      g_free (self);
+    }
+}
+
+/**
+ * mshed_nres_copy:
+ *
+ * Returns: (transfer full): an independent copy; unedited payloads are shared, not copied.
+ */
+MshedNres *
+mshed_nres_copy (const MshedNres *self)
+{
+  MshedNres *copy = nres_alloc ();
+
+  copy->source = self->source ? g_bytes_ref (self->source) : NULL;
+  copy->version = self->version;
+  copy->canonical = self->canonical;
+  copy->sort_valid = self->sort_valid;
+  copy->modified = self->modified;
+  copy->structure_changed = self->structure_changed;
+  for (guint i = 0; i < self->entries->len; i++)
+    {
+      MshedNresEntry e = g_array_index (self->entries, MshedNresEntry, i);
+
+      if (e.payload)
+        e.payload = g_bytes_ref (e.payload);
+      if (e.owned)
+        {
+          GByteArray *dup = g_byte_array_sized_new (e.owned->len);
+          g_byte_array_append (dup, e.owned->data, e.owned->len);
+          e.owned = dup;
+        }
+      g_array_append_val (copy->entries, e);
+    }
+  return copy;
+}
+
+/* Name helpers --------------------------------------------------------------------------- */
+
+static inline guint8
+fold (guint8 c)
+{
+  return (c >= 0x41 && c <= 0x5A) ? (guint8) (c + 0x20) : c;
+}
+
+/**
+ * mshed_nres_name_compare:
+ * @a: a 36-byte name field
+ * @b: a 36-byte name field
+ *
+ * Compares the significant names with the engine's ASCII lower-case fold and unsigned byte
+ * order (nres.md §5.2). A field without a terminator is compared over all 36 bytes.
+ */
+int
+mshed_nres_name_compare (const guint8 *a,
+                         const guint8 *b)
+{
+  for (guint i = 0; i < MSHED_NRES_NAME_SIZE; i++)
+    {
+      guint8 ca = fold (a[i]);
+      guint8 cb = fold (b[i]);
+
+      if (ca != cb)
+        return ca < cb ? -1 : 1;
+      if (ca == 0)
+        return 0;
+    }
+  return 0;
+}
+
+static gsize
+name_len (const guint8 *name)
+{
+  const guint8 *nul = memchr (name, 0, MSHED_NRES_NAME_SIZE);
+
+  return nul ? (gsize) (nul - name) : MSHED_NRES_NAME_SIZE;
+}
+
+char *
+mshed_nres_entry_dup_name (const MshedNresEntry *entry)
+{
+  return g_strndup ((const char *) entry->name, name_len (entry->name));
+}
+
+/* Parsing -------------------------------------------------------------------------------- */
+
+#define CONTAINER G_MAXUINT32
+
+static MshedNres *
+parse_fail (MshedDiagnostics *diags,
+            GError          **error,
+            MshedModelError   code,
+            MshedCheck        check,
+            gint              res_index,
+            const char       *field,
+            guint64           offset,
+            char             *message)
+{
+  if (diags)
+    mshed_diagnostics_add (diags, MSHED_SEVERITY_ERROR, check, CONTAINER, res_index,
+                           MSHED_TABLE_DIRECTORY, res_index, field, offset, "%s", message);
+  g_set_error_literal (error, MSHED_MODEL_ERROR, code, message);
+  g_free (message);
+  return NULL;
+}
+
+/**
+ * mshed_nres_parse:
+ * @bytes: the archive bytes (kept referenced; payloads are slices of it)
+ * @mode: strict rejects every rule of nres.md §8 (1–6); tolerant rejects only 1–5 minus what
+ *   can be read safely, and reports the rest as warnings
+ * @diags: (nullable): receives the findings
+ * @error: a #MSHED_MODEL_ERROR naming the field that made the archive unreadable
+ *
+ * Returns: (transfer full) (nullable): the archive
+ */
+MshedNres *
+mshed_nres_parse (GBytes            *bytes,
+                  MshedMode          mode,
+                  MshedDiagnostics  *diags,
+                  GError           **error)
+{
+  g_autoptr(MshedNres) self = NULL;
+  gsize len = 0;
+  const guint8 *data = g_bytes_get_data (bytes, &len);
+  gint32 count;
+  guint32 total_size, version;
+  guint64 dir_bytes, dir_offset;
+  MshedSeverity soft = mode == MSHED_MODE_STRICT ? MSHED_SEVERITY_ERROR : MSHED_SEVERITY_WARNING;
+  gboolean failed_soft = FALSE;
+  g_autofree guint8 *seen = NULL;
+
+  g_return_val_if_fail (bytes != NULL, NULL);
+
+  if (len < MSHED_NRES_HEADER_SIZE)
+    return parse_fail (diags, error, MSHED_MODEL_ERROR_TRUNCATED, MSHED_CHECK_NRES_TOO_SHORT,
+                       -1, "header", 0,
+                       g_strdup_printf (_("NRes header: the data is %" G_GSIZE_FORMAT
+                                          " bytes long, shorter than the 16-byte header"), len));
+
+  if (memcmp (data, "NL\0\1", 4) == 0)
+    return parse_fail (diags, error, MSHED_MODEL_ERROR_UNSUPPORTED, MSHED_CHECK_NRES_RSLI,
+                       -1, "magic", 0,
+                       g_strdup (_("NRes header: this is an RsLi library (magic “NL”), which "
+                                   "holds no models and is not supported")));
+
+  if (mshed_read_u32 (data) != MSHED_NRES_MAGIC)
+    return parse_fail (diags, error, MSHED_MODEL_ERROR_BAD_MAGIC, MSHED_CHECK_NRES_MAGIC,
+                       -1, "magic", 0,
+                       g_strdup_printf (_("NRes header, field magic: expected “NRes”, found "
+                                          "bytes %02X %02X %02X %02X"),
+                                        data[0], data[1], data[2], data[3]));
+
+  version = mshed_read_u32 (data + 4);
+  count = mshed_read_i32 (data + 8);
+  total_size = mshed_read_u32 (data + 12);
+
+  if (version != MSHED_NRES_VERSION)
+    {
+      if (mode == MSHED_MODE_STRICT)
+        return parse_fail (diags, error, MSHED_MODEL_ERROR_CONTAINER, MSHED_CHECK_NRES_VERSION,
+                           -1, "version", 4,
+                           g_strdup_printf (_("NRes header, field version: expected 0x100, "
+                                              "found 0x%X"), version));
+      if (diags)
+        mshed_diagnostics_add (diags, MSHED_SEVERITY_WARNING, MSHED_CHECK_NRES_VERSION,
+                               CONTAINER, -1, MSHED_TABLE_DIRECTORY, -1, "version", 4,
+                               _("NRes header, field version: expected 0x100, found 0x%X"),
+                               version);
+    }
+
+  if (count < 0)
+    return parse_fail (diags, error, MSHED_MODEL_ERROR_CONTAINER, MSHED_CHECK_NRES_COUNT,
+                       -1, "entry_count", 8,
+                       g_strdup_printf (_("NRes header, field entry_count: %d is negative"),
+                                        count));
+
+  if (total_size != len)
+    {
+      if (total_size > len || mode == MSHED_MODE_STRICT)
+        return parse_fail (diags, error,
+                           total_size > len ? MSHED_MODEL_ERROR_TRUNCATED
+                                            : MSHED_MODEL_ERROR_CONTAINER,
+                           MSHED_CHECK_NRES_TOTAL_SIZE, -1, "total_size", 12,
+                           g_strdup_printf (_("NRes header, field total_size: says %u bytes, "
+                                              "but the data is %" G_GSIZE_FORMAT " bytes"),
+                                            total_size, len));
+      if (diags)
+        mshed_diagnostics_add (diags, MSHED_SEVERITY_WARNING, MSHED_CHECK_NRES_TOTAL_SIZE,
+                               CONTAINER, -1, MSHED_TABLE_DIRECTORY, -1, "total_size", 12,
+                               _("NRes header, field total_size: says %u bytes, but the data "
+                                 "is %" G_GSIZE_FORMAT " bytes; the %" G_GSIZE_FORMAT
+                                 " bytes after it are ignored"),
+                               total_size, len, len - total_size);
+    }
+
+  dir_bytes = (guint64) (guint32) count * MSHED_NRES_RECORD_SIZE;
+  if (dir_bytes > total_size || total_size - dir_bytes < MSHED_NRES_HEADER_SIZE)
+    return parse_fail (diags, error, MSHED_MODEL_ERROR_CONTAINER, MSHED_CHECK_NRES_DIRECTORY,
+                       -1, "entry_count", 8,
+                       g_strdup_printf (_("NRes header: %d directory records of 64 bytes do not "
+                                          "fit in %u bytes after the 16-byte header"),
+                                        count, total_size));
+  dir_offset = total_size - dir_bytes;
+
+  self = nres_alloc ();
+  self->source = g_bytes_ref (bytes);
+  self->version = version;
+  g_array_set_size (self->entries, (guint) count);
+  seen = g_malloc0 ((gsize) count + 1);
+
+  for (gint32 i = 0; i < count; i++)
+    {
+      MshedNresEntry *e = &g_array_index (self->entries, MshedNresEntry, i);
+      const guint8 *rec = data + dir_offset + (guint64) i * MSHED_NRES_RECORD_SIZE;
+      guint64 rec_off = dir_offset + (guint64) i * MSHED_NRES_RECORD_SIZE;
+      guint32 size;
+
+      e->type_id = mshed_read_u32 (rec + 0);
+      e->attr1 = mshed_read_u32 (rec + 4);
+      e->attr2 = mshed_read_u32 (rec + 8);
+      size = mshed_read_u32 (rec + 12);
+      e->attr3 = mshed_read_u32 (rec + 16);
+      memcpy (e->name, rec + 20, MSHED_NRES_NAME_SIZE);
+      e->data_offset = mshed_read_u32 (rec + 56);
+      e->sort_index = mshed_read_u32 (rec + 60);
+      e->orig_offset = e->data_offset;
+      e->orig_size = size;
+
+      if (memchr (e->name, 0, MSHED_NRES_NAME_SIZE) == NULL)
+        {
+          if (diags)
+            mshed_diagnostics_add (diags, soft, MSHED_CHECK_NRES_NAME_NUL, CONTAINER, i,
+                                   MSHED_TABLE_DIRECTORY, i, "name", rec_off + 20,
+                                   _("NRes directory record %d, field name: the 36-byte name "
+                                     "has no terminating NUL"), i);
+          failed_soft = TRUE;
+        }
+      else
+        {
+          const guint8 *nul = memchr (e->name, 0, MSHED_NRES_NAME_SIZE);
+          gboolean tail_zero = TRUE;
+
+          for (const guint8 *p = nul; p < e->name + MSHED_NRES_NAME_SIZE; p++)
+            tail_zero &= (*p == 0);
+          if (!tail_zero && diags)
+            mshed_diagnostics_add (diags, MSHED_SEVERITY_INFO, MSHED_CHECK_NRES_NAME_TAIL,
+                                   CONTAINER, i, MSHED_TABLE_DIRECTORY, i, "name",
+                                   rec_off + 20,
+                                   _("NRes directory record %d, field name: bytes after the "
+                                     "terminator are not zero (kept as they are)"), i);
+        }
+
+      if (e->data_offset < MSHED_NRES_HEADER_SIZE)
+        return parse_fail (diags, error, MSHED_MODEL_ERROR_CONTAINER,
+                           MSHED_CHECK_NRES_DATA_OFFSET, i, "data_offset", rec_off + 56,
+                           g_strdup_printf (_("NRes directory record %d, field data_offset: %u "
+                                              "points into the 16-byte header"),
+                                            i, e->data_offset));
+      if (!mshed_range_ok (e->data_offset, size, dir_offset))
+        return parse_fail (diags, error, MSHED_MODEL_ERROR_CONTAINER,
+                           MSHED_CHECK_NRES_DATA_RANGE, i, "size", rec_off + 12,
+                           g_strdup_printf (_("NRes directory record %d: payload %u..%" G_GUINT64_FORMAT
+                                              " (data_offset %u, size %u) runs past the "
+                                              "directory at %" G_GUINT64_FORMAT),
+                                            i, e->data_offset,
+                                            (guint64) e->data_offset + size,
+                                            e->data_offset, size, dir_offset));
+
+      e->payload = g_bytes_new_from_bytes (bytes, e->data_offset, size);
+
+      if (e->sort_index >= (guint32) count)
+        {
+          if (diags)
+            mshed_diagnostics_add (diags, soft, MSHED_CHECK_NRES_SORT_RANGE, CONTAINER, i,
+                                   MSHED_TABLE_DIRECTORY, i, "sort_index", rec_off + 60,
+                                   _("NRes directory record %d, field sort_index: %u is not "
+                                     "below the entry count %d"), i, e->sort_index, count);
+          self->sort_valid = FALSE;
+          failed_soft = TRUE;
+        }
+      else if (seen[e->sort_index]++)
+        {
+          if (diags)
+            mshed_diagnostics_add (diags, soft, MSHED_CHECK_NRES_SORT_PERMUTATION, CONTAINER,
+                                   i, MSHED_TABLE_DIRECTORY, i, "sort_index", rec_off + 60,
+                                   _("NRes directory record %d, field sort_index: %u repeats "
+                                     "an earlier record, so the values are not a permutation"),
+                                   i, e->sort_index);
+          self->sort_valid = FALSE;
+          failed_soft = TRUE;
+        }
+    }
+
+  if (failed_soft && mode == MSHED_MODE_STRICT)
+    {
+      g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_CONTAINER,
+                   _("The NRes directory violates the format (see the listed problems)"));
+      return NULL;
+    }
+
+  /* Canonical predicate, nres.md §7.3 */
+  {
+    guint64 pos = MSHED_NRES_HEADER_SIZE;
+    gboolean canonical = version == MSHED_NRES_VERSION && total_size == len && self->sort_valid;
+
+    for (guint i = 0; canonical && i < self->entries->len; i++)
+      {
+        const MshedNresEntry *e = &g_array_index (self->entries, MshedNresEntry, i);
+        guint64 end = (guint64) e->data_offset + e->orig_size;
+        guint64 padded = (end + 7) & ~(guint64) 7;
+
+        if (e->data_offset != pos)
+          canonical = FALSE;
+        for (guint64 p = end; canonical && p < padded; p++)
+          if (p >= dir_offset || data[p] != 0)
+            canonical = FALSE;
+        pos = padded;
+      }
+    if (canonical && pos != dir_offset)
+      canonical = FALSE;
+    if (canonical)
+      {
+        g_autofree guint32 *table = g_new (guint32, self->entries->len + 1);
+
+        mshed_nres_compute_sort_table (self, table);
+        for (guint i = 0; i < self->entries->len; i++)
+          if (g_array_index (self->entries, MshedNresEntry, i).sort_index != table[i])
+            canonical = FALSE;
+      }
+    self->canonical = canonical;
+  }
+
+  if (diags)
+    mshed_validate_nres_layout (self, diags);
+
+  return g_steal_pointer (&self);
+}
+
+/* Accessors ------------------------------------------------------------------------------ */
+
+guint
+mshed_nres_get_n_entries (const MshedNres *self)
+{
+  return self->entries->len;
+}
+
+MshedNresEntry *
+mshed_nres_get_entry (MshedNres *self,
+                      guint      index)
+{
+  g_return_val_if_fail (index < self->entries->len, NULL);
+  return &g_array_index (self->entries, MshedNresEntry, index);
+}
+
+const MshedNresEntry *
+mshed_nres_peek_entry (const MshedNres *self,
+                       guint            index)
+{
+  g_return_val_if_fail (index < self->entries->len, NULL);
+  return &g_array_index (self->entries, MshedNresEntry, index);
+}
+
+guint32
+mshed_nres_get_version (const MshedNres *self)
+{
+  return self->version;
+}
+
+/**
+ * mshed_nres_get_source:
+ *
+ * Returns: (transfer none) (nullable): the bytes the archive was parsed from
+ */
+GBytes *
+mshed_nres_get_source (const MshedNres *self)
+{
+  return self->source;
+}
+
+gboolean
+mshed_nres_is_canonical (const MshedNres *self)
+{
+  return self->canonical;
+}
+
+gboolean
+mshed_nres_is_modified (const MshedNres *self)
+{
+  return self->modified;
+}
+
+gint
+mshed_nres_find_type (const MshedNres *self,
+                      guint32          type_id)
+{
+  for (guint i = 0; i < self->entries->len; i++)
+    if (g_array_index (self->entries, MshedNresEntry, i).type_id == type_id)
+      return (gint) i;
+  return -1;
+}
+
+/**
+ * mshed_nres_lookup_name:
+ *
+ * The engine's lookup (nres.md §5.3) over the stored sort table, falling back to a linear
+ * case-insensitive scan when the table is unusable or the search misses.
+ *
+ * Returns: the directory index, or -1
+ */
+gint
+mshed_nres_lookup_name (const MshedNres *self,
+                        const char      *name)
+{
+  guint8 key[MSHED_NRES_NAME_SIZE] = { 0 };
+  guint n = self->entries->len;
+
+  strncpy ((char *) key, name, MSHED_NRES_NAME_SIZE - 1);
+
+  if (self->sort_valid && !self->structure_changed)
+    {
+      guint lo = 0, hi = n;
+
+      while (lo < hi)
+        {
+          guint mid = lo + (hi - lo) / 2;
+          guint32 t = g_array_index (self->entries, MshedNresEntry, mid).sort_index;
+          int c;
+
+          if (t >= n)
+            break;
+          c = mshed_nres_name_compare (key, g_array_index (self->entries, MshedNresEntry, t).name);
+          if (c < 0)
+            hi = mid;
+          else if (c > 0)
+            lo = mid + 1;
+          else
+            return (gint) t;
+        }
+    }
+
+  for (guint i = 0; i < n; i++)
+    if (mshed_nres_name_compare (key, g_array_index (self->entries, MshedNresEntry, i).name) == 0)
+      return (gint) i;
+  return -1;
+}
+
+const guint8 *
+mshed_nres_entry_get_data (const MshedNresEntry *entry,
+                           gsize                *size)
+{
+  if (entry->owned)
+    {
+      if (size)
+        *size = entry->owned->len;
+      return entry->owned->data;
+    }
+  if (entry->payload)
+    return g_bytes_get_data (entry->payload, size);
+  if (size)
+    *size = 0;
+  return NULL;
+}
+
+gsize
+mshed_nres_entry_get_size (const MshedNresEntry *entry)
+{
+  if (entry->owned)
+    return entry->owned->len;
+  return entry->payload ? g_bytes_get_size (entry->payload) : 0;
+}
+
+/**
+ * mshed_nres_entry_dup_bytes:
+ *
+ * Returns: (transfer full): the current payload
+ */
+GBytes *
+mshed_nres_entry_dup_bytes (const MshedNresEntry *entry)
+{
+  if (entry->owned)
+    return g_bytes_new (entry->owned->data, entry->owned->len);
+  return entry->payload ? g_bytes_ref (entry->payload) : g_bytes_new (NULL, 0);
+}
+
+/* Mutation ------------------------------------------------------------------------------- */
+
+/**
+ * mshed_nres_entry_make_mutable:
+ *
+ * Gives the entry a private copy of its payload (once) and marks it touched.
+ *
+ * Returns: (transfer none): the writable payload bytes, valid until the next size change
+ */
+guint8 *
+mshed_nres_entry_make_mutable (MshedNres *self,
+                               guint      index)
+{
+  MshedNresEntry *e = mshed_nres_get_entry (self, index);
+
+  g_return_val_if_fail (e != NULL, NULL);
+  if (e->owned == NULL)
+    {
+      gsize size = 0;
+      const guint8 *data = e->payload ? g_bytes_get_data (e->payload, &size) : NULL;
+
+      e->owned = g_byte_array_sized_new ((guint) size);
+      if (size)
+        g_byte_array_append (e->owned, data, (guint) size);
+      g_clear_pointer (&e->payload, g_bytes_unref);
+    }
+  e->touched = TRUE;
+  self->modified = TRUE;
+  return e->owned->data;
+}
+
+/**
+ * mshed_nres_entry_splice:
+ *
+ * Replaces @remove_len bytes at @offset of the payload with @insert_len bytes of @data.
+ */
+void
+mshed_nres_entry_splice (MshedNres    *self,
+                         guint         index,
+                         gsize         offset,
+                         gsize         remove_len,
+                         const guint8 *data,
+                         gsize         insert_len)
+{
+  MshedNresEntry *e;
+
+  mshed_nres_entry_make_mutable (self, index);
+  e = mshed_nres_get_entry (self, index);
+  g_return_if_fail (mshed_range_ok (offset, remove_len, e->owned->len));
+
+  if (remove_len == insert_len)
+    {
+      if (insert_len)
+        memcpy (e->owned->data + offset, data, insert_len);
+      return;
+    }
+  if (remove_len)
+    g_byte_array_remove_range (e->owned, (guint) offset, (guint) remove_len);
+  if (insert_len)
+    {
+      /* g_byte_array has no insert; grow, shift, copy */
+      guint old = e->owned->len;
+
+      g_byte_array_set_size (e->owned, old + (guint) insert_len);
+      memmove (e->owned->data + offset + insert_len, e->owned->data + offset, old - offset);
+      memcpy (e->owned->data + offset, data, insert_len);
+    }
+}
+
+/**
+ * mshed_nres_set_payload:
+ * @payload: (transfer none): the new payload
+ */
+void
+mshed_nres_set_payload (MshedNres *self,
+                        guint      index,
+                        GBytes    *payload)
+{
+  MshedNresEntry *e = mshed_nres_get_entry (self, index);
+
+  g_return_if_fail (e != NULL);
+  g_clear_pointer (&e->owned, g_byte_array_unref);
+  g_clear_pointer (&e->payload, g_bytes_unref);
+  e->payload = g_bytes_ref (payload);
+  e->touched = TRUE;
+  self->modified = TRUE;
+}
+
+void
+mshed_nres_touch (MshedNres *self,
+                  guint      index)
+{
+  MshedNresEntry *e = mshed_nres_get_entry (self, index);
+
+  g_return_if_fail (e != NULL);
+  e->touched = TRUE;
+  self->modified = TRUE;
+}
+
+/**
+ * mshed_nres_set_name:
+ *
+ * Sets the significant name (at most 35 bytes, no embedded NUL); the field is zero-filled.
+ */
+gboolean
+mshed_nres_set_name (MshedNres  *self,
+                     guint       index,
+                     const char *name,
+                     GError    **error)
+{
+  MshedNresEntry *e = mshed_nres_get_entry (self, index);
+  gsize len = strlen (name);
+
+  g_return_val_if_fail (e != NULL, FALSE);
+  if (len > MSHED_NRES_NAME_SIZE - 1)
+    {
+      g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_RANGE,
+                   _("NRes directory record %u, field name: “%s” is %" G_GSIZE_FORMAT
+                     " bytes long; at most 35 fit"), index, name, len);
+      return FALSE;
+    }
+  memset (e->name, 0, MSHED_NRES_NAME_SIZE);
+  memcpy (e->name, name, len);
+  e->touched = TRUE;
+  self->modified = TRUE;
+  self->structure_changed = TRUE;
+  return TRUE;
+}
+
+/**
+ * mshed_nres_insert_entry:
+ * @position: directory position, or G_MAXUINT to append
+ * @templ: type, attributes and name to copy
+ * @payload: (transfer none): the payload
+ *
+ * Returns: the directory index of the new entry
+ */
+guint
+mshed_nres_insert_entry (MshedNres            *self,
+                         guint                 position,
+                         const MshedNresEntry *templ,
+                         GBytes               *payload)
+{
+  MshedNresEntry e = { 0 };
+
+  if (position > self->entries->len)
+    position = self->entries->len;
+  e.type_id = templ->type_id;
+  e.attr1 = templ->attr1;
+  e.attr2 = templ->attr2;
+  e.attr3 = templ->attr3;
+  memcpy (e.name, templ->name, MSHED_NRES_NAME_SIZE);
+  e.payload = g_bytes_ref (payload);
+  e.touched = TRUE;
+  g_array_insert_val (self->entries, position, e);
+  self->modified = TRUE;
+  self->structure_changed = TRUE;
+  mshed_nres_layout (self);
+  return position;
+}
+
+void
+mshed_nres_remove_entry (MshedNres *self,
+                         guint      index)
+{
+  g_return_if_fail (index < self->entries->len);
+  g_array_remove_index (self->entries, index);
+  self->modified = TRUE;
+  self->structure_changed = TRUE;
+  mshed_nres_layout (self);
+}
+
+/* Writing -------------------------------------------------------------------------------- */
+
+static int
+sort_cmp (gconstpointer a,
+          gconstpointer b,
+          gpointer      user_data)
+{
+  const MshedNres *self = user_data;
+  guint32 ia = *(const guint32 *) a;
+  guint32 ib = *(const guint32 *) b;
+  int c = mshed_nres_name_compare (g_array_index (self->entries, MshedNresEntry, ia).name,
+                                   g_array_index (self->entries, MshedNresEntry, ib).name);
+
+  if (c != 0)
+    return c;
+  return ia < ib ? -1 : (ia > ib);  /* stable */
+}
+
+/**
+ * mshed_nres_compute_sort_table:
+ * @out: (array): receives n values: out[k] = directory index of the k-th name (nres.md §5.2)
+ */
+void
+mshed_nres_compute_sort_table (const MshedNres *self,
+                               guint32         *out)
+{
+  for (guint i = 0; i < self->entries->len; i++)
+    out[i] = i;
+  g_qsort_with_data (out, (gint) self->entries->len, sizeof (guint32), sort_cmp, (gpointer) self);
+}
+
+/**
+ * mshed_nres_layout:
+ *
+ * Updates every entry's data_offset to the canonical position (§7.1) it will be written at.
+ * An unmodified archive keeps its stored offsets.
+ */
+void
+mshed_nres_layout (MshedNres *self)
+{
+  guint64 pos = MSHED_NRES_HEADER_SIZE;
+
+  if (!self->modified)
+    return;
+  if (!self->canonical && !self->structure_changed)
+    {
+      gboolean same_sizes = TRUE;
+
+      for (guint i = 0; i < self->entries->len; i++)
+        {
+          const MshedNresEntry *e = &g_array_index (self->entries, MshedNresEntry, i);
+          same_sizes &= mshed_nres_entry_get_size (e) == e->orig_size;
+        }
+      if (same_sizes)
+        return;  /* patched in place: offsets stay */
+    }
+  for (guint i = 0; i < self->entries->len; i++)
+    {
+      MshedNresEntry *e = &g_array_index (self->entries, MshedNresEntry, i);
+
+      e->data_offset = (guint32) pos;
+      pos = (pos + mshed_nres_entry_get_size (e) + 7) & ~(guint64) 7;
+    }
+}
+
+/**
+ * mshed_nres_get_directory_offset:
+ *
+ * Returns: where the directory starts in the current layout (the stored one when unmodified)
+ */
+guint64
+mshed_nres_get_directory_offset (const MshedNres *self)
+{
+  guint n = self->entries->len;
+  guint64 pos = MSHED_NRES_HEADER_SIZE;
+
+  if (self->source && (!self->modified || (!self->canonical && !self->structure_changed)))
+    {
+      gsize len = 0;
+      const guint8 *src = g_bytes_get_data (self->source, &len);
+      guint32 total = mshed_read_u32 (src + 12);
+
+      if (!self->modified || self->canonical == FALSE)
+        return total - (guint64) n * MSHED_NRES_RECORD_SIZE;
+    }
+  for (guint i = 0; i < n; i++)
+    pos = (pos + mshed_nres_entry_get_size (&g_array_index (self->entries, MshedNresEntry, i))
+           + 7) & ~(guint64) 7;
+  return pos;
+}
+
+static void
+write_record (guint8               *rec,
+              const MshedNresEntry *e,
+              guint32               size,
+              guint32               offset,
+              guint32               sort_index)
+{
+  mshed_write_u32 (rec + 0, e->type_id);
+  mshed_write_u32 (rec + 4, e->attr1);
+  mshed_write_u32 (rec + 8, e->attr2);
+  mshed_write_u32 (rec + 12, size);
+  mshed_write_u32 (rec + 16, e->attr3);
+  memcpy (rec + 20, e->name, MSHED_NRES_NAME_SIZE);
+  mshed_write_u32 (rec + 56, offset);
+  mshed_write_u32 (rec + 60, sort_index);
+}
+
+/**
+ * mshed_nres_build_canonical:
+ *
+ * Writes the §7.1 canonical layout. The sort table is recomputed when names or entries
+ * changed or the stored one is unusable; otherwise the stored values are kept, so a
+ * non-canonical table is never "fixed" silently.
+ *
+ * Returns: (transfer full): the archive bytes
+ */
+GBytes *
+mshed_nres_build_canonical (MshedNres *self)
+{
+  guint n = self->entries->len;
+  guint64 total = MSHED_NRES_HEADER_SIZE;
+  g_autofree guint32 *table = g_new (guint32, n + 1);
+  g_autofree guint32 *offsets = g_new (guint32, n + 1);
+  gboolean recompute = self->structure_changed || !self->sort_valid;
+  guint8 *out;
+  guint64 pos;
+
+  for (guint i = 0; i < n; i++)
+    {
+      const MshedNresEntry *e = &g_array_index (self->entries, MshedNresEntry, i);
+
+      offsets[i] = (guint32) total;
+      total = (total + mshed_nres_entry_get_size (e) + 7) & ~(guint64) 7;
+    }
+  total += (guint64) n * MSHED_NRES_RECORD_SIZE;
+  g_return_val_if_fail (total <= G_MAXUINT32, NULL);
+
+  if (recompute)
+    mshed_nres_compute_sort_table (self, table);
+  else
+    for (guint i = 0; i < n; i++)
+      table[i] = g_array_index (self->entries, MshedNresEntry, i).sort_index;
+
+  out = g_malloc0 (total);
+  mshed_write_u32 (out + 0, MSHED_NRES_MAGIC);
+  mshed_write_u32 (out + 4, self->version);
+  mshed_write_u32 (out + 8, n);
+  mshed_write_u32 (out + 12, (guint32) total);
+
+  pos = total - (guint64) n * MSHED_NRES_RECORD_SIZE;
+  for (guint i = 0; i < n; i++)
+    {
+      MshedNresEntry *e = &g_array_index (self->entries, MshedNresEntry, i);
+      gsize size = 0;
+      const guint8 *data = mshed_nres_entry_get_data (e, &size);
+
+      if (size)
+        memcpy (out + offsets[i], data, size);
+      write_record (out + pos + (guint64) i * MSHED_NRES_RECORD_SIZE, e, (guint32) size,
+                    offsets[i], table[i]);
+    }
+  return g_bytes_new_take (out, total);
+}
+
+/* Keeps gaps and foreign bytes of a non-canonical source: payloads of unchanged size are
+ * written back at their original offsets, the directory is rewritten in place. */
+static GBytes *
+build_patched (MshedNres *self)
+{
+  gsize len = 0;
+  const guint8 *src = g_bytes_get_data (self->source, &len);
+  guint8 *out = g_memdup2 (src, len);
+  guint n = self->entries->len;
+  guint32 total = mshed_read_u32 (src + 12);
+  guint64 dir = total - (guint64) n * MSHED_NRES_RECORD_SIZE;
+
+  for (guint i = 0; i < n; i++)
+    {
+      const MshedNresEntry *e = &g_array_index (self->entries, MshedNresEntry, i);
+      gsize size = 0;
+      const guint8 *data = mshed_nres_entry_get_data (e, &size);
+
+      if (size)
+        memcpy (out + e->orig_offset, data, size);
+      write_record (out + dir + (guint64) i * MSHED_NRES_RECORD_SIZE, e, (guint32) size,
+                    e->orig_offset, e->sort_index);
+    }
+  return g_bytes_new_take (out, len);
+}
+
+/**
+ * mshed_nres_serialize:
+ * @out_repacked: (out) (optional): TRUE when a non-canonical source had to be rebuilt in the
+ *   canonical layout (its gaps or foreign bytes are then gone)
+ *
+ * An unmodified archive gives back exactly its source bytes. A modified canonical archive is
+ * rebuilt canonically; a modified non-canonical one is patched in place when every payload
+ * kept its size, else rebuilt.
+ *
+ * Returns: (transfer full): the archive bytes
+ */
+GBytes *
+mshed_nres_serialize (MshedNres *self,
+                      gboolean  *out_repacked)
+{
+  if (out_repacked)
+    *out_repacked = FALSE;
+
+  if (!self->modified && self->source)
+    return g_bytes_ref (self->source);
+
+  if (!self->canonical && self->source && !self->structure_changed)
+    {
+      gboolean same_sizes = TRUE;
+
+      for (guint i = 0; i < self->entries->len; i++)
+        {
+          const MshedNresEntry *e = &g_array_index (self->entries, MshedNresEntry, i);
+          same_sizes &= mshed_nres_entry_get_size (e) == e->orig_size;
+        }
+      if (same_sizes)
+        return build_patched (self);
+      if (out_repacked)
+        *out_repacked = TRUE;
+    }
+  else if (!self->canonical && self->source && out_repacked)
+    *out_repacked = TRUE;
+
+  return mshed_nres_build_canonical (self);
+}

@@ -1,0 +1,44 @@
+/* mshed-source.h
+ *
+ * Copyright 2026 The mshed authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Opening what a modder has: a loose model, a game archive, or ARCHIVE:ENTRY naming a model
+ * nested in an archive. Files are mapped, not read.
+ */
+#pragma once
+
+#include <glib-object.h>
+
+#include "mshed-diagnostic.h"
+#include "mshed-model.h"
+#include "mshed-nres.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  char         *path;         /* the file on disk */
+  char         *entry;        /* outer entry name, NULL for a loose model or a bare archive */
+  gint          entry_index;  /* directory index of that entry, -1 when none */
+  GBytes       *file_bytes;   /* the whole file (mapped) */
+  MshedNres    *file_nres;    /* the file's own container */
+  MshedModel   *model;        /* NULL when the file is an archive and no entry was named */
+} MshedSource;
+
+MshedSource *mshed_source_open       (const char        *spec,
+                                      MshedMode          mode,
+                                      MshedDiagnostics  *diags,
+                                      GError           **error);
+void         mshed_source_free       (MshedSource       *self);
+gboolean     mshed_source_is_archive (const MshedSource *self);
+gboolean     mshed_split_spec        (const char        *spec,
+                                      char             **path,
+                                      char             **entry);
+gboolean     mshed_entry_is_model_name (const MshedNresEntry *entry);
+GBytes      *mshed_source_serialize  (MshedSource       *self);
+GBytes      *mshed_map_file          (const char        *path,
+                                      GError           **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (MshedSource, mshed_source_free)
+
+G_END_DECLS

@@ -1,0 +1,1294 @@
+/* mshed-validate.c
+ *
+ * Copyright 2026 The mshed authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Every rule reads the raw payload bytes directly (bounds-checked once per table, then tight
+ * loops over little-endian words), so validating a large model costs about one pass over its
+ * index, descriptor and batch tables. A rule picks its severity once: spec "E" rules report
+ * ERROR in strict mode and WARNING (with what a consumer drops) in tolerant mode; spec "W"
+ * rules are always warnings.
+ */
+#define G_LOG_DOMAIN "mshed-validate"
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+#include "mshed-bytes.h"
+#include "mshed-validate.h"
+
+#define CONTAINER G_MAXUINT32
+#define MAX_TYPE 21
+#define N_CHECK_SLOTS 400
+/* At most this many diagnostics per check and call; the rest are counted in one summary, so
+ * a hostile 200k-triangle file cannot produce a million messages. */
+#define REPORT_LIMIT 1000
+
+static inline guint64
+align8 (guint64 v)
+{
+  return (v + 7) & ~(guint64) 7;
+}
+
+/* Container layout, nres.md §7.2 --------------------------------------------------------- */
+
+typedef struct {
+  guint   index;
+  guint32 start;
+  guint32 size;
+} Region;
+
+static int
+region_cmp (gconstpointer a,
+            gconstpointer b)
+{
+  const Region *ra = a;
+  const Region *rb = b;
+
+  if (ra->start != rb->start)
+    return ra->start < rb->start ? -1 : 1;
+  if (ra->size != rb->size)
+    return ra->size < rb->size ? -1 : 1;
+  return ra->index < rb->index ? -1 : (ra->index > rb->index);
+}
+
+/* Reports [from, to) of the data region that no payload covers: the padding part after the
+ * payload of @owner (-1: the header), then anything beyond it as a gap. */
+static void
+check_gap (MshedDiagnostics *diags,
+           const guint8     *data,
+           guint64           dir_offset,
+           gint              owner,
+           gint              next,
+           guint64           from,
+           guint64           to)
+{
+  guint64 pad_end = MIN (align8 (from), to);
+  guint64 p;
+  gboolean foreign = FALSE;
+
+  if (owner >= 0)
+    {
+      for (p = from; p < pad_end && data[p] == 0; p++)
+        ;
+      if (p < pad_end)
+        mshed_diagnostics_add (diags, MSHED_SEVERITY_WARNING, MSHED_CHECK_NRES_PADDING,
+                               CONTAINER, owner, MSHED_TABLE_DIRECTORY, owner, "size", p,
+                               _("NRes directory record %d: the padding after its payload "
+                                 "holds the non-zero byte 0x%02X at offset %" G_GUINT64_FORMAT
+                                 " (kept as it is)"), owner, data[p], p);
+    }
+  if (pad_end >= to)
+    return;
+
+  for (p = pad_end; p < to && !foreign; p++)
+    foreign = data[p] != 0;
+  if (next >= 0)
+    mshed_diagnostics_add (diags, MSHED_SEVERITY_WARNING, MSHED_CHECK_NRES_LAYOUT,
+                           CONTAINER, next, MSHED_TABLE_DIRECTORY, next, "data_offset",
+                           pad_end,
+                           foreign
+                             ? _("NRes directory record %d, field data_offset: %" G_GUINT64_FORMAT
+                                 " bytes of foreign data (offsets %" G_GUINT64_FORMAT "..%"
+                                 G_GUINT64_FORMAT ") lie before its payload, outside every "
+                                 "payload (kept unless the archive is repacked)")
+                             : _("NRes directory record %d, field data_offset: a gap of %"
+                                 G_GUINT64_FORMAT " zero bytes (offsets %" G_GUINT64_FORMAT
+                                 "..%" G_GUINT64_FORMAT ") lies before its payload (kept "
+                                 "unless the archive is repacked)"),
+                           next, to - pad_end, pad_end, to - 1);
+  else
+    mshed_diagnostics_add (diags, MSHED_SEVERITY_WARNING, MSHED_CHECK_NRES_LAYOUT,
+                           CONTAINER, owner, MSHED_TABLE_DIRECTORY, owner, "size", pad_end,
+                           foreign
+                             ? _("NRes data region: %" G_GUINT64_FORMAT " bytes of foreign "
+                                 "data (offsets %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT
+                                 ") lie between the last payload and the directory at %"
+                                 G_GUINT64_FORMAT " (kept unless the archive is repacked)")
+                             : _("NRes data region: a gap of %" G_GUINT64_FORMAT " zero bytes "
+                                 "(offsets %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT ") lies "
+                                 "between the last payload and the directory at %"
+                                 G_GUINT64_FORMAT " (kept unless the archive is repacked)"),
+                           to - pad_end, pad_end, to - 1, dir_offset);
+}
+
+/**
+ * mshed_validate_nres_layout:
+ * @nres: a parsed archive (the hard rules of nres.md §8 hold)
+ * @diags: receives one WARNING per canonical-layout issue (nres.md §7.2)
+ *
+ * Looks at the bytes as stored (entry orig_offset/orig_size), not at a pending layout.
+ */
+void
+mshed_validate_nres_layout (const MshedNres  *nres,
+                            MshedDiagnostics *diags)
+{
+  GBytes *source;
+  const guint8 *data;
+  gsize len = 0;
+  guint n;
+  guint32 total;
+  guint64 dir_offset, cursor;
+  gint owner;
+  g_autofree Region *regions = NULL;
+  g_autofree guint32 *table = NULL;
+  g_autofree guint8 *seen = NULL;
+
+  g_return_if_fail (nres != NULL);
+
+  source = mshed_nres_get_source (nres);
+  if (diags == NULL || source == NULL)
+    return;
+  data = g_bytes_get_data (source, &len);
+  n = mshed_nres_get_n_entries (nres);
+  if (len < MSHED_NRES_HEADER_SIZE)
+    return;
+  total = mshed_read_u32 (data + 12);
+  if (total > len || (guint64) n * MSHED_NRES_RECORD_SIZE + MSHED_NRES_HEADER_SIZE > total)
+    return;
+  dir_offset = total - (guint64) n * MSHED_NRES_RECORD_SIZE;
+
+  /* Sort table (§5.2). A table that is not even a permutation was reported by the parser. */
+  if (n > 0)
+    {
+      gboolean permutation = TRUE;
+      guint n_diff = 0;
+      gint first = -1;
+
+      table = g_new (guint32, n);
+      seen = g_malloc0 (n);
+      for (guint i = 0; i < n && permutation; i++)
+        {
+          guint32 s = mshed_nres_peek_entry (nres, i)->sort_index;
+
+          permutation = s < n && !seen[s];
+          if (permutation)
+            seen[s] = 1;
+        }
+      if (permutation)
+        {
+          mshed_nres_compute_sort_table (nres, table);
+          for (guint i = 0; i < n; i++)
+            if (mshed_nres_peek_entry (nres, i)->sort_index != table[i])
+              {
+                if (first < 0)
+                  first = (gint) i;
+                n_diff++;
+              }
+        }
+      if (first >= 0)
+        mshed_diagnostics_add (diags, MSHED_SEVERITY_WARNING, MSHED_CHECK_NRES_SORT_ORDER,
+                               CONTAINER, first, MSHED_TABLE_DIRECTORY, first, "sort_index",
+                               dir_offset + (guint64) first * MSHED_NRES_RECORD_SIZE + 60,
+                               _("NRes directory record %d, field sort_index: stored %u, but "
+                                 "the name order gives %u (%u of %u records differ from the "
+                                 "case-insensitive name order; kept as stored)"),
+                               first, mshed_nres_peek_entry (nres, (guint) first)->sort_index,
+                               table[first], n_diff, n);
+    }
+
+  /* Alignment and directory order */
+  regions = g_new (Region, n + 1);
+  for (guint i = 0; i < n; i++)
+    {
+      const MshedNresEntry *e = mshed_nres_peek_entry (nres, i);
+      guint64 rec = dir_offset + (guint64) i * MSHED_NRES_RECORD_SIZE;
+
+      regions[i].index = i;
+      regions[i].start = e->orig_offset;
+      regions[i].size = e->orig_size;
+      if (e->orig_offset % 8 != 0)
+        mshed_diagnostics_add (diags, MSHED_SEVERITY_WARNING, MSHED_CHECK_NRES_ALIGNMENT,
+                               CONTAINER, (gint) i, MSHED_TABLE_DIRECTORY, i, "data_offset",
+                               rec + 56,
+                               _("NRes directory record %u, field data_offset: %u is not a "
+                                 "multiple of 8"), i, e->orig_offset);
+      if (i > 0 && e->orig_offset < regions[i - 1].start)
+        mshed_diagnostics_add (diags, MSHED_SEVERITY_WARNING, MSHED_CHECK_NRES_LAYOUT,
+                               CONTAINER, (gint) i, MSHED_TABLE_DIRECTORY, i, "data_offset",
+                               rec + 56,
+                               _("NRes directory record %u, field data_offset: its payload "
+                                 "(offset %u) is stored before the payload of record %u "
+                                 "(offset %u), not in directory order"),
+                               i, e->orig_offset, i - 1, regions[i - 1].start);
+    }
+
+  /* Overlaps, padding and gaps, in file order */
+  qsort (regions, n, sizeof (Region), region_cmp);
+  cursor = MSHED_NRES_HEADER_SIZE;
+  owner = -1;
+  for (guint k = 0; k < n; k++)
+    {
+      const Region *r = &regions[k];
+      guint64 end = (guint64) r->start + r->size;
+
+      if (end > dir_offset || r->start < MSHED_NRES_HEADER_SIZE)
+        continue;  /* cannot happen after a successful parse */
+      if (r->start < cursor)
+        {
+          if (r->size > 0 && owner >= 0)
+            mshed_diagnostics_add (diags, MSHED_SEVERITY_WARNING, MSHED_CHECK_NRES_OVERLAP,
+                                   CONTAINER, (gint) r->index, MSHED_TABLE_DIRECTORY, r->index,
+                                   "data_offset",
+                                   dir_offset + (guint64) r->index * MSHED_NRES_RECORD_SIZE + 56,
+                                   _("NRes directory record %u, field data_offset: its payload "
+                                     "%u..%" G_GUINT64_FORMAT " overlaps the payload of record "
+                                     "%d, which ends at %" G_GUINT64_FORMAT),
+                                   r->index, r->start, end - 1, owner, cursor);
+          if (end > cursor)
+            {
+              cursor = end;
+              owner = (gint) r->index;
+            }
+          continue;
+        }
+      if (r->start > cursor)
+        check_gap (diags, data, dir_offset, owner, (gint) r->index, cursor, r->start);
+      cursor = end;
+      owner = (gint) r->index;
+    }
+  if (cursor < dir_offset)
+    check_gap (diags, data, dir_offset, owner, -1, cursor, dir_offset);
+}
+
+/* Model ---------------------------------------------------------------------------------- */
+
+typedef struct {
+  gint                  index;  /* directory index of the first entry of the type, -1 */
+  const MshedNresEntry *entry;
+  const guint8         *data;
+  gsize                 size;
+} Res;
+
+typedef struct {
+  MshedDiagnostics *diags;     /* NULL: only count errors */
+  MshedSeverity     err;       /* a violated "E" rule: ERROR (strict) or WARNING (tolerant) */
+  guint             n_errors;
+  guint64           dir_offset;
+  Res               res[MAX_TYPE];
+  guint             reported[N_CHECK_SLOTS];
+  guint             suppressed[N_CHECK_SLOTS];
+  MshedSeverity     suppressed_severity[N_CHECK_SLOTS];
+  guint32           suppressed_type[N_CHECK_SLOTS];
+
+  guint32           n_nodes;   /* records Res10 must hold (Res1 size / attr3) */
+  gboolean          nodes_known;
+  gboolean          node_records; /* Res1 has 38-byte records: node checks apply */
+  guint32           n_slots;
+  guint32           n_verts;
+  guint32           n_indices;
+  guint32           n_tris;
+  guint32           n_keys;
+  guint32           n_batches;
+  guint32           n_words;
+  guint32           frames;
+} Ctx;
+
+static void G_GNUC_PRINTF (11, 0)
+vreport (Ctx          *c,
+         MshedSeverity severity,
+         MshedCheck    check,
+         guint32       res_type,
+         gint          res_index,
+         MshedTableId  table,
+         gint64        record,
+         const char   *field,
+         guint64       offset,
+         const char   *consequence,
+         const char   *format,
+         va_list       args)
+{
+  guint slot = (guint) check < N_CHECK_SLOTS ? (guint) check : 0;
+  g_autofree char *message = NULL;
+
+  if (severity == MSHED_SEVERITY_ERROR)
+    c->n_errors++;
+  if (c->diags == NULL)
+    return;
+  if (c->reported[slot] >= REPORT_LIMIT)
+    {
+      c->suppressed[slot]++;
+      c->suppressed_severity[slot] = MAX (c->suppressed_severity[slot], severity);
+      c->suppressed_type[slot] = res_type;
+      return;
+    }
+  c->reported[slot]++;
+
+  message = g_strdup_vprintf (format, args);
+  if (consequence != NULL && severity != MSHED_SEVERITY_ERROR)
+    {
+      /* TRANSLATORS: a problem, then what the program does about it ("ignored: …") */
+      char *full = g_strdup_printf (_("%s; %s"), message, consequence);
+
+      g_free (message);
+      message = full;
+    }
+  mshed_diagnostics_add (c->diags, severity, check, res_type, res_index, table, record, field,
+                         offset, "%s", message);
+}
+
+/* A finding about resource @res_type (its first entry) */
+static void G_GNUC_PRINTF (10, 11)
+report (Ctx          *c,
+        MshedSeverity severity,
+        MshedCheck    check,
+        guint32       res_type,
+        MshedTableId  table,
+        gint64        record,
+        const char   *field,
+        guint64       offset,
+        const char   *consequence,
+        const char   *format,
+        ...)
+{
+  va_list args;
+  gint index = res_type < MAX_TYPE ? c->res[res_type].index : -1;
+
+  va_start (args, format);
+  vreport (c, severity, check, res_type, index, table, record, field, offset, consequence,
+           format, args);
+  va_end (args);
+}
+
+static guint
+dir_field_offset (const char *field)
+{
+  static const struct { const char *name; guint offset; } offsets[] = {
+    { "type", 0 }, { "attr1", 4 }, { "attr2", 8 }, { "size", 12 }, { "attr3", 16 },
+    { "name", 20 }, { "data_offset", 56 }, { "sort_index", 60 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (offsets); i++)
+    if (strcmp (offsets[i].name, field) == 0)
+      return offsets[i].offset;
+  return 0;
+}
+
+/* A finding about a field of directory record @index (of type @res_type) */
+static void G_GNUC_PRINTF (8, 9)
+report_entry (Ctx          *c,
+              MshedSeverity severity,
+              MshedCheck    check,
+              guint32       res_type,
+              gint          index,
+              const char   *field,
+              const char   *consequence,
+              const char   *format,
+              ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  vreport (c, severity, check, res_type, index, MSHED_TABLE_DIRECTORY, index, field,
+           c->dir_offset + (guint64) index * MSHED_NRES_RECORD_SIZE + dir_field_offset (field),
+           consequence, format, args);
+  va_end (args);
+}
+
+/* The same, for the first entry of @res_type */
+#define report_dir(c, severity, check, res_type, field, consequence, ...) \
+  report_entry ((c), (severity), (check), (res_type), (c)->res[(res_type)].index, (field), \
+                (consequence), __VA_ARGS__)
+
+/* Byte offset (inside the model NRes) of a field of a fixed-stride record */
+static inline guint64
+rec_offset (const Ctx *c,
+            guint32    res_type,
+            guint      header,
+            guint      stride,
+            guint64    row,
+            guint      field_offset)
+{
+  return (guint64) c->res[res_type].entry->data_offset + header + row * stride + field_offset;
+}
+
+static void
+flush_suppressed (Ctx *c)
+{
+  if (c->diags == NULL)
+    return;
+  for (guint i = 0; i < N_CHECK_SLOTS; i++)
+    if (c->suppressed[i] > 0)
+      {
+        guint32 type = c->suppressed_type[i];
+
+        mshed_diagnostics_add (c->diags, c->suppressed_severity[i], (MshedCheck) i, type,
+                               type < MAX_TYPE ? c->res[type].index : -1, MSHED_TABLE_NONE, -1,
+                               NULL, 0,
+                               g_dngettext (GETTEXT_PACKAGE,
+                                            "%u more problem of this kind (%s) is not listed",
+                                            "%u more problems of this kind (%s) are not listed",
+                                            c->suppressed[i]),
+                               c->suppressed[i], mshed_check_to_string ((MshedCheck) i));
+        /* the counters cover every finding, listed or not */
+        if (c->suppressed_severity[i] == MSHED_SEVERITY_ERROR)
+          c->diags->n_errors += c->suppressed[i] - 1;
+        else if (c->suppressed_severity[i] == MSHED_SEVERITY_WARNING)
+          c->diags->n_warnings += c->suppressed[i] - 1;
+      }
+}
+
+/* Field names come from the schema, so diagnostics and the grids agree exactly. */
+static const char *
+field_name (MshedTableId table,
+            guint        index)
+{
+  const MshedTableInfo *info = mshed_schema_get_table (table);
+
+  g_assert (info != NULL && index < info->n_fields);
+  return info->fields[index].name;
+}
+
+/* Presence and duplicates -------------------------------------------------------------- */
+
+static gboolean
+is_single_type (guint32 type)
+{
+  switch (type)
+    {
+    case 1: case 2: case 3: case 4: case 5: case 6: case 7: case 8: case 10: case 13:
+    case 15: case 16: case 18: case 19:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+static gboolean
+collect_resources (Ctx             *c,
+                   const MshedNres *nres)
+{
+  static const struct { guint32 type; const char *what; } required[] = {
+    { 1, N_("the node table") },
+    { 2, N_("the model header and slot table") },
+    { 3, N_("the vertex positions") },
+    { 6, N_("the index buffer") },
+    { 13, N_("the batch table") },
+  };
+  guint n = mshed_nres_get_n_entries (nres);
+  gboolean usable = TRUE;
+
+  for (guint t = 0; t < MAX_TYPE; t++)
+    c->res[t].index = -1;
+
+  for (guint i = 0; i < n; i++)
+    {
+      const MshedNresEntry *e = mshed_nres_peek_entry (nres, i);
+      guint32 t = e->type_id;
+
+      if (t >= MAX_TYPE)
+        continue;
+      if (c->res[t].index < 0)
+        {
+          c->res[t].index = (gint) i;
+          c->res[t].entry = e;
+          c->res[t].data = mshed_nres_entry_get_data (e, &c->res[t].size);
+          if (c->res[t].data == NULL)
+            c->res[t].size = 0;
+        }
+      else if (is_single_type (t))
+        report_entry (c, MSHED_SEVERITY_WARNING, MSHED_CHECK_DUPLICATE_TYPE, t, (gint) i, "type",
+                      _("ignored: the first one is used"),
+                      _("NRes directory record %u, field type: a second Res%u (the first is "
+                        "record %d)"), i, t, c->res[t].index);
+    }
+
+  /* Missing types make the model unusable in both modes. */
+  for (guint k = 0; k < G_N_ELEMENTS (required); k++)
+    if (c->res[required[k].type].index < 0)
+      {
+        report (c, MSHED_SEVERITY_ERROR, MSHED_CHECK_MISSING_TYPE, required[k].type,
+                MSHED_TABLE_DIRECTORY, -1, "type", c->dir_offset, NULL,
+                _("Res%u (%s) is missing: a model needs the types 1, 2, 3, 6 and 13"),
+                required[k].type, _(required[k].what));
+        usable = FALSE;
+      }
+  return usable;
+}
+
+/* Sizes and attributes (msh.md §3) ----------------------------------------------------- */
+
+static void
+check_res1 (Ctx *c)
+{
+  const Res *r = &c->res[1];
+  const MshedNresEntry *e = r->entry;
+
+  if ((gint32) e->attr3 <= 0)
+    {
+      report_dir (c, c->err, MSHED_CHECK_RES1_STRIDE, 1, "attr3",
+                  _("ignored: the node table and the node names are not used"),
+                  _("Res1, field attr3: the node record size %d is not positive"),
+                  (gint32) e->attr3);
+      return;
+    }
+
+  if (e->attr3 == 24)
+    report_dir (c, MSHED_SEVERITY_INFO, MSHED_CHECK_LEGACY_NODES, 1, "attr3", NULL,
+                _("Res1 uses the legacy 24-byte node records: they are kept as they are, "
+                  "node checks are skipped and nodes cannot be edited"));
+  else if (e->attr3 != 38)
+    report_dir (c, MSHED_SEVERITY_WARNING, MSHED_CHECK_RES1_STRIDE, 1, "attr3",
+                _("node checks are skipped"),
+                _("Res1, field attr3: node records of %u bytes are not a known layout "
+                  "(38 bytes, or 24 for the legacy table)"), e->attr3);
+
+  if (r->size % e->attr3 != 0)
+    report_dir (c, c->err, MSHED_CHECK_STRIDE, 1, "size",
+                _("ignored: the incomplete last record is not used"),
+                _("Res1, field size: %" G_GSIZE_FORMAT " bytes is not a multiple of the "
+                  "%u-byte node record"), r->size, e->attr3);
+  else if (e->attr1 != r->size / e->attr3)
+    report_dir (c, c->err, MSHED_CHECK_ATTR1, 1, "attr1",
+                _("ignored: the count is taken from the size"),
+                _("Res1, field attr1: %u nodes, but the payload holds %" G_GSIZE_FORMAT),
+                e->attr1, r->size / e->attr3);
+
+  c->n_nodes = (guint32) MIN (r->size / e->attr3, G_MAXUINT32);
+  c->nodes_known = TRUE;
+  c->node_records = e->attr3 == 38;
+}
+
+static void
+check_res2 (Ctx *c)
+{
+  const Res *r = &c->res[2];
+  const MshedNresEntry *e = r->entry;
+
+  if (r->size < MSHED_RES2_HEADER_SIZE)
+    report_dir (c, c->err, MSHED_CHECK_RES2_SIZE, 2, "size",
+                _("ignored: the model has no header and no slots"),
+                _("Res2, field size: %" G_GSIZE_FORMAT " bytes, shorter than the 140-byte "
+                  "model header"), r->size);
+  else
+    {
+      gsize tail = r->size - MSHED_RES2_HEADER_SIZE;
+
+      c->n_slots = (guint32) MIN (tail / 68, G_MAXUINT32);
+      if (tail % 68 != 0)
+        report_dir (c, c->err, MSHED_CHECK_RES2_SIZE, 2, "size",
+                    _("ignored: the incomplete last slot is not used"),
+                    _("Res2, field size: the %" G_GSIZE_FORMAT " bytes after the 140-byte "
+                      "header are not a multiple of the 68-byte slot record"), tail);
+      else if (e->attr1 != c->n_slots)
+        report_dir (c, c->err, MSHED_CHECK_ATTR1, 2, "attr1",
+                    _("ignored: the count is taken from the size"),
+                    _("Res2, field attr1: %u slots, but the payload holds %u"),
+                    e->attr1, c->n_slots);
+    }
+  if (e->attr2 != 0)
+    report_dir (c, MSHED_SEVERITY_WARNING, MSHED_CHECK_ATTR2, 2, "attr2",
+                _("the value is kept but not used"),
+                _("Res2, field attr2: %u, expected 0"), e->attr2);
+  if (e->attr3 != 68)
+    report_dir (c, c->err, MSHED_CHECK_ATTR3, 2, "attr3",
+                _("ignored: the attribute is not used"),
+                _("Res2, field attr3: %u, expected the slot record size 68"), e->attr3);
+}
+
+static void
+check_strided (Ctx *c)
+{
+  static const struct { guint32 type; guint stride; guint attr3; } tables[] = {
+    { 3, 12, 12 }, { 4, 4, 4 }, { 5, 4, 4 }, { 6, 2, 2 }, { 7, 16, 16 }, { 8, 24, 4 },
+    { 13, 20, 20 }, { 15, 8, 8 }, { 16, 8, 8 }, { 18, 4, 4 }, { 19, 2, 2 },
+  };
+  guint32 *counts[MAX_TYPE] = { NULL };
+
+  counts[3] = &c->n_verts;
+  counts[6] = &c->n_indices;
+  counts[7] = &c->n_tris;
+  counts[8] = &c->n_keys;
+  counts[13] = &c->n_batches;
+  counts[19] = &c->n_words;
+
+  for (guint k = 0; k < G_N_ELEMENTS (tables); k++)
+    {
+      guint32 t = tables[k].type;
+      const Res *r = &c->res[t];
+      const MshedNresEntry *e = r->entry;
+      guint stride = tables[k].stride;
+      guint32 count;
+
+      if (r->index < 0)
+        continue;
+      count = (guint32) MIN (r->size / stride, G_MAXUINT32);
+      if (counts[t])
+        *counts[t] = count;
+
+      if (r->size % stride != 0)
+        report_dir (c, c->err, MSHED_CHECK_STRIDE, t, "size",
+                    _("ignored: the incomplete last record is not used"),
+                    _("Res%u, field size: %" G_GSIZE_FORMAT " bytes is not a multiple of the "
+                      "%u-byte record"), t, r->size, stride);
+      else if (e->attr1 != count)
+        report_dir (c, c->err, MSHED_CHECK_ATTR1, t, "attr1",
+                    _("ignored: the count is taken from the size"),
+                    _("Res%u, field attr1: %u records, but the payload holds %u"),
+                    t, e->attr1, count);
+
+      if (e->attr3 != tables[k].attr3)
+        {
+          if (t == 8)
+            report_dir (c, c->err, MSHED_CHECK_ATTR3, t, "attr3",
+                        _("ignored: the attribute is not used"),
+                        _("Res8, field attr3: %u, expected 4 (Res8 stores 4 here, not its "
+                          "24-byte record size)"), e->attr3);
+          else
+            report_dir (c, c->err, MSHED_CHECK_ATTR3, t, "attr3",
+                        _("ignored: the attribute is not used"),
+                        _("Res%u, field attr3: %u, expected the record size %u"),
+                        t, e->attr3, tables[k].attr3);
+        }
+
+      if (t == 19)
+        {
+          c->frames = e->attr2;
+          if (e->attr2 < 1)
+            report_dir (c, c->err, MSHED_CHECK_RES19_FRAMES, t, "attr2",
+                        _("ignored: every node uses its fallback key"),
+                        _("Res19, field attr2: the frame count is 0; it must be at least 1"));
+        }
+      else if (e->attr2 != 0)
+        report_dir (c, MSHED_SEVERITY_WARNING, MSHED_CHECK_ATTR2, t, "attr2",
+                    _("the value is kept but not used"),
+                    _("Res%u, field attr2: %u, expected 0"), t, e->attr2);
+    }
+  if (c->res[19].index < 0)
+    c->frames = 1;
+}
+
+/* Res10: attributes and the record walk (msh.md §4.10) */
+static void
+check_res10 (Ctx *c)
+{
+  const Res *r = &c->res[10];
+  const MshedNresEntry *e = r->entry;
+  guint64 pos = 0;
+  guint64 base;
+
+  if (r->index < 0)
+    return;
+  if (e->attr1 != c->res[1].entry->attr1)
+    report_dir (c, c->err, MSHED_CHECK_RES10_ATTR1, 10, "attr1",
+                _("ignored: the name count comes from the node table"),
+                _("Res10, field attr1: %u names, but Res1 declares %u nodes"),
+                e->attr1, c->res[1].entry->attr1);
+  if (e->attr3 != 0)
+    report_dir (c, MSHED_SEVERITY_WARNING, MSHED_CHECK_RES10_ATTR3, 10, "attr3",
+                _("the value is kept but not used"),
+                _("Res10, field attr3: %u, expected 0"), e->attr3);
+  if (!c->nodes_known)
+    return;
+
+  base = e->data_offset;
+  for (guint32 i = 0; i < c->n_nodes; i++)
+    {
+      guint32 len;
+
+      if (!mshed_range_ok (pos, 4, r->size))
+        {
+          report (c, c->err, MSHED_CHECK_RES10_LENGTH, 10, MSHED_TABLE_NAMES, i, "len",
+                  base + pos, _("ignored: node names are not shown"),
+                  _("Res10 name record %u, field len: the table ends after %u of the %u "
+                    "node names"), i, i, c->n_nodes);
+          return;
+        }
+      len = mshed_read_u32 (r->data + pos);
+      if (len == 0)
+        {
+          pos += 4;
+          continue;
+        }
+      if (!mshed_range_ok (pos + 4, (guint64) len + 1, r->size))
+        {
+          report (c, c->err, MSHED_CHECK_RES10_TEXT, 10, MSHED_TABLE_NAMES, i, "text",
+                  base + pos + 4, _("ignored: node names are not shown"),
+                  _("Res10 name record %u, field text: the %u-byte name (and its "
+                    "terminator) runs past the end of the %" G_GSIZE_FORMAT "-byte table"),
+                  i, len, r->size);
+          return;
+        }
+      if (r->data[pos + 4 + len] != 0)
+        report (c, MSHED_SEVERITY_WARNING, MSHED_CHECK_RES10_NUL, 10, MSHED_TABLE_NAMES, i,
+                "text", base + pos + 4 + len, _("the name is still used"),
+                _("Res10 name record %u, field text: the byte after the %u-byte name is "
+                  "0x%02X, not the NUL terminator"), i, len, r->data[pos + 4 + len]);
+      pos += 4 + (guint64) len + 1;
+    }
+  if (pos != r->size)
+    report (c, c->err, MSHED_CHECK_RES10_TRAILING, 10, MSHED_TABLE_NAMES, -1, NULL,
+            base + pos, _("ignored: the extra bytes are not used"),
+            _("Res10: %" G_GUINT64_FORMAT " bytes follow the %u name records"),
+            (guint64) r->size - pos, c->n_nodes);
+}
+
+/* Res4/Res5 (error) and Res15/16/18 (warning) counts against the Res3 vertex count */
+static void
+check_vertex_counts (Ctx *c)
+{
+  static const struct { guint32 type; guint stride; } extra[] = { { 15, 8 }, { 16, 8 }, { 18, 4 } };
+
+  if (c->res[4].index >= 0 && c->res[4].size / 4 != c->n_verts)
+    report_dir (c, c->err, MSHED_CHECK_VERTEX_COUNT, 4, "size",
+                _("ignored: vertices without a normal get none, extra normals are unused"),
+                _("Res4 holds %" G_GSIZE_FORMAT " normals, but Res3 holds %u vertices"),
+                c->res[4].size / 4, c->n_verts);
+  if (c->res[5].index >= 0 && c->res[5].size / 4 != c->n_verts)
+    report_dir (c, c->err, MSHED_CHECK_VERTEX_COUNT, 5, "size",
+                _("ignored: vertices without texture coordinates get none, extra ones are "
+                  "unused"),
+                _("Res5 holds %" G_GSIZE_FORMAT " texture coordinates, but Res3 holds %u "
+                  "vertices"), c->res[5].size / 4, c->n_verts);
+  for (guint k = 0; k < G_N_ELEMENTS (extra); k++)
+    {
+      const Res *r = &c->res[extra[k].type];
+
+      if (r->index >= 0 && r->size / extra[k].stride != c->n_verts)
+        report_dir (c, MSHED_SEVERITY_WARNING, MSHED_CHECK_EXTRA_COUNT, extra[k].type, "size",
+                    _("the stream is kept as it is"),
+                    _("Res%u holds %" G_GSIZE_FORMAT " records, but Res3 holds %u vertices "
+                      "(one per vertex is expected)"),
+                    extra[k].type, r->size / extra[k].stride, c->n_verts);
+    }
+}
+
+/* Cross-table rules (msh.md §9.1) ------------------------------------------------------ */
+
+static inline guint
+max_u16 (const guint8 *p,
+         gsize         n)
+{
+  guint m = 0;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      guint v = mshed_read_u16 (p + 2 * i);
+      m = v > m ? v : m;
+    }
+  return m;
+}
+
+static void
+check_batches (Ctx *c)
+{
+  const guint8 *batches = c->res[13].data;
+  const guint8 *indices = c->res[6].data;
+
+  for (guint32 b = 0; b < c->n_batches; b++)
+    {
+      const guint8 *rec = batches + (gsize) b * 20;
+      guint32 count = mshed_read_u16 (rec + 8);
+      guint32 start = mshed_read_u32 (rec + 10);
+      guint32 base = mshed_read_u32 (rec + 16);
+      const guint8 *slice;
+
+      if ((guint64) start + count > c->n_indices)
+        {
+          if (count == 0)
+            report (c, c->err, MSHED_CHECK_BATCH_INDEX_RANGE, 13, MSHED_TABLE_BATCHES, b,
+                    "indexStart", rec_offset (c, 13, 0, 20, b, 10),
+                    _("ignored: the batch is not drawn"),
+                    _("Res13 batch %u, field indexStart: %u is past the %u indices in Res6"),
+                    b, start, c->n_indices);
+          else
+            report (c, c->err, MSHED_CHECK_BATCH_INDEX_RANGE, 13, MSHED_TABLE_BATCHES, b,
+                    "indexStart", rec_offset (c, 13, 0, 20, b, 10),
+                    _("ignored: the batch is not drawn"),
+                    _("Res13 batch %u, field indexStart: index range %u..%" G_GUINT64_FORMAT
+                      " ends past the %u indices in Res6"),
+                    b, start, (guint64) start + count - 1, c->n_indices);
+          continue;
+        }
+      if (count % 3 != 0)
+        report (c, MSHED_SEVERITY_WARNING, MSHED_CHECK_BATCH_INDEX_MULTIPLE, 13,
+                MSHED_TABLE_BATCHES, b, "indexCount", rec_offset (c, 13, 0, 20, b, 8),
+                _("the incomplete last triangle is not drawn"),
+                _("Res13 batch %u, field indexCount: %u is not a multiple of 3"), b, count);
+      if (count == 0)
+        continue;
+
+      slice = indices + (gsize) start * 2;
+      if ((guint64) base + max_u16 (slice, count) >= c->n_verts)
+        {
+          guint32 n_bad = 0, first = 0;
+
+          for (guint32 i = count; i-- > 0;)
+            if ((guint64) base + mshed_read_u16 (slice + 2 * i) >= c->n_verts)
+              {
+                n_bad++;
+                first = i;
+              }
+          report (c, c->err, MSHED_CHECK_BATCH_VERTEX_RANGE, 13, MSHED_TABLE_BATCHES, b,
+                  "baseVertex", rec_offset (c, 13, 0, 20, b, 16),
+                  _("ignored: the triangles that use them are not drawn"),
+                  _("Res13 batch %u, field baseVertex: %u of its %u indices point past the "
+                    "%u vertices in Res3 (the first: Res6 element %" G_GUINT64_FORMAT
+                    " is %u, + baseVertex %u = vertex %" G_GUINT64_FORMAT ")"),
+                  b, n_bad, count, c->n_verts, (guint64) start + first,
+                  mshed_read_u16 (slice + 2 * first), base,
+                  (guint64) base + mshed_read_u16 (slice + 2 * first));
+        }
+    }
+}
+
+static void
+check_header (Ctx *c)
+{
+  const guint8 *h = c->res[2].data;
+
+  for (guint i = 0; i < 35; i++)
+    if (!isfinite (mshed_read_f32 (h + 4 * i)))
+      {
+        report (c, MSHED_SEVERITY_WARNING, MSHED_CHECK_HEADER_NONFINITE, 2, MSHED_TABLE_HEADER,
+                0, field_name (MSHED_TABLE_HEADER, i), rec_offset (c, 2, 0, 140, 0, 4 * i),
+                _("the model bounds are not used"),
+                _("Res2 header, field %s: the value is not a finite number"),
+                field_name (MSHED_TABLE_HEADER, i));
+        return;
+      }
+}
+
+static void
+check_slots (Ctx *c)
+{
+  const guint8 *slots;
+
+  if (c->res[2].size < MSHED_RES2_HEADER_SIZE)
+    return;
+  check_header (c);
+  slots = c->res[2].data + MSHED_RES2_HEADER_SIZE;
+
+  for (guint32 s = 0; s < c->n_slots; s++)
+    {
+      const guint8 *rec = slots + (gsize) s * 68;
+      guint32 tri_start = mshed_read_u16 (rec + 0);
+      guint32 tri_count = mshed_read_u16 (rec + 2);
+      guint32 batch_start = mshed_read_u16 (rec + 4);
+      guint32 batch_count = mshed_read_u16 (rec + 6);
+      float f[10];
+      gint bad = -1;
+
+      if (batch_start + batch_count > c->n_batches)
+        {
+          if (batch_count == 0)
+            report (c, c->err, MSHED_CHECK_SLOT_BATCH_RANGE, 2, MSHED_TABLE_SLOTS, s,
+                    "batchStart", rec_offset (c, 2, 140, 68, s, 4),
+                    _("ignored: the slot draws no batches"),
+                    _("Res2 slot %u, field batchStart: %u is past the %u batches in Res13"),
+                    s, batch_start, c->n_batches);
+          else
+            report (c, c->err, MSHED_CHECK_SLOT_BATCH_RANGE, 2, MSHED_TABLE_SLOTS, s,
+                    "batchStart", rec_offset (c, 2, 140, 68, s, 4),
+                    _("ignored: the slot draws no batches"),
+                    _("Res2 slot %u, field batchStart: batch range %u..%u ends past the %u "
+                      "batches in Res13"),
+                    s, batch_start, batch_start + batch_count - 1, c->n_batches);
+        }
+
+      if (tri_start + tri_count > c->n_tris)
+        {
+          if (tri_count == 0)
+            report (c, c->err, MSHED_CHECK_SLOT_TRI_RANGE, 2, MSHED_TABLE_SLOTS, s,
+                    "triStart", rec_offset (c, 2, 140, 68, s, 0),
+                    _("ignored: the slot has no triangle descriptors"),
+                    _("Res2 slot %u, field triStart: %u is past the %u triangle descriptors "
+                      "in Res7"), s, tri_start, c->n_tris);
+          else
+            report (c, c->err, MSHED_CHECK_SLOT_TRI_RANGE, 2, MSHED_TABLE_SLOTS, s,
+                    "triStart", rec_offset (c, 2, 140, 68, s, 0),
+                    _("ignored: the slot has no triangle descriptors"),
+                    _("Res2 slot %u, field triStart: descriptor range %u..%u ends past the %u "
+                      "triangle descriptors in Res7"),
+                    s, tri_start, tri_start + tri_count - 1, c->n_tris);
+        }
+
+      for (guint i = 0; i < 10; i++)
+        {
+          f[i] = mshed_read_f32 (rec + 8 + 4 * i);
+          if (bad < 0 && !isfinite (f[i]))
+            bad = (gint) i;
+        }
+      if (bad >= 0)
+        {
+          report (c, c->err, MSHED_CHECK_SLOT_NONFINITE, 2, MSHED_TABLE_SLOTS, s,
+                  field_name (MSHED_TABLE_SLOTS, 4 + bad),
+                  rec_offset (c, 2, 140, 68, s, 8 + 4 * bad),
+                  _("ignored: the slot bounds are not used"),
+                  _("Res2 slot %u, field %s: the value is not a finite number"),
+                  s, field_name (MSHED_TABLE_SLOTS, 4 + bad));
+          continue;
+        }
+      for (guint axis = 0; axis < 3; axis++)
+        if (f[axis] > f[3 + axis])
+          {
+            report (c, c->err, MSHED_CHECK_SLOT_AABB_ORDER, 2, MSHED_TABLE_SLOTS, s,
+                    field_name (MSHED_TABLE_SLOTS, 4 + axis),
+                    rec_offset (c, 2, 140, 68, s, 8 + 4 * axis),
+                    _("ignored: the slot bounds are not used"),
+                    _("Res2 slot %u, field %s: the box minimum %g is greater than its "
+                      "maximum %g"),
+                    s, field_name (MSHED_TABLE_SLOTS, 4 + axis), f[axis], f[3 + axis]);
+            break;
+          }
+      if (f[9] < 0.0f)
+        report (c, c->err, MSHED_CHECK_SLOT_RADIUS, 2, MSHED_TABLE_SLOTS, s,
+                field_name (MSHED_TABLE_SLOTS, 13), rec_offset (c, 2, 140, 68, s, 44),
+                _("ignored: the slot bounds are not used"),
+                _("Res2 slot %u, field %s: the sphere radius %g is negative"),
+                s, field_name (MSHED_TABLE_SLOTS, 13), f[9]);
+    }
+}
+
+static void
+check_tris (Ctx *c)
+{
+  const guint8 *tris = c->res[7].data;
+  guint32 n = c->n_tris;
+
+  for (guint32 t = 0; t < n; t++)
+    {
+      const guint8 *rec = tris + (gsize) t * 16;
+
+      for (guint k = 0; k < 3; k++)
+        {
+          guint32 link = mshed_read_u16 (rec + 2 + 2 * k);
+
+          if (G_UNLIKELY (link != MSHED_NONE && link >= n))
+            report (c, c->err, MSHED_CHECK_TRI_LINK, 7, MSHED_TABLE_TRIS, t,
+                    field_name (MSHED_TABLE_TRIS, 1 + k), rec_offset (c, 7, 0, 16, t, 2 + 2 * k),
+                    _("ignored: treated as no neighbour"),
+                    _("Res7 descriptor %u, field %s: neighbour %u is past the %u descriptors"),
+                    t, field_name (MSHED_TABLE_TRIS, 1 + k), link, n);
+        }
+    }
+}
+
+static void
+check_nodes (Ctx *c)
+{
+  const guint8 *nodes = c->res[1].data;
+  gboolean have_keys = c->res[8].index >= 0;
+  gboolean have_map = c->res[19].index >= 0;
+
+  for (guint32 n = 0; n < c->n_nodes; n++)
+    {
+      const guint8 *rec = nodes + (gsize) n * 38;
+      guint32 parent = mshed_read_u16 (rec + 2);
+      guint32 map_start = mshed_read_u16 (rec + 4);
+      guint32 fallback = mshed_read_u16 (rec + 6);
+
+      if (parent != MSHED_NONE && parent >= n)
+        {
+          if (parent >= c->n_nodes)
+            report (c, c->err, MSHED_CHECK_NODE_PARENT, 1, MSHED_TABLE_NODES, n, "hdr1",
+                    rec_offset (c, 1, 0, 38, n, 2), _("ignored: the node is treated as a root"),
+                    _("Res1 node %u, field hdr1: parent %u does not exist (the model has %u "
+                      "nodes)"), n, parent, c->n_nodes);
+          else
+            report (c, c->err, MSHED_CHECK_NODE_PARENT, 1, MSHED_TABLE_NODES, n, "hdr1",
+                    rec_offset (c, 1, 0, 38, n, 2), _("ignored: the node is treated as a root"),
+                    _("Res1 node %u, field hdr1: parent %u does not come before the node (a "
+                      "parent must have a smaller index)"), n, parent);
+        }
+
+      if (map_start != MSHED_NONE && (guint64) map_start + c->frames > c->n_words)
+        {
+          if (have_map)
+            report (c, c->err, MSHED_CHECK_NODE_MAP, 1, MSHED_TABLE_NODES, n, "hdr2",
+                    rec_offset (c, 1, 0, 38, n, 4),
+                    _("ignored: the node always uses its fallback key"),
+                    _("Res1 node %u, field hdr2: its frame map starts at word %u and needs %u "
+                      "words (the frame count), but Res19 holds %u"),
+                    n, map_start, c->frames, c->n_words);
+          else
+            report (c, c->err, MSHED_CHECK_NODE_MAP, 1, MSHED_TABLE_NODES, n, "hdr2",
+                    rec_offset (c, 1, 0, 38, n, 4),
+                    _("ignored: the node always uses its fallback key"),
+                    _("Res1 node %u, field hdr2: %u points into a frame map, but the model "
+                      "has no Res19"), n, map_start);
+        }
+
+      if (have_keys && fallback >= c->n_keys)
+        report (c, c->err, MSHED_CHECK_NODE_KEY, 1, MSHED_TABLE_NODES, n, "hdr3",
+                rec_offset (c, 1, 0, 38, n, 6), _("ignored: the node gets no animation pose"),
+                _("Res1 node %u, field hdr3: fallback key %u is past the %u keys in Res8"),
+                n, fallback, c->n_keys);
+
+      for (guint j = 0; j < MSHED_N_SLOT_CELLS; j++)
+        {
+          guint32 slot = mshed_read_u16 (rec + 8 + 2 * j);
+
+          if (slot != MSHED_NONE && slot >= c->n_slots)
+            report (c, c->err, MSHED_CHECK_NODE_SLOT, 1, MSHED_TABLE_NODES, n,
+                    field_name (MSHED_TABLE_NODES, 4 + j), rec_offset (c, 1, 0, 38, n, 8 + 2 * j),
+                    _("ignored: nothing is drawn for this LOD and group"),
+                    _("Res1 node %u, field %s (LOD %u, group %u): slot %u is past the %u "
+                      "slots in Res2"),
+                    n, field_name (MSHED_TABLE_NODES, 4 + j), j / MSHED_N_GROUPS,
+                    j % MSHED_N_GROUPS, slot, c->n_slots);
+        }
+    }
+}
+
+/* Canonical animation layout (msh.md §7.7), warnings --------------------------------------- */
+
+static inline float
+key_time (const Ctx *c,
+          guint32    key)
+{
+  return mshed_read_f32 (c->res[8].data + (gsize) key * 24 + 12);
+}
+
+static inline guint32
+map_word (const Ctx *c,
+          guint64    word)
+{
+  return mshed_read_u16 (c->res[19].data + word * 2);
+}
+
+/* Key times of the track start..end: 0 first, then whole numbers strictly increasing */
+static gboolean
+check_track_times (Ctx     *c,
+                   guint32  node,
+                   guint32  start,
+                   guint32  end)
+{
+  float prev = key_time (c, start);
+
+  if (prev != 0.0f)
+    {
+      report (c, MSHED_SEVERITY_WARNING, MSHED_CHECK_ANIM_TIME, 8, MSHED_TABLE_KEYS, start,
+              "time", rec_offset (c, 8, 0, 24, start, 12), NULL,
+              _("Res8 key %u, field time: %g, but the first key of node %u's track should "
+                "have time 0"), start, prev, node);
+      return FALSE;
+    }
+  for (guint32 k = start + 1; k <= end; k++)
+    {
+      float t = key_time (c, k);
+
+      if (!(isfinite (t) && t > prev && t == floorf (t)))
+        {
+          report (c, MSHED_SEVERITY_WARNING, MSHED_CHECK_ANIM_TIME, 8, MSHED_TABLE_KEYS, k,
+                  "time", rec_offset (c, 8, 0, 24, k, 12), NULL,
+                  _("Res8 key %u, field time: %g in node %u's track is not a whole number "
+                    "of frames after the previous key's %g"), k, t, node, prev);
+          return FALSE;
+        }
+      prev = t;
+    }
+  return TRUE;
+}
+
+/* Map words of a node's block against the rule of §7.7 */
+static void
+check_map_values (Ctx     *c,
+                  guint32  node,
+                  guint32  map_start,
+                  guint32  start,
+                  guint32  end)
+{
+  float first = key_time (c, start);
+  float last = key_time (c, end);
+  guint32 k = start;
+
+  for (guint32 f = 0; f < c->frames; f++)
+    {
+      guint32 expect, word;
+
+      if ((float) f < first || (float) f >= last)
+        expect = end;
+      else
+        {
+          while (k < end && key_time (c, k + 1) <= (float) f)
+            k++;
+          expect = k;
+        }
+      word = map_word (c, (guint64) map_start + f);
+      if (word != expect)
+        {
+          report (c, MSHED_SEVERITY_WARNING, MSHED_CHECK_ANIM_MAP_VALUE, 19, MSHED_TABLE_MAP,
+                  (gint64) map_start + f, "key",
+                  rec_offset (c, 19, 0, 2, (guint64) map_start + f, 0), NULL,
+                  _("Res19 word %" G_GUINT64_FORMAT " (node %u, frame %u), field key: %u, but "
+                    "the key times of the node's track give %u"),
+                  (guint64) map_start + f, node, f, word, expect);
+          return;
+        }
+    }
+}
+
+/* A node whose fallback key is out of range: the runtime reads key word + 1 for every map
+ * word below the fallback (§7.7 pre-save checks). */
+static void
+check_map_keys (Ctx     *c,
+                guint32  node,
+                guint32  map_start,
+                guint32  fallback)
+{
+  for (guint32 f = 0; f < c->frames; f++)
+    {
+      guint32 word = map_word (c, (guint64) map_start + f);
+
+      if (word < fallback && (guint64) word + 1 >= c->n_keys)
+        {
+          report (c, MSHED_SEVERITY_WARNING, MSHED_CHECK_ANIM_MAP_KEY, 19, MSHED_TABLE_MAP,
+                  (gint64) map_start + f, "key",
+                  rec_offset (c, 19, 0, 2, (guint64) map_start + f, 0), NULL,
+                  _("Res19 word %" G_GUINT64_FORMAT " (node %u, frame %u), field key: %u is "
+                    "below the fallback %u, so the runtime also reads key %" G_GUINT64_FORMAT
+                    ", past the %u keys in Res8"),
+                  (guint64) map_start + f, node, f, word, fallback, (guint64) word + 1,
+                  c->n_keys);
+          return;
+        }
+    }
+}
+
+static void
+check_animation (Ctx *c)
+{
+  const guint8 *nodes = c->res[1].data;
+  gboolean have_map = c->res[19].index >= 0;
+  gboolean tracks_ok = TRUE;
+  guint32 start = 0, last_fallback = 0, animated = 0;
+  guint64 packed = 0;
+  float max_time = 0.0f;
+
+  if (c->res[8].index < 0 || c->n_nodes == 0)
+    return;
+
+  for (guint32 n = 0; n < c->n_nodes; n++)
+    {
+      const guint8 *rec = nodes + (gsize) n * 38;
+      guint32 map_start = mshed_read_u16 (rec + 4);
+      guint32 fallback = mshed_read_u16 (rec + 6);
+      gboolean block_ok = have_map && c->frames > 0 &&
+                          (guint64) map_start + c->frames <= c->n_words;
+      guint32 len;
+
+      last_fallback = fallback;
+      if (map_start != MSHED_NONE)
+        {
+          if (map_start != packed)
+            report (c, MSHED_SEVERITY_WARNING, MSHED_CHECK_ANIM_MAP_LAYOUT, 1,
+                    MSHED_TABLE_NODES, n, "hdr2", rec_offset (c, 1, 0, 38, n, 4), NULL,
+                    _("Res1 node %u, field hdr2: its frame map starts at word %u; packed in "
+                      "node order it would start at word %" G_GUINT64_FORMAT),
+                    n, map_start, packed);
+          packed += c->frames;
+          animated++;
+        }
+
+      if (fallback >= c->n_keys)
+        {
+          /* reported as MSHED_CHECK_NODE_KEY */
+          if (map_start != MSHED_NONE && block_ok)
+            check_map_keys (c, n, map_start, fallback);
+          tracks_ok = FALSE;
+          start = fallback + 1;
+          continue;
+        }
+      if (fallback < start)
+        {
+          report (c, MSHED_SEVERITY_WARNING, MSHED_CHECK_ANIM_TRACK, 1, MSHED_TABLE_NODES, n,
+                  "hdr3", rec_offset (c, 1, 0, 38, n, 6), NULL,
+                  _("Res1 node %u, field hdr3: key %u does not come after the previous node's "
+                    "last key %u, so the node has no track of its own"),
+                  n, fallback, start - 1);
+          tracks_ok = FALSE;
+          start = fallback + 1;
+          continue;
+        }
+
+      len = fallback - start + 1;
+      if (map_start == MSHED_NONE && len != 1)
+        report (c, MSHED_SEVERITY_WARNING, MSHED_CHECK_ANIM_TRACK, 1, MSHED_TABLE_NODES, n,
+                "hdr3", rec_offset (c, 1, 0, 38, n, 6), NULL,
+                _("Res1 node %u, field hdr3: the node has no frame map but a track of %u keys "
+                  "(%u..%u); a static node has exactly one"), n, len, start, fallback);
+      else if (map_start != MSHED_NONE && len < 2)
+        report (c, MSHED_SEVERITY_WARNING, MSHED_CHECK_ANIM_TRACK, 1, MSHED_TABLE_NODES, n,
+                "hdr3", rec_offset (c, 1, 0, 38, n, 6), NULL,
+                _("Res1 node %u, field hdr3: the node has a frame map but only one key (%u); "
+                  "an animated node has at least two"), n, fallback);
+
+      if (check_track_times (c, n, start, fallback))
+        {
+          max_time = MAX (max_time, key_time (c, fallback));
+          if (map_start != MSHED_NONE && block_ok)
+            check_map_values (c, n, map_start, start, fallback);
+        }
+      else
+        tracks_ok = FALSE;
+      start = fallback + 1;
+    }
+
+  if (last_fallback < c->n_keys && last_fallback + 1 != c->n_keys)
+    report (c, MSHED_SEVERITY_WARNING, MSHED_CHECK_ANIM_TRACK, 1, MSHED_TABLE_NODES,
+            c->n_nodes - 1, "hdr3", rec_offset (c, 1, 0, 38, c->n_nodes - 1, 6), NULL,
+            _("Res1 node %u, field hdr3: the last node's track ends at key %u, but Res8 holds "
+              "%u keys (keys %u..%u belong to no node)"),
+            c->n_nodes - 1, last_fallback, c->n_keys, last_fallback + 1, c->n_keys - 1);
+
+  if (!have_map)
+    return;
+  if (tracks_ok && c->frames > 0 && (double) c->frames != (double) max_time + 1.0)
+    report_dir (c, MSHED_SEVERITY_WARNING, MSHED_CHECK_ANIM_FRAMES, 19, "attr2", NULL,
+                _("Res19, field attr2: frame count %u, but the key times give %.0f (the "
+                  "largest key time + 1)"), c->frames, (double) max_time + 1.0);
+  if (packed != c->n_words)
+    report_dir (c, MSHED_SEVERITY_WARNING, MSHED_CHECK_ANIM_MAP_LAYOUT, 19, "size", NULL,
+                _("Res19, field size: %u map words, but %u animated nodes of %u frames each "
+                  "need %" G_GUINT64_FORMAT), c->n_words, animated, c->frames, packed);
+}
+
+/**
+ * mshed_validate_model:
+ * @model: the model (its resources are looked up by type; the first of each type is used)
+ * @mode: strict reports every violated "E" rule as an error; tolerant reports them as
+ *   warnings that say what a consumer drops
+ * @diags: (nullable): receives the findings
+ *
+ * Returns: FALSE when an error was reported: any "E" rule in strict mode; a missing required
+ *   resource (types 1, 2, 3, 6, 13) in either mode
+ */
+gboolean
+mshed_validate_model (const MshedModel *model,
+                      MshedMode         mode,
+                      MshedDiagnostics *diags)
+{
+  MshedNres *nres;
+  g_autofree Ctx *c = NULL;
+
+  g_return_val_if_fail (model != NULL, FALSE);
+
+  nres = mshed_model_get_nres ((MshedModel *) model);
+  c = g_new0 (Ctx, 1);
+  c->diags = diags;
+  c->err = mode == MSHED_MODE_STRICT ? MSHED_SEVERITY_ERROR : MSHED_SEVERITY_WARNING;
+  c->dir_offset = mshed_nres_get_directory_offset (nres);
+
+  if (collect_resources (c, nres))
+    {
+      check_res1 (c);
+      check_res2 (c);
+      check_strided (c);
+      check_res10 (c);
+      check_vertex_counts (c);
+      check_batches (c);
+      check_slots (c);
+      check_tris (c);
+      if (c->node_records)
+        {
+          check_nodes (c);
+          check_animation (c);
+        }
+    }
+  flush_suppressed (c);
+  return c->n_errors == 0;
+}

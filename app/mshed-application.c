@@ -1,0 +1,258 @@
+/* mshed-application.c
+ *
+ * Copyright 2026 The mshed authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "mshed-application"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "mshed-application.h"
+#include "mshed-window.h"
+
+struct _MshedApplication {
+  GtkApplication parent_instance;
+  GSettings     *settings;
+};
+
+G_DEFINE_FINAL_TYPE (MshedApplication, mshed_application, GTK_TYPE_APPLICATION)
+
+MshedApplication *
+mshed_application_new (void)
+{
+  return g_object_new (MSHED_TYPE_APPLICATION,
+                       "application-id", APP_ID,
+                       "flags", G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE,
+                       "resource-base-path", "/org/mshed/Mshed",
+                       NULL);
+}
+
+GSettings *
+mshed_application_get_settings (MshedApplication *self)
+{
+  return self->settings;
+}
+
+static MshedWindow *
+find_empty_window (MshedApplication *self)
+{
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l; l = l->next)
+    if (MSHED_IS_WINDOW (l->data) && mshed_window_is_empty (l->data))
+      return l->data;
+  return NULL;
+}
+
+/**
+ * mshed_application_open_spec:
+ * @spec: FILE or ARCHIVE:ENTRY
+ *
+ * Opens @spec in an empty window, or a new one.
+ *
+ * Returns: (transfer none): the window
+ */
+GtkWindow *
+mshed_application_open_spec (MshedApplication *self,
+                             const char       *spec)
+{
+  MshedWindow *window = find_empty_window (self);
+
+  if (window == NULL)
+    window = mshed_window_new (self);
+  mshed_window_open (window, spec);
+  gtk_window_present (GTK_WINDOW (window));
+  return GTK_WINDOW (window);
+}
+
+static void
+mshed_application_activate (GApplication *app)
+{
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (app));
+
+  if (window == NULL)
+    window = GTK_WINDOW (mshed_window_new (MSHED_APPLICATION (app)));
+  gtk_window_present (window);
+}
+
+static void
+mshed_application_open (GApplication  *app,
+                        GFile        **files,
+                        int            n_files,
+                        const char    *hint)
+{
+  for (int i = 0; i < n_files; i++)
+    {
+      g_autofree char *path = g_file_get_path (files[i]);
+      g_autofree char *uri = NULL;
+
+      if (path == NULL)
+        {
+          uri = g_file_get_uri (files[i]);
+          g_warning ("Cannot open %s: only local files are supported", uri);
+          continue;
+        }
+      mshed_application_open_spec (MSHED_APPLICATION (app), path);
+    }
+}
+
+/* ARCHIVE:ENTRY is not a file GApplication can turn into a GFile, so take the arguments
+ * ourselves and open each spec. */
+static int
+mshed_application_command_line (GApplication            *app,
+                                GApplicationCommandLine *cmdline)
+{
+  g_auto(GStrv) argv = g_application_command_line_get_arguments (cmdline, NULL);
+  gboolean opened = FALSE;
+
+  for (guint i = 1; argv[i] != NULL; i++)
+    {
+      g_autoptr(GFile) file = NULL;
+      g_autofree char *spec = NULL;
+
+      if (argv[i][0] == '-')
+        continue;
+      file = g_application_command_line_create_file_for_arg (cmdline, argv[i]);
+      spec = g_file_get_path (file);
+      if (spec == NULL || (!g_file_test (spec, G_FILE_TEST_EXISTS) && strchr (argv[i], ':')))
+        {
+          /* keep ARCHIVE:ENTRY relative to the caller's directory */
+          g_free (spec);
+          spec = g_path_is_absolute (argv[i])
+                   ? g_strdup (argv[i])
+                   : g_build_filename (g_application_command_line_get_cwd (cmdline), argv[i], NULL);
+        }
+      mshed_application_open_spec (MSHED_APPLICATION (app), spec);
+      opened = TRUE;
+    }
+  if (!opened)
+    g_application_activate (app);
+  return 0;
+}
+
+static void
+quit_action (GSimpleAction *action,
+             GVariant      *param,
+             gpointer       user_data)
+{
+  MshedApplication *self = user_data;
+  GList *windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (self)));
+
+  /* each window asks about its own unsaved changes */
+  for (GList *l = windows; l; l = l->next)
+    gtk_window_close (l->data);
+  g_list_free (windows);
+}
+
+static void
+new_window_action (GSimpleAction *action,
+                   GVariant      *param,
+                   gpointer       user_data)
+{
+  gtk_window_present (GTK_WINDOW (mshed_window_new (MSHED_APPLICATION (user_data))));
+}
+
+static void
+about_action (GSimpleAction *action,
+              GVariant      *param,
+              gpointer       user_data)
+{
+  static const char *authors[] = { "The mshed authors", NULL };
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (user_data));
+
+  gtk_show_about_dialog (parent,
+                         "program-name", "mshed",
+                         "logo-icon-name", APP_ID,
+                         "version", PACKAGE_VERSION,
+                         "comments", _("A table-and-hex editor for Parkan: Iron Strategy MSH models"),
+                         "authors", authors,
+                         /* translators: put your name here */
+                         "translator-credits", _("translator-credits"),
+                         "license-type", GTK_LICENSE_GPL_3_0,
+                         "copyright", "© 2026 The mshed authors",
+                         NULL);
+}
+
+static const GActionEntry app_actions[] = {
+  { "quit", quit_action },
+  { "new-window", new_window_action },
+  { "about", about_action },
+};
+
+static void
+load_css (void)
+{
+  g_autoptr(GtkCssProvider) provider = gtk_css_provider_new ();
+
+  gtk_css_provider_load_from_resource (provider, "/org/mshed/Mshed/style.css");
+  gtk_style_context_add_provider_for_display (gdk_display_get_default (),
+                                              GTK_STYLE_PROVIDER (provider),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+}
+
+static void
+mshed_application_startup (GApplication *app)
+{
+  MshedApplication *self = MSHED_APPLICATION (app);
+  static const struct { const char *action; const char *accels[3]; } accels[] = {
+    { "app.quit", { "<Control>q", NULL } },
+    { "app.new-window", { "<Control>n", NULL } },
+    { "win.open", { "<Control>o", NULL } },
+    { "win.save", { "<Control>s", NULL } },
+    { "win.save-as", { "<Control><Shift>s", NULL } },
+    { "win.close", { "<Control>w", NULL } },
+    { "win.undo", { "<Control>z", NULL } },
+    { "win.redo", { "<Control><Shift>z", "<Control>y", NULL } },
+    { "win.find", { "<Control>f", NULL } },
+    { "win.rename-node", { "F2", NULL } },
+    { "win.recompute-all", { "<Control>r", NULL } },
+    { "win.next-problem", { "F8", NULL } },
+    { "win.toggle-bottom-panel", { "F9", NULL } },
+    { "win.toggle-side-panel", { "F10", NULL } },
+    { "win.show-help-overlay", { "<Control>question", NULL } },
+  };
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+
+  G_APPLICATION_CLASS (mshed_application_parent_class)->startup (app);
+
+  if (source)
+    schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
+  if (schema)
+    self->settings = g_settings_new (APP_ID);
+  else
+    g_debug ("GSettings schema %s not installed: window layout will not be remembered", APP_ID);
+
+  g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions, G_N_ELEMENTS (app_actions), app);
+  for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
+    gtk_application_set_accels_for_action (GTK_APPLICATION (app), accels[i].action, accels[i].accels);
+  gtk_window_set_default_icon_name (APP_ID);
+  load_css ();
+}
+
+static void
+mshed_application_finalize (GObject *object)
+{
+  g_clear_object (&MSHED_APPLICATION (object)->settings);
+  G_OBJECT_CLASS (mshed_application_parent_class)->finalize (object);
+}
+
+static void
+mshed_application_class_init (MshedApplicationClass *klass)
+{
+  GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  G_OBJECT_CLASS (klass)->finalize = mshed_application_finalize;
+  app_class->activate = mshed_application_activate;
+  app_class->open = mshed_application_open;
+  app_class->startup = mshed_application_startup;
+  app_class->command_line = mshed_application_command_line;
+}
+
+static void
+mshed_application_init (MshedApplication *self)
+{
+  g_application_set_flags (G_APPLICATION (self),
+                           G_APPLICATION_HANDLES_COMMAND_LINE | G_APPLICATION_NON_UNIQUE);
+}

@@ -1,0 +1,617 @@
+/* mshed-window-actions.c
+ *
+ * Copyright 2026 The mshed authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The window's actions: open, save (with the stale and strict-validation questions), undo,
+ * redo, find, recompute, panels, exports, and closing with unsaved changes.
+ */
+#define G_LOG_DOMAIN "mshed-window"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "mshed-error.h"
+#include "mshed-window-private.h"
+
+/* Enablement is computed in one place. */
+void
+_mshed_window_actions_update (MshedWindow *self)
+{
+  gboolean has_doc = self->document != NULL;
+  GtkWidget *widget = GTK_WIDGET (self);
+  g_autofree char *undo_tip = NULL;
+  g_autofree char *redo_tip = NULL;
+
+  gtk_widget_action_set_enabled (widget, "win.save", has_doc);
+  gtk_widget_action_set_enabled (widget, "win.save-as", has_doc);
+  gtk_widget_action_set_enabled (widget, "win.undo", has_doc && mshed_document_can_undo (self->document));
+  gtk_widget_action_set_enabled (widget, "win.redo", has_doc && mshed_document_can_redo (self->document));
+  gtk_widget_action_set_enabled (widget, "win.find", has_doc);
+  gtk_widget_action_set_enabled (widget, "win.rename-node", has_doc);
+  gtk_widget_action_set_enabled (widget, "win.recompute-all", has_doc && mshed_document_has_stale (self->document));
+  gtk_widget_action_set_enabled (widget, "win.revalidate", has_doc);
+  gtk_widget_action_set_enabled (widget, "win.next-problem", has_doc);
+  gtk_widget_action_set_enabled (widget, "win.export-csv", has_doc);
+  gtk_widget_action_set_enabled (widget, "win.save-preview", has_doc);
+  gtk_widget_action_set_enabled (widget, "win.reload", has_doc);
+
+  if (has_doc && mshed_document_can_undo (self->document))
+    /* translators: %s is the command, e.g. "Rename node 4" */
+    undo_tip = g_strdup_printf (_("Undo %s"), mshed_document_get_undo_label (self->document));
+  if (has_doc && mshed_document_can_redo (self->document))
+    redo_tip = g_strdup_printf (_("Redo %s"), mshed_document_get_redo_label (self->document));
+  if (self->undo_button)
+    gtk_widget_set_tooltip_text (self->undo_button, undo_tip ? undo_tip : _("Undo"));
+  if (self->redo_button)
+    gtk_widget_set_tooltip_text (self->redo_button, redo_tip ? redo_tip : _("Redo"));
+}
+
+/* Open ----------------------------------------------------------------------------------- */
+
+static void
+on_open_response (GtkNativeDialog *dialog,
+                  int              response,
+                  MshedWindow     *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = g_file_get_path (file);
+      GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+
+      if (path && mshed_window_is_empty (self))
+        mshed_window_open (self, path);
+      else if (path)
+        mshed_application_open_spec (MSHED_APPLICATION (app), path);
+    }
+  g_object_unref (dialog);
+}
+
+static void
+add_filter (GtkFileChooser *chooser,
+            const char     *name,
+            const char    **patterns)
+{
+  GtkFileFilter *filter = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (filter, name);
+  for (guint i = 0; patterns[i]; i++)
+    gtk_file_filter_add_pattern (filter, patterns[i]);
+  gtk_file_chooser_add_filter (chooser, filter);
+  g_object_unref (filter);
+}
+
+static void
+open_action (GtkWidget  *widget,
+             const char *action,
+             GVariant   *param)
+{
+  MshedWindow *self = MSHED_WINDOW (widget);
+  GtkFileChooserNative *dialog;
+  static const char *models[] = { "*.msh", "*.MSH", NULL };
+  static const char *archives[] = { "*.rlb", "*.RLB", "*.lib", "*.LIB", "*.msh", "*.MSH", NULL };
+  static const char *all[] = { "*", NULL };
+
+  dialog = gtk_file_chooser_native_new (_("Open Model or Archive"), GTK_WINDOW (self),
+                                        GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
+  add_filter (GTK_FILE_CHOOSER (dialog), _("Parkan models (*.msh)"), models);
+  add_filter (GTK_FILE_CHOOSER (dialog), _("NRes archives and models"), archives);
+  add_filter (GTK_FILE_CHOOSER (dialog), _("All files"), all);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_open_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+static void
+open_recent_action (GtkWidget  *widget,
+                    const char *action,
+                    GVariant   *param)
+{
+  MshedWindow *self = MSHED_WINDOW (widget);
+  const char *uri = g_variant_get_string (param, NULL);
+  g_autofree char *path = g_filename_from_uri (uri, NULL, NULL);
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+
+  if (path == NULL)
+    return;
+  if (mshed_window_is_empty (self))
+    mshed_window_open (self, path);
+  else
+    mshed_application_open_spec (MSHED_APPLICATION (app), path);
+}
+
+static void
+rebuild_recent_menu (MshedWindow *self)
+{
+  GtkRecentManager *manager = gtk_recent_manager_get_default ();
+  g_autoptr(GMenu) menu = g_menu_new ();
+  GList *items = gtk_recent_manager_get_items (manager);
+  guint n = 0;
+
+  for (GList *l = items; l && n < 10; l = l->next)
+    {
+      GtkRecentInfo *info = l->data;
+      g_autoptr(GMenuItem) item = NULL;
+
+      if (!gtk_recent_info_has_application (info, g_get_application_name ()) ||
+          !gtk_recent_info_is_local (info) || !gtk_recent_info_exists (info))
+        continue;
+      item = g_menu_item_new (gtk_recent_info_get_display_name (info), NULL);
+      g_menu_item_set_action_and_target (item, "win.open-recent", "s", gtk_recent_info_get_uri (info));
+      g_menu_append_item (menu, item);
+      n++;
+    }
+  g_list_free_full (items, (GDestroyNotify) gtk_recent_info_unref);
+  if (n == 0)
+    g_menu_append (menu, _("No recent files"), "win.none");
+  gtk_menu_button_set_menu_model (self->recent_button, G_MENU_MODEL (menu));
+}
+
+/* Save ----------------------------------------------------------------------------------- */
+
+typedef enum {
+  SAVE_STEP_STALE,
+  SAVE_STEP_WRITE,
+} SaveStep;
+
+typedef struct {
+  MshedWindow   *self;
+  char          *path;       /* NULL: the document's own file */
+  MshedSaveFlags flags;
+  gboolean       then_close;
+} SaveRequest;
+
+static void save_continue (SaveRequest *req, SaveStep step);
+
+static void
+save_request_free (SaveRequest *req)
+{
+  g_object_unref (req->self);
+  g_free (req->path);
+  g_free (req);
+}
+
+static void
+on_invalid_response (GtkDialog   *dialog,
+                     int          response,
+                     SaveRequest *req)
+{
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      req->flags |= MSHED_SAVE_ANYWAY;
+      save_continue (req, SAVE_STEP_WRITE);
+      return;
+    }
+  save_request_free (req);
+}
+
+static void
+on_stale_response (GtkDialog   *dialog,
+                   int          response,
+                   SaveRequest *req)
+{
+  g_autoptr(GError) error = NULL;
+
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  if (response == 1)
+    {
+      if (!mshed_document_recompute (req->self->document, MSHED_DERIVED_ALL, NULL, 0, &error))
+        {
+          _mshed_window_show_error (req->self, _("Could not recompute the stale data"), error->message);
+          save_request_free (req);
+          return;
+        }
+      save_continue (req, SAVE_STEP_WRITE);
+    }
+  else if (response == 2)
+    save_continue (req, SAVE_STEP_WRITE);
+  else
+    save_request_free (req);
+}
+
+static void
+save_continue (SaveRequest *req,
+               SaveStep     step)
+{
+  MshedWindow *self = req->self;
+  g_autoptr(GError) error = NULL;
+  gboolean ok;
+
+  if (self->document == NULL)
+    {
+      save_request_free (req);
+      return;
+    }
+  if (step == SAVE_STEP_STALE && mshed_document_has_stale (self->document))
+    {
+      GtkWidget *dialog = gtk_message_dialog_new (GTK_WINDOW (self), GTK_DIALOG_MODAL,
+                                                  GTK_MESSAGE_WARNING, GTK_BUTTONS_NONE,
+                                                  _("Some derived data is stale"));
+
+      gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s",
+                                                _("Your edits changed data that bounds, normals or "
+                                                  "ranges depend on (see Stale Data). Recompute "
+                                                  "them before saving, or save the values as they "
+                                                  "are?"));
+      gtk_dialog_add_buttons (GTK_DIALOG (dialog), _("_Cancel"), GTK_RESPONSE_CANCEL,
+                              _("Save _As Is"), 2, _("_Recompute and Save"), 1, NULL);
+      gtk_dialog_set_default_response (GTK_DIALOG (dialog), 1);
+      g_signal_connect (dialog, "response", G_CALLBACK (on_stale_response), req);
+      gtk_window_present (GTK_WINDOW (dialog));
+      return;
+    }
+
+  if (req->path)
+    ok = mshed_document_save_as (self->document, req->path, req->flags, &error);
+  else
+    ok = mshed_document_save (self->document, req->flags, &error);
+
+  if (!ok && g_error_matches (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_INVALID) &&
+      !(req->flags & MSHED_SAVE_ANYWAY))
+    {
+      GtkWidget *dialog = gtk_message_dialog_new (GTK_WINDOW (self), GTK_DIALOG_MODAL,
+                                                  GTK_MESSAGE_WARNING, GTK_BUTTONS_NONE,
+                                                  _("The model fails strict validation"));
+
+      gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog),
+                                                _("%s\n\nThe game may refuse or misdraw it. Save anyway?"),
+                                                error->message);
+      gtk_dialog_add_buttons (GTK_DIALOG (dialog), _("_Cancel"), GTK_RESPONSE_CANCEL,
+                              _("Save _Anyway"), GTK_RESPONSE_ACCEPT, NULL);
+      gtk_widget_add_css_class (gtk_dialog_get_widget_for_response (GTK_DIALOG (dialog),
+                                                                    GTK_RESPONSE_ACCEPT),
+                                "destructive-action");
+      g_signal_connect (dialog, "response", G_CALLBACK (on_invalid_response), req);
+      gtk_window_present (GTK_WINDOW (dialog));
+      return;
+    }
+  if (!ok)
+    {
+      _mshed_window_show_error (self, _("The file was not saved"), error->message);
+      save_request_free (req);
+      return;
+    }
+  if (req->then_close)
+    {
+      self->closing = TRUE;
+      gtk_window_close (GTK_WINDOW (self));
+    }
+  save_request_free (req);
+}
+
+static void
+start_save (MshedWindow *self,
+            const char  *path,
+            gboolean     then_close)
+{
+  SaveRequest *req = g_new0 (SaveRequest, 1);
+
+  req->self = g_object_ref (self);
+  req->path = g_strdup (path);
+  req->then_close = then_close;
+  save_continue (req, SAVE_STEP_STALE);
+}
+
+static void save_as_action (GtkWidget *widget, const char *action, GVariant *param);
+
+static void
+save_action (GtkWidget  *widget,
+             const char *action,
+             GVariant   *param)
+{
+  MshedWindow *self = MSHED_WINDOW (widget);
+
+  if (self->document == NULL)
+    return;
+  if (mshed_document_get_path (self->document) == NULL)
+    save_as_action (widget, action, param);
+  else
+    start_save (self, NULL, FALSE);
+}
+
+static void
+on_save_as_response (GtkNativeDialog *dialog,
+                     int              response,
+                     MshedWindow     *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = g_file_get_path (file);
+
+      if (path)
+        start_save (self, path, FALSE);
+    }
+  g_object_unref (dialog);
+}
+
+static void
+save_as_action (GtkWidget  *widget,
+                const char *action,
+                GVariant   *param)
+{
+  MshedWindow *self = MSHED_WINDOW (widget);
+  GtkFileChooserNative *dialog;
+  const char *path;
+
+  if (self->document == NULL)
+    return;
+  dialog = gtk_file_chooser_native_new (_("Save As"), GTK_WINDOW (self),
+                                        GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"), _("_Cancel"));
+  path = mshed_document_get_path (self->document);
+  if (path)
+    {
+      g_autoptr(GFile) file = g_file_new_for_path (path);
+      gtk_file_chooser_set_file (GTK_FILE_CHOOSER (dialog), file, NULL);
+    }
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_save_as_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+/* Close with unsaved changes ------------------------------------------------------------- */
+
+static void
+on_close_response (GtkDialog   *dialog,
+                   int          response,
+                   MshedWindow *self)
+{
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  if (response == 1)         /* save */
+    start_save (self, NULL, TRUE);
+  else if (response == 2)    /* discard */
+    {
+      self->closing = TRUE;
+      gtk_window_close (GTK_WINDOW (self));
+    }
+}
+
+static gboolean
+on_close_request (GtkWindow   *window,
+                  MshedWindow *self)
+{
+  GtkWidget *dialog;
+  g_autofree char *primary = NULL;
+
+  if (self->closing || self->document == NULL || !mshed_document_get_modified (self->document))
+    return FALSE;
+  primary = g_strdup_printf (_("Save changes to “%s” before closing?"),
+                             mshed_document_get_title (self->document));
+  dialog = gtk_message_dialog_new (GTK_WINDOW (self), GTK_DIALOG_MODAL, GTK_MESSAGE_QUESTION,
+                                   GTK_BUTTONS_NONE, "%s", primary);
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s",
+                                            _("If you don’t save, your changes will be lost."));
+  gtk_dialog_add_buttons (GTK_DIALOG (dialog), _("_Cancel"), GTK_RESPONSE_CANCEL,
+                          _("_Discard"), 2, _("_Save"), 1, NULL);
+  gtk_widget_add_css_class (gtk_dialog_get_widget_for_response (GTK_DIALOG (dialog), 2),
+                            "destructive-action");
+  gtk_dialog_set_default_response (GTK_DIALOG (dialog), 1);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_close_response), self);
+  gtk_window_present (GTK_WINDOW (dialog));
+  return TRUE;
+}
+
+static void
+close_action (GtkWidget  *widget,
+              const char *action,
+              GVariant   *param)
+{
+  gtk_window_close (GTK_WINDOW (widget));
+}
+
+/* Editing -------------------------------------------------------------------------------- */
+
+static void
+undo_action (GtkWidget  *widget,
+             const char *action,
+             GVariant   *param)
+{
+  MshedWindow *self = MSHED_WINDOW (widget);
+
+  if (self->document)
+    mshed_document_undo (self->document);
+}
+
+static void
+redo_action (GtkWidget  *widget,
+             const char *action,
+             GVariant   *param)
+{
+  MshedWindow *self = MSHED_WINDOW (widget);
+
+  if (self->document)
+    mshed_document_redo (self->document);
+}
+
+static void
+find_action (GtkWidget  *widget,
+             const char *action,
+             GVariant   *param)
+{
+  mshed_node_tree_start_search (MSHED_WINDOW (widget)->node_tree);
+}
+
+static void
+rename_node_action (GtkWidget  *widget,
+                    const char *action,
+                    GVariant   *param)
+{
+  mshed_node_tree_start_rename (MSHED_WINDOW (widget)->node_tree);
+}
+
+static void
+recompute_all_action (GtkWidget  *widget,
+                      const char *action,
+                      GVariant   *param)
+{
+  MshedWindow *self = MSHED_WINDOW (widget);
+  g_autoptr(GError) error = NULL;
+
+  if (self->document &&
+      !mshed_document_recompute (self->document, MSHED_DERIVED_ALL, NULL, 0, &error))
+    _mshed_window_show_error (self, _("Could not recompute the stale data"), error->message);
+}
+
+static void
+revalidate_action (GtkWidget  *widget,
+                   const char *action,
+                   GVariant   *param)
+{
+  MshedWindow *self = MSHED_WINDOW (widget);
+
+  if (self->document)
+    mshed_document_revalidate (self->document);
+  gtk_notebook_set_current_page (self->bottom_notebook, 0);
+  gtk_widget_set_visible (GTK_WIDGET (self->bottom_notebook), TRUE);
+}
+
+static void
+next_problem_action (GtkWidget  *widget,
+                     const char *action,
+                     GVariant   *param)
+{
+  MshedWindow *self = MSHED_WINDOW (widget);
+  static guint cursor;
+  guint n = mshed_diagnostics_view_get_n_shown (self->diagnostics_view);
+
+  gtk_widget_set_visible (GTK_WIDGET (self->bottom_notebook), TRUE);
+  gtk_notebook_set_current_page (self->bottom_notebook, 0);
+  if (n == 0)
+    return;
+  cursor = (cursor + 1) % n;
+  mshed_diagnostics_view_activate (self->diagnostics_view, cursor);
+}
+
+static void
+toggle_bottom_action (GtkWidget  *widget,
+                      const char *action,
+                      GVariant   *param)
+{
+  GtkWidget *panel = GTK_WIDGET (MSHED_WINDOW (widget)->bottom_notebook);
+
+  gtk_widget_set_visible (panel, !gtk_widget_get_visible (panel));
+}
+
+static void
+toggle_side_action (GtkWidget  *widget,
+                    const char *action,
+                    GVariant   *param)
+{
+  GtkWidget *panel = GTK_WIDGET (MSHED_WINDOW (widget)->side_notebook);
+
+  gtk_widget_set_visible (panel, !gtk_widget_get_visible (panel));
+}
+
+static void
+reload_action (GtkWidget  *widget,
+               const char *action,
+               GVariant   *param)
+{
+  MshedWindow *self = MSHED_WINDOW (widget);
+  g_autoptr(GError) error = NULL;
+
+  if (self->document && !mshed_document_reload (self->document, &error))
+    _mshed_window_show_error (self, _("Could not reload the file"), error->message);
+}
+
+/* Exports -------------------------------------------------------------------------------- */
+
+static void
+on_export_csv_response (GtkNativeDialog *dialog,
+                        int              response,
+                        MshedWindow     *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = g_file_get_path (file);
+      g_autoptr(GError) error = NULL;
+
+      if (path && !mshed_unknown_table_export_csv (self->unknown_table, path, &error))
+        _mshed_window_show_error (self, _("Could not export the table"), error->message);
+    }
+  g_object_unref (dialog);
+}
+
+static void
+export_csv_action (GtkWidget  *widget,
+                   const char *action,
+                   GVariant   *param)
+{
+  MshedWindow *self = MSHED_WINDOW (widget);
+  GtkFileChooserNative *dialog;
+
+  dialog = gtk_file_chooser_native_new (_("Export Unknown Fields as CSV"), GTK_WINDOW (self),
+                                        GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), "unknown-fields.csv");
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_export_csv_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+static void
+on_save_preview_response (GtkNativeDialog *dialog,
+                          int              response,
+                          MshedWindow     *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = g_file_get_path (file);
+      g_autoptr(GError) error = NULL;
+
+      if (path && !mshed_model_view_save_png (self->model_view, path, &error))
+        _mshed_window_show_error (self, _("Could not save the picture"), error->message);
+    }
+  g_object_unref (dialog);
+}
+
+static void
+save_preview_action (GtkWidget  *widget,
+                     const char *action,
+                     GVariant   *param)
+{
+  MshedWindow *self = MSHED_WINDOW (widget);
+  GtkFileChooserNative *dialog;
+
+  dialog = gtk_file_chooser_native_new (_("Save Preview as PNG"), GTK_WINDOW (self),
+                                        GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"), _("_Cancel"));
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), "preview.png");
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_save_preview_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+void
+_mshed_window_class_actions_init (GtkWidgetClass *widget_class)
+{
+  gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
+  gtk_widget_class_install_action (widget_class, "win.open-recent", "s", open_recent_action);
+  gtk_widget_class_install_action (widget_class, "win.save", NULL, save_action);
+  gtk_widget_class_install_action (widget_class, "win.save-as", NULL, save_as_action);
+  gtk_widget_class_install_action (widget_class, "win.close", NULL, close_action);
+  gtk_widget_class_install_action (widget_class, "win.undo", NULL, undo_action);
+  gtk_widget_class_install_action (widget_class, "win.redo", NULL, redo_action);
+  gtk_widget_class_install_action (widget_class, "win.find", NULL, find_action);
+  gtk_widget_class_install_action (widget_class, "win.rename-node", NULL, rename_node_action);
+  gtk_widget_class_install_action (widget_class, "win.recompute-all", NULL, recompute_all_action);
+  gtk_widget_class_install_action (widget_class, "win.revalidate", NULL, revalidate_action);
+  gtk_widget_class_install_action (widget_class, "win.next-problem", NULL, next_problem_action);
+  gtk_widget_class_install_action (widget_class, "win.toggle-bottom-panel", NULL, toggle_bottom_action);
+  gtk_widget_class_install_action (widget_class, "win.toggle-side-panel", NULL, toggle_side_action);
+  gtk_widget_class_install_action (widget_class, "win.export-csv", NULL, export_csv_action);
+  gtk_widget_class_install_action (widget_class, "win.save-preview", NULL, save_preview_action);
+  gtk_widget_class_install_action (widget_class, "win.reload", NULL, reload_action);
+}
+
+void
+_mshed_window_actions_init (MshedWindow *self)
+{
+  g_signal_connect (self, "close-request", G_CALLBACK (on_close_request), self);
+  g_signal_connect_swapped (self->recent_button, "notify::active",
+                            G_CALLBACK (rebuild_recent_menu), self);
+  rebuild_recent_menu (self);
+}

@@ -1,0 +1,80 @@
+/* mshed-window-private.h
+ *
+ * Copyright 2026 The mshed authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "mshed-data-inspector.h"
+#include "mshed-deps-view.h"
+#include "mshed-diagnostics-view.h"
+#include "mshed-hex-view.h"
+#include "mshed-model-view.h"
+#include "mshed-node-tree.h"
+#include "mshed-source.h"
+#include "mshed-table-view.h"
+#include "mshed-unknown-table.h"
+#include "mshed-window.h"
+
+G_BEGIN_DECLS
+
+/* The grids shown as notebook pages, in this order. */
+#define MSHED_WINDOW_N_GRIDS 14
+
+struct _MshedWindow {
+  GtkApplicationWindow parent_instance;
+
+  MshedDocument       *document;
+  GSignalGroup        *document_signals;
+  GBindingGroup       *document_bindings;
+  MshedSource         *archive;          /* a bare archive whose entries are listed */
+  char                *archive_path;
+  gboolean             tolerant_notice;  /* the document was opened in tolerant mode */
+  gboolean             closing;          /* close confirmed: do not ask again */
+  gboolean             in_selection;     /* guard against selection feedback loops */
+
+  /* template children */
+  GtkLabel            *title_label;
+  GtkLabel            *subtitle_label;
+  GtkMenuButton       *recent_button;
+  GtkWidget           *undo_button;
+  GtkWidget           *redo_button;
+  GtkStack            *main_stack;
+  GtkLabel            *empty_message;
+  GtkColumnView       *archive_view;
+  GtkLabel            *archive_title;
+  GtkPaned            *sidebar_paned;
+  GtkPaned            *bottom_paned;
+  GtkPaned            *content_paned;
+  GtkNotebook         *grid_notebook;
+  GtkNotebook         *side_notebook;
+  GtkNotebook         *bottom_notebook;
+  GtkRevealer         *notice_revealer;
+  GtkLabel            *notice_label;
+  MshedNodeTree       *node_tree;
+  MshedDiagnosticsView *diagnostics_view;
+  MshedDepsView       *deps_view;
+  MshedHexView        *hex_view;
+  MshedDataInspector  *data_inspector;
+  MshedUnknownTable   *unknown_table;
+  MshedModelView      *model_view;
+  GtkWidget           *unknown_table_combo;
+
+  MshedTableView      *grids[MSHED_WINDOW_N_GRIDS];
+};
+
+extern const MshedTableId mshed_window_grid_tables[MSHED_WINDOW_N_GRIDS];
+
+void     _mshed_window_class_actions_init (GtkWidgetClass *widget_class);
+void     _mshed_window_actions_init       (MshedWindow    *self);
+void     _mshed_window_actions_update     (MshedWindow    *self);
+void     _mshed_window_show_error         (MshedWindow    *self,
+                                           const char     *primary,
+                                           const char     *secondary);
+void     _mshed_window_set_document       (MshedWindow    *self,
+                                           MshedDocument  *document,
+                                           gboolean        tolerant);
+gboolean _mshed_window_select_grid        (MshedWindow    *self,
+                                           MshedTableId    table);
+
+G_END_DECLS

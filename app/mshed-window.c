@@ -1,0 +1,837 @@
+/* mshed-window.c
+ *
+ * Copyright 2026 The mshed authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The main window: one document (or one archive's entry list) per window, shown as linked
+ * views: node tree, grids, preview, hex view, problems and stale data. The window routes
+ * selections between the views; the views observe the document themselves.
+ */
+#define G_LOG_DOMAIN "mshed-window"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "mshed-error.h"
+#include "mshed-schema.h"
+#include "mshed-selection.h"
+#include "mshed-window-private.h"
+
+G_DEFINE_FINAL_TYPE (MshedWindow, mshed_window, GTK_TYPE_APPLICATION_WINDOW)
+
+const MshedTableId mshed_window_grid_tables[MSHED_WINDOW_N_GRIDS] = {
+  MSHED_TABLE_NODES,
+  MSHED_TABLE_SLOTS,
+  MSHED_TABLE_BATCHES,
+  MSHED_TABLE_TRIS,
+  MSHED_TABLE_POSITIONS,
+  MSHED_TABLE_INDICES,
+  MSHED_TABLE_KEYS,
+  MSHED_TABLE_MAP,
+  MSHED_TABLE_NAMES,
+  MSHED_TABLE_HEADER,
+  MSHED_TABLE_EXTRA15,
+  MSHED_TABLE_EXTRA18,
+  MSHED_TABLE_EXTRA16,
+  MSHED_TABLE_DIRECTORY,
+};
+
+MshedWindow *
+mshed_window_new (MshedApplication *app)
+{
+  return g_object_new (MSHED_TYPE_WINDOW, "application", app, NULL);
+}
+
+MshedDocument *
+mshed_window_get_document (MshedWindow *self)
+{
+  return self->document;
+}
+
+gboolean
+mshed_window_is_empty (MshedWindow *self)
+{
+  return self->document == NULL && self->archive == NULL;
+}
+
+void
+_mshed_window_show_error (MshedWindow *self,
+                          const char  *primary,
+                          const char  *secondary)
+{
+  GtkWidget *dialog = gtk_message_dialog_new (GTK_WINDOW (self),
+                                              GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                              GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE, "%s", primary);
+
+  if (secondary)
+    gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", secondary);
+  g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+/* Title ---------------------------------------------------------------------------------- */
+
+static void
+update_title (MshedWindow *self)
+{
+  g_autofree char *title = NULL;
+  g_autofree char *subtitle = NULL;
+
+  if (self->document)
+    {
+      const char *path = mshed_document_get_path (self->document);
+      const char *entry = mshed_document_get_entry (self->document);
+      g_autofree char *base = path ? g_path_get_basename (path) : g_strdup (_("Untitled"));
+      g_autofree char *dir = path ? g_path_get_dirname (path) : NULL;
+      gboolean modified = mshed_document_get_modified (self->document);
+
+      title = entry ? g_strdup_printf ("%s%s", modified ? "• " : "", entry)
+                    : g_strdup_printf ("%s%s", modified ? "• " : "", base);
+      subtitle = entry ? g_strdup_printf (_("in %s"), base) : g_strdup (dir ? dir : "");
+      if (self->tolerant_notice)
+        {
+          char *s = g_strdup_printf (_("%s — tolerant mode"), subtitle);
+          g_free (subtitle);
+          subtitle = s;
+        }
+    }
+  else if (self->archive)
+    {
+      title = g_path_get_basename (self->archive->path);
+      subtitle = g_strdup (_("Archive"));
+    }
+  else
+    {
+      title = g_strdup ("mshed");
+      subtitle = g_strdup ("");
+    }
+  gtk_label_set_label (self->title_label, title);
+  gtk_label_set_label (self->subtitle_label, subtitle);
+  gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), subtitle[0] != '\0');
+  {
+    g_autofree char *window_title = g_strdup_printf ("%s — mshed", title);
+    gtk_window_set_title (GTK_WINDOW (self), window_title);
+  }
+}
+
+/* Linked selection ----------------------------------------------------------------------- */
+
+static MshedTableView *
+grid_for (MshedWindow  *self,
+          MshedTableId  table)
+{
+  for (guint i = 0; i < MSHED_WINDOW_N_GRIDS; i++)
+    if (mshed_window_grid_tables[i] == table)
+      return self->grids[i];
+  return NULL;
+}
+
+gboolean
+_mshed_window_select_grid (MshedWindow  *self,
+                           MshedTableId  table)
+{
+  for (guint i = 0; i < MSHED_WINDOW_N_GRIDS; i++)
+    if (mshed_window_grid_tables[i] == table)
+      {
+        gtk_notebook_set_current_page (self->grid_notebook, (int) i);
+        return TRUE;
+      }
+  if (table == MSHED_TABLE_NORMALS || table == MSHED_TABLE_UVS)
+    return _mshed_window_select_grid (self, MSHED_TABLE_POSITIONS);
+  return FALSE;
+}
+
+static void
+apply_selection (MshedWindow          *self,
+                 const MshedSelection *selection,
+                 MshedTableId          origin)
+{
+  static const MshedTableId linked[] = {
+    MSHED_TABLE_NODES, MSHED_TABLE_SLOTS, MSHED_TABLE_BATCHES, MSHED_TABLE_TRIS,
+  };
+
+  self->in_selection = TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (linked); i++)
+    {
+      GArray *rows = mshed_selection_get_rows (selection, linked[i]);
+      MshedTableView *grid = grid_for (self, linked[i]);
+
+      if (grid && linked[i] != origin)
+        mshed_table_view_set_highlight (grid, (const guint *) rows->data, rows->len);
+    }
+  mshed_model_view_set_selection (self->model_view, selection);
+  self->in_selection = FALSE;
+}
+
+static void
+on_node_selected (MshedWindow   *self,
+                  guint          node,
+                  MshedNodeTree *tree)
+{
+  g_autoptr(MshedSelection) selection = mshed_selection_new ();
+
+  if (self->document == NULL || self->in_selection)
+    return;
+  if (node != G_MAXUINT)
+    mshed_selection_add_node (selection, mshed_document_get_model (self->document), node);
+  apply_selection (self, selection, MSHED_TABLE_NONE);
+  if (node != G_MAXUINT)
+    {
+      self->in_selection = TRUE;
+      mshed_table_view_set_highlight (grid_for (self, MSHED_TABLE_NODES), &node, 1);
+      mshed_hex_view_show_record (self->hex_view, MSHED_TABLE_NODES, node);
+      self->in_selection = FALSE;
+    }
+}
+
+static void
+on_row_selected (MshedWindow    *self,
+                 guint           row,
+                 MshedTableView *grid)
+{
+  MshedTableId table = mshed_table_view_get_table (grid);
+  MshedModel *model;
+  g_autoptr(MshedSelection) selection = mshed_selection_new ();
+
+  if (self->document == NULL || self->in_selection)
+    return;
+  model = mshed_document_get_model (self->document);
+  switch (table)
+    {
+    case MSHED_TABLE_NODES:
+      mshed_selection_add_node (selection, model, row);
+      self->in_selection = TRUE;
+      mshed_node_tree_select_node (self->node_tree, row);
+      self->in_selection = FALSE;
+      break;
+    case MSHED_TABLE_SLOTS:
+      mshed_selection_add_slot (selection, model, row);
+      break;
+    case MSHED_TABLE_BATCHES:
+      mshed_selection_add_batch (selection, model, row);
+      break;
+    case MSHED_TABLE_TRIS:
+      mshed_selection_add_tri (selection, model, row);
+      break;
+    default:
+      break;
+    }
+  if (!mshed_selection_is_empty (selection))
+    apply_selection (self, selection, table);
+  if (table != MSHED_TABLE_DIRECTORY && table != MSHED_TABLE_NAMES)
+    mshed_hex_view_show_record (self->hex_view, table, row);
+  else if (table == MSHED_TABLE_DIRECTORY)
+    mshed_hex_view_show_resource (self->hex_view, (gint) row);
+}
+
+static void
+on_follow_reference (MshedWindow    *self,
+                     gint            table,
+                     guint           row,
+                     MshedTableView *grid)
+{
+  MshedTableView *target = grid_for (self, (MshedTableId) table);
+
+  if (target == NULL && (table == MSHED_TABLE_NORMALS || table == MSHED_TABLE_UVS))
+    target = grid_for (self, MSHED_TABLE_POSITIONS);
+  if (target == NULL)
+    return;
+  _mshed_window_select_grid (self, mshed_table_view_get_table (target));
+  mshed_table_view_reveal (target, row, NULL);
+}
+
+static void
+on_diagnostic_activated (MshedWindow           *self,
+                         const MshedDiagnostic *diag,
+                         MshedDiagnosticsView  *view)
+{
+  MshedTableId table = diag->table;
+
+  if (table == MSHED_TABLE_NORMALS || table == MSHED_TABLE_UVS)
+    table = MSHED_TABLE_POSITIONS;
+  if (table != MSHED_TABLE_NONE && _mshed_window_select_grid (self, table) && diag->record >= 0)
+    mshed_table_view_reveal (grid_for (self, table), (guint) diag->record, diag->field);
+  mshed_hex_view_goto_file_offset (self->hex_view, diag->offset);
+}
+
+static void
+on_picked (MshedWindow    *self,
+           guint           node,
+           guint           slot,
+           guint           batch,
+           guint           tri,
+           MshedModelView *view)
+{
+  g_autoptr(MshedSelection) selection = mshed_selection_new ();
+  MshedModel *model;
+
+  if (self->document == NULL)
+    return;
+  model = mshed_document_get_model (self->document);
+  if (node != G_MAXUINT)
+    mshed_selection_add_node (selection, model, node);
+  if (batch != G_MAXUINT)
+    {
+      g_autoptr(MshedSelection) only = mshed_selection_new ();
+
+      /* the picked batch and slot, not everything the node draws */
+      mshed_selection_add_batch (only, model, batch);
+      if (slot != G_MAXUINT)
+        mshed_selection_add_slot (only, model, slot);
+      apply_selection (self, only, MSHED_TABLE_NONE);
+      _mshed_window_select_grid (self, MSHED_TABLE_BATCHES);
+      mshed_table_view_reveal (grid_for (self, MSHED_TABLE_BATCHES), batch, NULL);
+    }
+  else
+    apply_selection (self, selection, MSHED_TABLE_NONE);
+  if (node != G_MAXUINT)
+    {
+      self->in_selection = TRUE;
+      mshed_node_tree_select_node (self->node_tree, node);
+      self->in_selection = FALSE;
+    }
+}
+
+static void
+on_visibility_changed (MshedWindow   *self,
+                       guint          node,
+                       gboolean       visible,
+                       MshedNodeTree *tree)
+{
+  mshed_model_view_set_node_visible (self->model_view, node, visible);
+}
+
+/* Document ------------------------------------------------------------------------------- */
+
+static void
+on_document_notify (MshedWindow *self)
+{
+  update_title (self);
+  _mshed_window_actions_update (self);
+}
+
+void
+_mshed_window_set_document (MshedWindow   *self,
+                            MshedDocument *document,
+                            gboolean       tolerant)
+{
+  g_set_object (&self->document, document);
+  g_clear_pointer (&self->archive, mshed_source_free);
+  self->tolerant_notice = tolerant;
+
+  g_signal_group_set_target (self->document_signals, document);
+  mshed_node_tree_set_document (self->node_tree, document);
+  for (guint i = 0; i < MSHED_WINDOW_N_GRIDS; i++)
+    mshed_table_view_set_document (self->grids[i], document);
+  mshed_diagnostics_view_set_document (self->diagnostics_view, document);
+  mshed_deps_view_set_document (self->deps_view, document);
+  mshed_hex_view_set_document (self->hex_view, document);
+  mshed_unknown_table_set_document (self->unknown_table, document);
+  mshed_model_view_set_document (self->model_view, document);
+
+  if (document)
+    {
+      const MshedDiagnostics *diags = mshed_document_get_diagnostics (document);
+
+      gtk_stack_set_visible_child_name (self->main_stack, "document");
+      if (tolerant)
+        {
+          g_autofree char *text =
+            g_strdup_printf (g_dngettext (NULL,
+                                          "This model fails strict validation (%u error). It was "
+                                          "opened in tolerant mode: broken ranges are skipped in "
+                                          "the preview and listed under Problems.",
+                                          "This model fails strict validation (%u errors). It was "
+                                          "opened in tolerant mode: broken ranges are skipped in "
+                                          "the preview and listed under Problems.",
+                                          diags->n_errors + diags->n_warnings),
+                             diags->n_errors + diags->n_warnings);
+          gtk_label_set_label (self->notice_label, text);
+          gtk_notebook_set_current_page (self->bottom_notebook, 0);
+        }
+      gtk_revealer_set_reveal_child (self->notice_revealer, tolerant);
+    }
+  else
+    {
+      gtk_revealer_set_reveal_child (self->notice_revealer, FALSE);
+      gtk_stack_set_visible_child_name (self->main_stack, "empty");
+    }
+  update_title (self);
+  _mshed_window_actions_update (self);
+}
+
+static void
+on_notice_close (MshedWindow *self)
+{
+  gtk_revealer_set_reveal_child (self->notice_revealer, FALSE);
+}
+
+/* Archives ------------------------------------------------------------------------------- */
+
+#define MSHED_TYPE_ENTRY_ITEM (mshed_entry_item_get_type ())
+G_DECLARE_FINAL_TYPE (MshedEntryItem, mshed_entry_item, MSHED, ENTRY_ITEM, GObject)
+
+struct _MshedEntryItem {
+  GObject  parent_instance;
+  guint    index;
+  char    *name;
+  char    *type;
+  guint32  size;
+  gboolean model;
+};
+
+G_DEFINE_FINAL_TYPE (MshedEntryItem, mshed_entry_item, G_TYPE_OBJECT)
+
+static void
+mshed_entry_item_finalize (GObject *object)
+{
+  MshedEntryItem *self = MSHED_ENTRY_ITEM (object);
+
+  g_free (self->name);
+  g_free (self->type);
+  G_OBJECT_CLASS (mshed_entry_item_parent_class)->finalize (object);
+}
+
+static void
+mshed_entry_item_class_init (MshedEntryItemClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = mshed_entry_item_finalize;
+}
+
+static void
+mshed_entry_item_init (MshedEntryItem *self)
+{
+}
+
+static char *
+format_type (guint32 type)
+{
+  char c[5] = { (char) (type & 0xff), (char) ((type >> 8) & 0xff), (char) ((type >> 16) & 0xff),
+                (char) (type >> 24), 0 };
+
+  for (guint i = 0; i < 4; i++)
+    if (!g_ascii_isprint (c[i]))
+      return g_strdup_printf ("%u", type);
+  return g_strdup (c);
+}
+
+static void
+show_archive (MshedWindow *self,
+              MshedSource *source)
+{
+  GListStore *store = g_list_store_new (MSHED_TYPE_ENTRY_ITEM);
+  guint n = mshed_nres_get_n_entries (source->file_nres);
+  g_autofree char *base = g_path_get_basename (source->path);
+  g_autofree char *title = NULL;
+  guint n_models = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      const MshedNresEntry *e = mshed_nres_peek_entry (source->file_nres, i);
+      MshedEntryItem *item = g_object_new (MSHED_TYPE_ENTRY_ITEM, NULL);
+      gsize size = 0;
+      const guint8 *data = mshed_nres_entry_get_data (e, &size);
+
+      item->index = i;
+      item->name = mshed_nres_entry_dup_name (e);
+      item->type = format_type (e->type_id);
+      item->size = (guint32) size;
+      item->model = mshed_entry_is_model_name (e) && size >= 4 && memcmp (data, "NRes", 4) == 0;
+      n_models += item->model;
+      g_list_store_append (store, item);
+      g_object_unref (item);
+    }
+  gtk_column_view_set_model (self->archive_view,
+                             GTK_SELECTION_MODEL (gtk_single_selection_new (G_LIST_MODEL (store))));
+  title = g_strdup_printf (g_dngettext (NULL, "%s: %u entry, %u model — activate a model to open it",
+                                        "%s: %u entries, %u models — activate a model to open it", n),
+                           base, n, n_models);
+  gtk_label_set_label (self->archive_title, title);
+
+  g_clear_object (&self->document);
+  g_clear_pointer (&self->archive, mshed_source_free);
+  self->archive = source;
+  gtk_stack_set_visible_child_name (self->main_stack, "archive");
+  update_title (self);
+  _mshed_window_actions_update (self);
+}
+
+static void
+on_archive_activate (MshedWindow   *self,
+                     guint          position,
+                     GtkColumnView *view)
+{
+  GListModel *model = G_LIST_MODEL (gtk_column_view_get_model (view));
+  g_autoptr(MshedEntryItem) item = g_list_model_get_item (model, position);
+  g_autofree char *spec = NULL;
+
+  if (item == NULL || self->archive == NULL)
+    return;
+  if (!item->model)
+    {
+      g_autofree char *msg = g_strdup_printf (_("“%s” is not a model"), item->name);
+      _mshed_window_show_error (self, msg,
+                                _("Only entries whose name ends in .msh and that hold an NRes "
+                                  "archive can be opened. Use “mshed-cli extract” to save "
+                                  "other entries."));
+      return;
+    }
+  spec = g_strdup_printf ("%s:%s", self->archive->path, item->name);
+  mshed_window_open (self, spec);
+}
+
+static void
+entry_setup (GtkSignalListItemFactory *factory,
+             GtkListItem              *item,
+             gpointer                  user_data)
+{
+  GtkWidget *label = gtk_inscription_new (NULL);
+
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+entry_bind (GtkSignalListItemFactory *factory,
+            GtkListItem              *list_item,
+            gpointer                  user_data)
+{
+  MshedEntryItem *item = gtk_list_item_get_item (list_item);
+  GtkInscription *label = GTK_INSCRIPTION (gtk_list_item_get_child (list_item));
+  g_autofree char *text = NULL;
+
+  switch (GPOINTER_TO_INT (user_data))
+    {
+    case 0:
+      text = g_strdup_printf ("%u", item->index);
+      break;
+    case 1:
+      text = g_strdup (item->name);
+      break;
+    case 2:
+      text = g_strdup (item->type);
+      break;
+    case 3:
+      text = g_format_size_full (item->size, G_FORMAT_SIZE_IEC_UNITS);
+      break;
+    default:
+      text = g_strdup (item->model ? _("model") : "");
+      break;
+    }
+  gtk_inscription_set_text (label, text);
+}
+
+static void
+build_archive_columns (MshedWindow *self)
+{
+  const char *titles[] = { N_("#"), N_("Name"), N_("Type"), N_("Size"), N_("Kind") };
+
+  for (guint i = 0; i < G_N_ELEMENTS (titles); i++)
+    {
+      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+      GtkColumnViewColumn *column;
+
+      g_signal_connect (factory, "setup", G_CALLBACK (entry_setup), NULL);
+      g_signal_connect (factory, "bind", G_CALLBACK (entry_bind), GINT_TO_POINTER (i));
+      column = gtk_column_view_column_new (_(titles[i]), factory);
+      gtk_column_view_column_set_expand (column, i == 1);
+      gtk_column_view_column_set_resizable (column, TRUE);
+      gtk_column_view_append_column (self->archive_view, column);
+      g_object_unref (column);
+    }
+}
+
+/* Opening -------------------------------------------------------------------------------- */
+
+gboolean
+mshed_window_open (MshedWindow *self,
+                   const char  *spec)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MshedDocument) document = NULL;
+  g_autoptr(MshedSource) probe = NULL;
+  gboolean tolerant = FALSE;
+
+  g_return_val_if_fail (MSHED_IS_WINDOW (self), FALSE);
+
+  /* a bare archive lists its entries instead */
+  probe = mshed_source_open (spec, MSHED_MODE_TOLERANT, NULL, &error);
+  if (probe == NULL)
+    {
+      g_autofree char *primary = g_strdup_printf (_("Could not open “%s”"), spec);
+
+      gtk_label_set_label (self->empty_message, error->message);
+      if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+        _mshed_window_show_error (self, primary, error->message);
+      else
+        gtk_stack_set_visible_child_name (self->main_stack, self->document ? "document" : "empty");
+      return FALSE;
+    }
+  if (probe->model == NULL)
+    {
+      gtk_recent_manager_add_item (gtk_recent_manager_get_default (),
+                                   g_filename_to_uri (probe->path, NULL, NULL));
+      show_archive (self, g_steal_pointer (&probe));
+      return TRUE;
+    }
+  g_clear_pointer (&probe, mshed_source_free);
+
+  document = mshed_document_open (spec, MSHED_MODE_STRICT, &error);
+  if (document == NULL && g_error_matches (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_INVALID))
+    {
+      g_clear_error (&error);
+      document = mshed_document_open (spec, MSHED_MODE_TOLERANT, &error);
+      tolerant = TRUE;
+    }
+  if (document == NULL)
+    {
+      g_autofree char *primary = g_strdup_printf (_("Could not open “%s”"), spec);
+
+      _mshed_window_show_error (self, primary, error->message);
+      return FALSE;
+    }
+
+  /* a modified document of this window is not replaced: open another window */
+  if (self->document && mshed_document_get_modified (self->document))
+    {
+      GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+      MshedWindow *other = mshed_window_new (MSHED_APPLICATION (app));
+
+      _mshed_window_set_document (other, document, tolerant);
+      gtk_window_present (GTK_WINDOW (other));
+      return TRUE;
+    }
+  {
+    g_autofree char *path = NULL, *entry = NULL;
+
+    mshed_split_spec (spec, &path, &entry);
+    gtk_recent_manager_add_item (gtk_recent_manager_get_default (),
+                                 g_filename_to_uri (path, NULL, NULL));
+  }
+  _mshed_window_set_document (self, document, tolerant);
+  return TRUE;
+}
+
+/* Drag and drop -------------------------------------------------------------------------- */
+
+static gboolean
+on_drop (GtkDropTarget *target,
+         const GValue  *value,
+         double         x,
+         double         y,
+         MshedWindow   *self)
+{
+  GdkFileList *list;
+  GSList *files;
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+
+  if (!G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST))
+    return FALSE;
+  list = g_value_get_boxed (value);
+  files = gdk_file_list_get_files (list);
+  for (GSList *l = files; l; l = l->next)
+    {
+      g_autofree char *path = g_file_get_path (l->data);
+
+      if (path == NULL)
+        continue;
+      if (mshed_window_is_empty (self))
+        mshed_window_open (self, path);
+      else
+        mshed_application_open_spec (MSHED_APPLICATION (app), path);
+    }
+  g_slist_free (files);
+  return TRUE;
+}
+
+/* Settings ------------------------------------------------------------------------------- */
+
+static void
+bind_settings (MshedWindow *self)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  GSettings *settings = app ? mshed_application_get_settings (MSHED_APPLICATION (app)) : NULL;
+
+  if (settings == NULL)
+    return;
+  gtk_window_set_default_size (GTK_WINDOW (self),
+                               g_settings_get_int (settings, "window-width"),
+                               g_settings_get_int (settings, "window-height"));
+  if (g_settings_get_boolean (settings, "window-maximized"))
+    gtk_window_maximize (GTK_WINDOW (self));
+  g_settings_bind (settings, "sidebar-position", self->sidebar_paned, "position", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (settings, "bottom-position", self->bottom_paned, "position", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (settings, "preview-position", self->content_paned, "position", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (settings, "show-bottom-panel", self->bottom_notebook, "visible", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (settings, "show-preview", self->side_notebook, "visible", G_SETTINGS_BIND_DEFAULT);
+}
+
+static void
+save_window_state (MshedWindow *self)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  GSettings *settings = app ? mshed_application_get_settings (MSHED_APPLICATION (app)) : NULL;
+  int width, height;
+
+  if (settings == NULL)
+    return;
+  gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);
+  g_settings_set_boolean (settings, "window-maximized", gtk_window_is_maximized (GTK_WINDOW (self)));
+  if (!gtk_window_is_maximized (GTK_WINDOW (self)))
+    {
+      g_settings_set_int (settings, "window-width", width);
+      g_settings_set_int (settings, "window-height", height);
+    }
+}
+
+/* Unknown-fields table's table chooser */
+
+static const MshedTableId unknown_tables[] = {
+  MSHED_TABLE_SLOTS, MSHED_TABLE_BATCHES, MSHED_TABLE_NODES, MSHED_TABLE_TRIS,
+  MSHED_TABLE_NORMALS, MSHED_TABLE_EXTRA15, MSHED_TABLE_EXTRA18, MSHED_TABLE_EXTRA16,
+};
+
+static void
+on_unknown_table_changed (MshedWindow *self)
+{
+  guint i = gtk_drop_down_get_selected (GTK_DROP_DOWN (self->unknown_table_combo));
+
+  if (i < G_N_ELEMENTS (unknown_tables))
+    mshed_unknown_table_set_table (self->unknown_table, unknown_tables[i]);
+}
+
+/* GObject -------------------------------------------------------------------------------- */
+
+static gboolean
+mshed_window_close_request (GtkWindow *window)
+{
+  MshedWindow *self = MSHED_WINDOW (window);
+
+  save_window_state (self);
+  return GTK_WINDOW_CLASS (mshed_window_parent_class)->close_request (window);
+}
+
+static void
+mshed_window_constructed (GObject *object)
+{
+  G_OBJECT_CLASS (mshed_window_parent_class)->constructed (object);
+  bind_settings (MSHED_WINDOW (object));
+}
+
+static void
+mshed_window_dispose (GObject *object)
+{
+  MshedWindow *self = MSHED_WINDOW (object);
+
+  if (self->document_signals)
+    g_signal_group_set_target (self->document_signals, NULL);
+  g_clear_object (&self->document_signals);
+  g_clear_object (&self->document);
+  g_clear_pointer (&self->archive, mshed_source_free);
+  gtk_widget_dispose_template (GTK_WIDGET (self), MSHED_TYPE_WINDOW);
+  G_OBJECT_CLASS (mshed_window_parent_class)->dispose (object);
+}
+
+static void
+mshed_window_class_init (MshedWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
+
+  object_class->constructed = mshed_window_constructed;
+  object_class->dispose = mshed_window_dispose;
+  window_class->close_request = mshed_window_close_request;
+
+  g_type_ensure (MSHED_TYPE_NODE_TREE);
+  g_type_ensure (MSHED_TYPE_DIAGNOSTICS_VIEW);
+  g_type_ensure (MSHED_TYPE_DEPS_VIEW);
+  g_type_ensure (MSHED_TYPE_HEX_VIEW);
+  g_type_ensure (MSHED_TYPE_DATA_INSPECTOR);
+  g_type_ensure (MSHED_TYPE_UNKNOWN_TABLE);
+  g_type_ensure (MSHED_TYPE_MODEL_VIEW);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/mshed/Mshed/mshed-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, MshedWindow, title_label);
+  gtk_widget_class_bind_template_child (widget_class, MshedWindow, subtitle_label);
+  gtk_widget_class_bind_template_child (widget_class, MshedWindow, recent_button);
+  gtk_widget_class_bind_template_child (widget_class, MshedWindow, undo_button);
+  gtk_widget_class_bind_template_child (widget_class, MshedWindow, redo_button);
+  gtk_widget_class_bind_template_child (widget_class, MshedWindow, main_stack);
+  gtk_widget_class_bind_template_child (widget_class, MshedWindow, empty_message);
+  gtk_widget_class_bind_template_child (widget_class, MshedWindow, archive_view);
+  gtk_widget_class_bind_template_child (widget_class, MshedWindow, archive_title);
+  gtk_widget_class_bind_template_child (widget_class, MshedWindow, sidebar_paned);
+  gtk_widget_class_bind_template_child (widget_class, MshedWindow, bottom_paned);
+  gtk_widget_class_bind_template_child (widget_class, MshedWindow, content_paned);
+  gtk_widget_class_bind_template_child (widget_class, MshedWindow, grid_notebook);
+  gtk_widget_class_bind_template_child (widget_class, MshedWindow, side_notebook);
+  gtk_widget_class_bind_template_child (widget_class, MshedWindow, bottom_notebook);
+  gtk_widget_class_bind_template_child (widget_class, MshedWindow, notice_revealer);
+  gtk_widget_class_bind_template_child (widget_class, MshedWindow, notice_label);
+  gtk_widget_class_bind_template_child (widget_class, MshedWindow, node_tree);
+  gtk_widget_class_bind_template_child (widget_class, MshedWindow, diagnostics_view);
+  gtk_widget_class_bind_template_child (widget_class, MshedWindow, deps_view);
+  gtk_widget_class_bind_template_child (widget_class, MshedWindow, hex_view);
+  gtk_widget_class_bind_template_child (widget_class, MshedWindow, data_inspector);
+  gtk_widget_class_bind_template_child (widget_class, MshedWindow, unknown_table);
+  gtk_widget_class_bind_template_child (widget_class, MshedWindow, model_view);
+  gtk_widget_class_bind_template_child (widget_class, MshedWindow, unknown_table_combo);
+  gtk_widget_class_bind_template_callback (widget_class, on_node_selected);
+  gtk_widget_class_bind_template_callback (widget_class, on_diagnostic_activated);
+  gtk_widget_class_bind_template_callback (widget_class, on_picked);
+  gtk_widget_class_bind_template_callback (widget_class, on_visibility_changed);
+  gtk_widget_class_bind_template_callback (widget_class, on_archive_activate);
+  gtk_widget_class_bind_template_callback (widget_class, on_notice_close);
+  gtk_widget_class_bind_template_callback (widget_class, on_unknown_table_changed);
+
+  _mshed_window_class_actions_init (widget_class);
+}
+
+static void
+mshed_window_init (MshedWindow *self)
+{
+  GtkDropTarget *drop;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  for (guint i = 0; i < MSHED_WINDOW_N_GRIDS; i++)
+    {
+      const MshedTableInfo *info = mshed_schema_get_table (mshed_window_grid_tables[i]);
+      GtkWidget *grid = mshed_table_view_new (mshed_window_grid_tables[i]);
+      GtkWidget *label = gtk_label_new (_(info->title));
+
+      self->grids[i] = MSHED_TABLE_VIEW (grid);
+      g_signal_connect_object (grid, "row-selected", G_CALLBACK (on_row_selected), self,
+                               G_CONNECT_SWAPPED);
+      g_signal_connect_object (grid, "follow-reference", G_CALLBACK (on_follow_reference), self,
+                               G_CONNECT_SWAPPED);
+      gtk_notebook_append_page (self->grid_notebook, grid, label);
+    }
+  build_archive_columns (self);
+  mshed_data_inspector_set_hex_view (self->data_inspector, self->hex_view);
+  on_unknown_table_changed (self);
+
+  self->document_signals = g_signal_group_new (MSHED_TYPE_DOCUMENT);
+  g_signal_group_connect_object (self->document_signals, "notify::modified",
+                                 G_CALLBACK (on_document_notify), self, G_CONNECT_SWAPPED);
+  g_signal_group_connect_object (self->document_signals, "notify::can-undo",
+                                 G_CALLBACK (on_document_notify), self, G_CONNECT_SWAPPED);
+  g_signal_group_connect_object (self->document_signals, "notify::can-redo",
+                                 G_CALLBACK (on_document_notify), self, G_CONNECT_SWAPPED);
+  g_signal_group_connect_object (self->document_signals, "notify::title",
+                                 G_CALLBACK (on_document_notify), self, G_CONNECT_SWAPPED);
+  g_signal_group_connect_object (self->document_signals, "stale-changed",
+                                 G_CALLBACK (on_document_notify), self, G_CONNECT_SWAPPED);
+
+  drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
+  g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
+
+  _mshed_window_actions_init (self);
+  update_title (self);
+  _mshed_window_actions_update (self);
+
+  if (g_strcmp0 (APP_ID, "org.mshed.Mshed.Devel") == 0)
+    gtk_widget_add_css_class (GTK_WIDGET (self), "devel");
+}

@@ -1,0 +1,435 @@
+/* mshed-diagnostics-view.c
+ *
+ * Copyright 2026 The mshed authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The validator's findings for the current document, live after every edit. Activating a
+ * row emits "diagnostic-activated" with the MshedDiagnostic; the window jumps to its table
+ * row, field and byte offset.
+ */
+#define G_LOG_DOMAIN "mshed-diagnostics-view"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "mshed-diagnostics-view.h"
+#include "mshed-schema.h"
+
+/* One row: a copy of a diagnostic. Few enough (one per finding) to hold as objects. */
+#define MSHED_TYPE_DIAGNOSTIC_ITEM (mshed_diagnostic_item_get_type ())
+G_DECLARE_FINAL_TYPE (MshedDiagnosticItem, mshed_diagnostic_item, MSHED, DIAGNOSTIC_ITEM, GObject)
+
+struct _MshedDiagnosticItem {
+  GObject          parent_instance;
+  MshedDiagnostic *diag;
+};
+
+G_DEFINE_FINAL_TYPE (MshedDiagnosticItem, mshed_diagnostic_item, G_TYPE_OBJECT)
+
+static void
+mshed_diagnostic_item_finalize (GObject *object)
+{
+  g_clear_pointer (&MSHED_DIAGNOSTIC_ITEM (object)->diag, mshed_diagnostic_free);
+  G_OBJECT_CLASS (mshed_diagnostic_item_parent_class)->finalize (object);
+}
+
+static void
+mshed_diagnostic_item_class_init (MshedDiagnosticItemClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = mshed_diagnostic_item_finalize;
+}
+
+static void
+mshed_diagnostic_item_init (MshedDiagnosticItem *self)
+{
+}
+
+struct _MshedDiagnosticsView {
+  GtkWidget        parent_instance;
+
+  MshedDocument   *document;
+  gulong           diagnostics_handler;
+  GListStore      *store;
+  GtkFilterListModel *filtered;
+  GtkCustomFilter *filter;
+
+  GtkColumnView   *column_view;
+  GtkToggleButton *errors_button;
+  GtkToggleButton *warnings_button;
+  GtkToggleButton *info_button;
+  GtkLabel        *summary_label;
+  GtkSingleSelection *selection;
+};
+
+G_DEFINE_FINAL_TYPE (MshedDiagnosticsView, mshed_diagnostics_view, GTK_TYPE_WIDGET)
+
+enum {
+  PROP_0,
+  PROP_DOCUMENT,
+  N_PROPS
+};
+
+enum {
+  DIAGNOSTIC_ACTIVATED,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+static gboolean
+filter_func (gpointer item,
+             gpointer user_data)
+{
+  MshedDiagnosticsView *self = user_data;
+  const MshedDiagnostic *d = MSHED_DIAGNOSTIC_ITEM (item)->diag;
+
+  switch (d->severity)
+    {
+    case MSHED_SEVERITY_ERROR:
+      return gtk_toggle_button_get_active (self->errors_button);
+    case MSHED_SEVERITY_WARNING:
+      return gtk_toggle_button_get_active (self->warnings_button);
+    case MSHED_SEVERITY_INFO:
+    default:
+      return gtk_toggle_button_get_active (self->info_button);
+    }
+}
+
+static void
+update_summary (MshedDiagnosticsView *self)
+{
+  const MshedDiagnostics *diags = self->document ? mshed_document_get_diagnostics (self->document) : NULL;
+  g_autofree char *text = NULL;
+
+  if (diags == NULL)
+    text = g_strdup ("");
+  else if (diags->items->len == 0)
+    text = g_strdup (_("No problems found"));
+  else
+    {
+      g_autofree char *e = g_strdup_printf (g_dngettext (NULL, "%u error", "%u errors", diags->n_errors),
+                                            diags->n_errors);
+      g_autofree char *w = g_strdup_printf (g_dngettext (NULL, "%u warning", "%u warnings",
+                                                         diags->n_warnings), diags->n_warnings);
+      /* translators: "3 errors, 1 warning" */
+      text = g_strdup_printf (_("%s, %s"), e, w);
+    }
+  gtk_label_set_label (self->summary_label, text);
+}
+
+static void
+reload (MshedDiagnosticsView *self)
+{
+  const MshedDiagnostics *diags;
+  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
+
+  if (self->document == NULL)
+    {
+      g_list_store_remove_all (self->store);
+      update_summary (self);
+      return;
+    }
+  diags = mshed_document_get_diagnostics (self->document);
+  for (guint i = 0; diags && i < diags->items->len; i++)
+    {
+      MshedDiagnosticItem *item = g_object_new (MSHED_TYPE_DIAGNOSTIC_ITEM, NULL);
+
+      item->diag = mshed_diagnostic_copy (g_ptr_array_index (diags->items, i));
+      g_ptr_array_add (items, item);
+    }
+  g_list_store_splice (self->store, 0, g_list_model_get_n_items (G_LIST_MODEL (self->store)),
+                       items->pdata, items->len);
+  update_summary (self);
+}
+
+static void
+on_filter_toggled (MshedDiagnosticsView *self)
+{
+  gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+}
+
+static void
+on_activate (MshedDiagnosticsView *self,
+             guint                 position)
+{
+  g_autoptr(MshedDiagnosticItem) item = g_list_model_get_item (G_LIST_MODEL (self->filtered), position);
+
+  if (item != NULL)
+    g_signal_emit (self, signals[DIAGNOSTIC_ACTIVATED], 0, item->diag);
+}
+
+/* Cell factories: labels filled from the item in bind. */
+
+typedef enum {
+  COLUMN_SEVERITY,
+  COLUMN_LOCATION,
+  COLUMN_MESSAGE,
+  COLUMN_OFFSET,
+} Column;
+
+static void
+setup_cell (GtkSignalListItemFactory *factory,
+            GtkListItem              *list_item,
+            gpointer                  user_data)
+{
+  Column column = GPOINTER_TO_INT (user_data);
+
+  if (column == COLUMN_SEVERITY)
+    {
+      GtkWidget *image = gtk_image_new ();
+      gtk_list_item_set_child (list_item, image);
+    }
+  else
+    {
+      GtkWidget *label = gtk_inscription_new (NULL);
+
+      if (column == COLUMN_OFFSET)
+        gtk_widget_add_css_class (label, "monospace");
+      gtk_inscription_set_text_overflow (GTK_INSCRIPTION (label),
+                                         GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
+      gtk_list_item_set_child (list_item, label);
+    }
+}
+
+static char *
+format_location (const MshedDiagnostic *d)
+{
+  GString *s = g_string_new (NULL);
+
+  if (d->entry)
+    g_string_append_printf (s, "%s: ", d->entry);
+  if (d->table != MSHED_TABLE_NONE && d->table < MSHED_N_TABLES)
+    g_string_append (s, _(mshed_schema_get_table (d->table)->title));
+  else if (d->res_type != G_MAXUINT32)
+    g_string_append_printf (s, _("Res%u"), d->res_type);
+  else
+    g_string_append (s, _("Container"));
+  if (d->record >= 0)
+    g_string_append_printf (s, " %" G_GINT64_FORMAT, d->record);
+  if (d->field)
+    g_string_append_printf (s, ".%s", d->field);
+  return g_string_free (s, FALSE);
+}
+
+static void
+bind_cell (GtkSignalListItemFactory *factory,
+           GtkListItem              *list_item,
+           gpointer                  user_data)
+{
+  Column column = GPOINTER_TO_INT (user_data);
+  MshedDiagnosticItem *item = gtk_list_item_get_item (list_item);
+  GtkWidget *child = gtk_list_item_get_child (list_item);
+  const MshedDiagnostic *d = item->diag;
+  g_autofree char *text = NULL;
+
+  switch (column)
+    {
+    case COLUMN_SEVERITY:
+      {
+        const char *icon = d->severity == MSHED_SEVERITY_ERROR ? "dialog-error-symbolic"
+                         : d->severity == MSHED_SEVERITY_WARNING ? "dialog-warning-symbolic"
+                         : "dialog-information-symbolic";
+        gtk_image_set_from_icon_name (GTK_IMAGE (child), icon);
+        gtk_widget_set_tooltip_text (child, d->severity == MSHED_SEVERITY_ERROR ? _("Error")
+                                          : d->severity == MSHED_SEVERITY_WARNING ? _("Warning")
+                                          : _("Information"));
+        gtk_widget_remove_css_class (child, "error");
+        gtk_widget_remove_css_class (child, "warning");
+        if (d->severity == MSHED_SEVERITY_ERROR)
+          gtk_widget_add_css_class (child, "error");
+        else if (d->severity == MSHED_SEVERITY_WARNING)
+          gtk_widget_add_css_class (child, "warning");
+      }
+      return;
+    case COLUMN_LOCATION:
+      text = format_location (d);
+      break;
+    case COLUMN_MESSAGE:
+      text = g_strdup (d->message);
+      gtk_widget_set_tooltip_text (child, d->message);
+      break;
+    case COLUMN_OFFSET:
+    default:
+      text = g_strdup_printf ("0x%08" G_GINT64_MODIFIER "X", d->offset);
+      break;
+    }
+  gtk_inscription_set_text (GTK_INSCRIPTION (child), text);
+}
+
+static void
+add_column (MshedDiagnosticsView *self,
+            const char           *title,
+            Column                column,
+            gboolean              expand,
+            int                   width)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+  GtkColumnViewColumn *col;
+
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GINT_TO_POINTER (column));
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GINT_TO_POINTER (column));
+  col = gtk_column_view_column_new (title, factory);
+  gtk_column_view_column_set_expand (col, expand);
+  gtk_column_view_column_set_resizable (col, TRUE);
+  if (width > 0)
+    gtk_column_view_column_set_fixed_width (col, width);
+  gtk_column_view_append_column (self->column_view, col);
+  g_object_unref (col);
+}
+
+void
+mshed_diagnostics_view_set_document (MshedDiagnosticsView *self,
+                                     MshedDocument        *document)
+{
+  g_return_if_fail (MSHED_IS_DIAGNOSTICS_VIEW (self));
+
+  if (self->document == document)
+    return;
+  if (self->document)
+    g_clear_signal_handler (&self->diagnostics_handler, self->document);
+  g_set_object (&self->document, document);
+  if (document)
+    self->diagnostics_handler = g_signal_connect_object (document, "diagnostics-changed",
+                                                         G_CALLBACK (reload), self,
+                                                         G_CONNECT_SWAPPED);
+  reload (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DOCUMENT]);
+}
+
+MshedDocument *
+mshed_diagnostics_view_get_document (MshedDiagnosticsView *self)
+{
+  return self->document;
+}
+
+guint
+mshed_diagnostics_view_get_n_shown (MshedDiagnosticsView *self)
+{
+  return g_list_model_get_n_items (G_LIST_MODEL (self->filtered));
+}
+
+void
+mshed_diagnostics_view_activate (MshedDiagnosticsView *self,
+                                 guint                 position)
+{
+  on_activate (self, position);
+}
+
+GtkWidget *
+mshed_diagnostics_view_new (void)
+{
+  return g_object_new (MSHED_TYPE_DIAGNOSTICS_VIEW, NULL);
+}
+
+static void
+mshed_diagnostics_view_dispose (GObject *object)
+{
+  MshedDiagnosticsView *self = MSHED_DIAGNOSTICS_VIEW (object);
+
+  if (self->document)
+    g_clear_signal_handler (&self->diagnostics_handler, self->document);
+  g_clear_object (&self->document);
+  gtk_widget_dispose_template (GTK_WIDGET (self), MSHED_TYPE_DIAGNOSTICS_VIEW);
+  g_clear_object (&self->store);
+  g_clear_object (&self->filtered);
+  G_OBJECT_CLASS (mshed_diagnostics_view_parent_class)->dispose (object);
+}
+
+static void
+mshed_diagnostics_view_get_property (GObject    *object,
+                                     guint       prop_id,
+                                     GValue     *value,
+                                     GParamSpec *pspec)
+{
+  MshedDiagnosticsView *self = MSHED_DIAGNOSTICS_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_DOCUMENT:
+      g_value_set_object (value, self->document);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+mshed_diagnostics_view_set_property (GObject      *object,
+                                     guint         prop_id,
+                                     const GValue *value,
+                                     GParamSpec   *pspec)
+{
+  MshedDiagnosticsView *self = MSHED_DIAGNOSTICS_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_DOCUMENT:
+      mshed_diagnostics_view_set_document (self, g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+mshed_diagnostics_view_class_init (MshedDiagnosticsViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = mshed_diagnostics_view_dispose;
+  object_class->get_property = mshed_diagnostics_view_get_property;
+  object_class->set_property = mshed_diagnostics_view_set_property;
+
+  properties[PROP_DOCUMENT] =
+    g_param_spec_object ("document", NULL, NULL, MSHED_TYPE_DOCUMENT,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * MshedDiagnosticsView::diagnostic-activated:
+   * @diagnostic: the activated #MshedDiagnostic
+   */
+  signals[DIAGNOSTIC_ACTIVATED] =
+    g_signal_new ("diagnostic-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 1,
+                  MSHED_TYPE_DIAGNOSTIC | G_SIGNAL_TYPE_STATIC_SCOPE);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/org/mshed/Mshed/mshed-diagnostics-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, MshedDiagnosticsView, column_view);
+  gtk_widget_class_bind_template_child (widget_class, MshedDiagnosticsView, errors_button);
+  gtk_widget_class_bind_template_child (widget_class, MshedDiagnosticsView, warnings_button);
+  gtk_widget_class_bind_template_child (widget_class, MshedDiagnosticsView, info_button);
+  gtk_widget_class_bind_template_child (widget_class, MshedDiagnosticsView, summary_label);
+  gtk_widget_class_bind_template_callback (widget_class, on_filter_toggled);
+  gtk_widget_class_bind_template_callback (widget_class, on_activate);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "diagnosticsview");
+}
+
+static void
+mshed_diagnostics_view_init (MshedDiagnosticsView *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
+                                  GTK_ORIENTATION_VERTICAL);
+
+  self->store = g_list_store_new (MSHED_TYPE_DIAGNOSTIC_ITEM);
+  self->filter = gtk_custom_filter_new (filter_func, self, NULL);
+  self->filtered = gtk_filter_list_model_new (G_LIST_MODEL (g_object_ref (self->store)),
+                                              GTK_FILTER (self->filter));
+  self->selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->filtered)));
+  gtk_single_selection_set_autoselect (self->selection, FALSE);
+  gtk_single_selection_set_can_unselect (self->selection, TRUE);
+  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+  g_object_unref (self->selection);
+
+  add_column (self, "", COLUMN_SEVERITY, FALSE, 32);
+  add_column (self, _("Location"), COLUMN_LOCATION, FALSE, 220);
+  add_column (self, _("Problem"), COLUMN_MESSAGE, TRUE, -1);
+  add_column (self, _("Offset"), COLUMN_OFFSET, FALSE, 110);
+  update_summary (self);
+}

@@ -285,6 +285,8 @@ mshed_model_get_n_rows (const MshedModel *self,
     return self->name_offsets->len;
   if (table_data (self, table, &info, &size, NULL) == NULL || size < info->header_size)
     return 0;
+  if (table == MSHED_TABLE_HEADER)
+    return size >= MSHED_RES2_HEADER_SIZE ? 1 : 0;
   return (guint) MIN ((size - info->header_size) / info->stride, G_MAXUINT);
 }
 

@@ -1,0 +1,1584 @@
+/* test-roundtrip.c
+ *
+ * Copyright 2026 The mshed authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Generated models and archives of every shape: strict load with no findings, byte-identical
+ * writing (unmodified, forced canonical rebuild, and re-encoding every table from the typed
+ * accessors), the generator's own promises checked independently of the validator, archive
+ * edits, non-canonical archives, the nres.md §9 vector and determinism.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "mshed-bytes.h"
+#include "mshed-diagnostic.h"
+#include "mshed-error.h"
+#include "mshed-generator.h"
+#include "mshed-model.h"
+#include "mshed-source.h"
+#include "mshed-validate.h"
+
+static const guint32 order_basic[] = { 1, 2, 3, 4, 5, 15, 13, 6, 7, 8, 19, 9, 10, 17 };
+static const guint32 order_ext[] = { 1, 2, 3, 4, 5, 18, 15, 13, 6, 7, 8, 19, 9, 10, 17, 20 };
+
+/* Helpers ---------------------------------------------------------------------------------- */
+
+/* No finding at all, except the informational note on a legacy node table. */
+static void
+assert_clean (const MshedDiagnostics *diags,
+              gboolean                legacy)
+{
+  guint legacy_notes = 0;
+
+  for (guint i = 0; i < mshed_diagnostics_get_n_items (diags); i++)
+    {
+      const MshedDiagnostic *d = mshed_diagnostics_get (diags, i);
+      g_autofree char *text = NULL;
+
+      if (legacy && d->check == MSHED_CHECK_LEGACY_NODES && d->severity == MSHED_SEVERITY_INFO)
+        {
+          legacy_notes++;
+          continue;
+        }
+      text = mshed_diagnostic_format (d);
+      g_assert_cmpstr (text, ==, NULL);  /* prints the unexpected finding */
+    }
+  g_assert_cmpuint (legacy_notes, ==, legacy ? 1 : 0);
+}
+
+static MshedModel *
+load_strict (GBytes   *bytes,
+             gboolean  legacy)
+{
+  g_autoptr(MshedDiagnostics) diags = mshed_diagnostics_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MshedNres) nres = mshed_nres_parse (bytes, MSHED_MODE_STRICT, diags, &error);
+  MshedModel *model;
+
+  g_assert_no_error (error);
+  g_assert_nonnull (nres);
+  g_assert_true (mshed_nres_is_canonical (nres));
+  g_assert_true (mshed_nres_looks_like_model (nres));
+  model = mshed_model_new (nres, MSHED_MODE_STRICT, diags, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (model);
+  assert_clean (diags, legacy);
+  return model;
+}
+
+static void
+put_u16 (GByteArray *out,
+         guint16     v)
+{
+  guint8 b[2];
+
+  mshed_write_u16 (b, v);
+  g_byte_array_append (out, b, 2);
+}
+
+static void
+put_u32 (GByteArray *out,
+         guint32     v)
+{
+  guint8 b[4];
+
+  mshed_write_u32 (b, v);
+  g_byte_array_append (out, b, 4);
+}
+
+static void
+put_f32 (GByteArray *out,
+         float       v)
+{
+  guint8 b[4];
+
+  mshed_write_f32 (b, v);
+  g_byte_array_append (out, b, 4);
+}
+
+/* Re-encodes one resource from the typed accessors (the decode half of the IR). */
+static GBytes *
+encode_resource (MshedModel           *model,
+                 const MshedNresEntry *entry)
+{
+  g_autoptr(GByteArray) out = g_byte_array_new ();
+  guint n;
+
+  switch (entry->type_id)
+    {
+    case 1:
+      if (!mshed_model_has_node_records (model))
+        return mshed_nres_entry_dup_bytes (entry);  /* legacy: carried through */
+      n = mshed_model_get_n_rows (model, MSHED_TABLE_NODES);
+      for (guint i = 0; i < n; i++)
+        {
+          MshedNode node;
+
+          g_assert_true (mshed_model_get_node (model, i, &node));
+          put_u16 (out, node.hdr0);
+          put_u16 (out, node.hdr1);
+          put_u16 (out, node.hdr2);
+          put_u16 (out, node.hdr3);
+          for (guint c = 0; c < MSHED_N_SLOT_CELLS; c++)
+            put_u16 (out, node.slot[c]);
+        }
+      g_assert_false (mshed_model_get_node (model, n, &(MshedNode) { 0 }));
+      break;
+
+    case 2:
+      {
+        MshedHeader header;
+        const float *f = (const float *) &header;
+
+        g_assert_true (mshed_model_get_header (model, &header));
+        for (guint i = 0; i < 35; i++)
+          put_f32 (out, f[i]);
+        n = mshed_model_get_n_rows (model, MSHED_TABLE_SLOTS);
+        for (guint i = 0; i < n; i++)
+          {
+            MshedSlot s;
+
+            g_assert_true (mshed_model_get_slot (model, i, &s));
+            put_u16 (out, s.tri_start);
+            put_u16 (out, s.tri_count);
+            put_u16 (out, s.batch_start);
+            put_u16 (out, s.batch_count);
+            for (guint k = 0; k < 3; k++)
+              put_f32 (out, s.aabb_min[k]);
+            for (guint k = 0; k < 3; k++)
+              put_f32 (out, s.aabb_max[k]);
+            for (guint k = 0; k < 3; k++)
+              put_f32 (out, s.sphere_center[k]);
+            put_f32 (out, s.sphere_radius);
+            for (guint k = 0; k < 5; k++)
+              put_u32 (out, s.unk[k]);
+          }
+      }
+      break;
+
+    case 3:
+      n = mshed_model_get_n_rows (model, MSHED_TABLE_POSITIONS);
+      for (guint i = 0; i < n; i++)
+        {
+          float p[3];
+
+          g_assert_true (mshed_model_get_position (model, i, p));
+          for (guint k = 0; k < 3; k++)
+            put_f32 (out, p[k]);
+        }
+      break;
+
+    case 4:
+      n = mshed_model_get_n_rows (model, MSHED_TABLE_NORMALS);
+      for (guint i = 0; i < n; i++)
+        {
+          float v[3];
+          const guint8 *raw = mshed_model_get_record (model, MSHED_TABLE_NORMALS, i);
+
+          g_assert_true (mshed_model_get_normal (model, i, v));
+          for (guint k = 0; k < 3; k++)
+            {
+              guint8 q = (guint8) mshed_encode_normal (v[k]);
+              g_byte_array_append (out, &q, 1);
+            }
+          g_byte_array_append (out, raw + 3, 1);  /* nw: no decoded form */
+        }
+      break;
+
+    case 5:
+      n = mshed_model_get_n_rows (model, MSHED_TABLE_UVS);
+      for (guint i = 0; i < n; i++)
+        {
+          float uv[2];
+
+          g_assert_true (mshed_model_get_uv (model, i, uv));
+          put_u16 (out, (guint16) mshed_encode_uv (uv[0]));
+          put_u16 (out, (guint16) mshed_encode_uv (uv[1]));
+        }
+      break;
+
+    case 6:
+      n = mshed_model_get_n_rows (model, MSHED_TABLE_INDICES);
+      for (guint i = 0; i < n; i++)
+        {
+          guint16 v;
+
+          g_assert_true (mshed_model_get_index (model, i, &v));
+          put_u16 (out, v);
+        }
+      break;
+
+    case 7:
+      n = mshed_model_get_n_rows (model, MSHED_TABLE_TRIS);
+      for (guint i = 0; i < n; i++)
+        {
+          MshedTriDesc t;
+
+          g_assert_true (mshed_model_get_tri (model, i, &t));
+          put_u16 (out, t.flags);
+          for (guint k = 0; k < 3; k++)
+            put_u16 (out, t.link[k]);
+          for (guint k = 0; k < 3; k++)
+            put_u16 (out, (guint16) t.normal[k]);
+          put_u16 (out, t.sel_packed);
+        }
+      break;
+
+    case 8:
+      n = mshed_model_get_n_rows (model, MSHED_TABLE_KEYS);
+      for (guint i = 0; i < n; i++)
+        {
+          MshedKey key;
+
+          g_assert_true (mshed_model_get_key (model, i, &key));
+          for (guint k = 0; k < 3; k++)
+            put_f32 (out, key.pos[k]);
+          put_f32 (out, key.time);
+          for (guint k = 0; k < 4; k++)
+            put_u16 (out, (guint16) key.q[k]);
+        }
+      break;
+
+    case 10:
+      n = mshed_model_get_n_rows (model, MSHED_TABLE_NAMES);
+      for (guint i = 0; i < n; i++)
+        {
+          const guint8 *text;
+          guint32 len;
+
+          g_assert_true (mshed_model_get_name_raw (model, i, &text, &len));
+          put_u32 (out, len);
+          if (len > 0)
+            g_byte_array_append (out, text, len + 1);
+        }
+      break;
+
+    case 13:
+      n = mshed_model_get_n_rows (model, MSHED_TABLE_BATCHES);
+      for (guint i = 0; i < n; i++)
+        {
+          MshedBatch b;
+
+          g_assert_true (mshed_model_get_batch (model, i, &b));
+          put_u16 (out, b.flags);
+          put_u16 (out, b.material_index);
+          put_u16 (out, b.unk4);
+          put_u16 (out, b.unk6);
+          put_u16 (out, b.index_count);
+          put_u32 (out, b.index_start);
+          put_u16 (out, b.unk14);
+          put_u32 (out, b.base_vertex);
+        }
+      break;
+
+    case 15:
+    case 18:
+      {
+        MshedTableId table = entry->type_id == 15 ? MSHED_TABLE_EXTRA15 : MSHED_TABLE_EXTRA18;
+        guint stride = entry->type_id == 15 ? 8 : 4;
+
+        n = mshed_model_get_n_rows (model, table);
+        for (guint i = 0; i < n; i++)
+          g_byte_array_append (out, mshed_model_get_record (model, table, i), stride);
+      }
+      break;
+
+    case 19:
+      n = mshed_model_get_n_rows (model, MSHED_TABLE_MAP);
+      for (guint i = 0; i < n; i++)
+        {
+          guint16 w;
+
+          g_assert_true (mshed_model_get_map_word (model, i, &w));
+          put_u16 (out, w);
+        }
+      break;
+
+    default:
+      return mshed_nres_entry_dup_bytes (entry);
+    }
+  return g_byte_array_free_to_bytes (g_steal_pointer (&out));
+}
+
+/* A fresh archive holding every resource re-encoded from its decoded form. */
+static GBytes *
+rebuild_from_ir (MshedModel *model)
+{
+  MshedNres *src = mshed_model_get_nres (model);
+  g_autoptr(MshedNres) dst = mshed_nres_new ();
+
+  for (guint i = 0; i < mshed_nres_get_n_entries (src); i++)
+    {
+      const MshedNresEntry *e = mshed_nres_peek_entry (src, i);
+      g_autoptr(GBytes) payload = encode_resource (model, e);
+
+      mshed_nres_insert_entry (dst, G_MAXUINT, e, payload);
+    }
+  return mshed_nres_build_canonical (dst);
+}
+
+/* The full round trip of one model's bytes. */
+static MshedModel *
+roundtrip_model (GBytes   *bytes,
+                 gboolean  legacy)
+{
+  MshedModel *model = load_strict (bytes, legacy);
+  g_autoptr(GBytes) same = mshed_model_serialize (model);
+  g_autoptr(GBytes) rebuilt = NULL;
+  g_autoptr(GBytes) reencoded = NULL;
+  g_autoptr(MshedNres) copy = NULL;
+
+  g_assert_true (g_bytes_equal (same, bytes));
+  rebuilt = mshed_nres_build_canonical (mshed_model_get_nres (model));
+  g_assert_true (g_bytes_equal (rebuilt, bytes));
+  reencoded = rebuild_from_ir (model);
+  g_assert_cmpmem (g_bytes_get_data (reencoded, NULL), g_bytes_get_size (reencoded),
+                   g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+
+  /* every payload touched (but unchanged): still the same bytes */
+  copy = mshed_nres_copy (mshed_model_get_nres (model));
+  for (guint i = 0; i < mshed_nres_get_n_entries (copy); i++)
+    mshed_nres_touch (copy, i);
+  g_clear_pointer (&rebuilt, g_bytes_unref);
+  rebuilt = mshed_nres_serialize (copy, NULL);
+  g_assert_true (g_bytes_equal (rebuilt, bytes));
+  return model;
+}
+
+/* Independent checks of what the generator promises ---------------------------------------- */
+
+static guint32
+type_size (MshedModel *model,
+           guint32     type)
+{
+  const MshedNresEntry *e = mshed_model_get_resource (model, type);
+
+  g_assert_nonnull (e);
+  return (guint32) mshed_nres_entry_get_size (e);
+}
+
+static double
+dist2 (const float *a,
+       const float *b)
+{
+  double s = 0.0;
+
+  for (guint k = 0; k < 3; k++)
+    s += ((double) a[k] - b[k]) * ((double) a[k] - b[k]);
+  return s;
+}
+
+typedef struct {
+  guint lod_gaps;       /* a node with lod 2 but no lod 1, or a group gap */
+  guint shared_slots;   /* a slot referenced by more than one cell */
+  guint multi_batch;    /* a slot with several batches */
+  guint cyrillic;
+  guint empty_names;
+  guint animated;
+  guint ext;
+  guint legacy;
+  guint res17;
+  guint roots;          /* models with more than one root */
+} Coverage;
+
+static void
+check_geometry (MshedModel *model,
+                guint       expect_tris)
+{
+  guint n_slots = mshed_model_get_n_rows (model, MSHED_TABLE_SLOTS);
+  guint n_batches = mshed_model_get_n_rows (model, MSHED_TABLE_BATCHES);
+  guint n_verts = mshed_model_get_n_rows (model, MSHED_TABLE_POSITIONS);
+  guint n_desc = mshed_model_get_n_rows (model, MSHED_TABLE_TRIS);
+  guint total_tris = 0;
+  float mn[3] = { INFINITY, INFINITY, INFINITY }, mx[3] = { -INFINITY, -INFINITY, -INFINITY };
+  MshedHeader h;
+  guint next_batch = 0, next_desc = 0;
+  guint32 next_index = 0, next_vertex = 0;
+
+  g_assert_cmpuint (mshed_model_get_n_rows (model, MSHED_TABLE_NORMALS), ==, n_verts);
+  g_assert_cmpuint (mshed_model_get_n_rows (model, MSHED_TABLE_UVS), ==, n_verts);
+  g_assert_cmpuint (mshed_model_get_n_rows (model, MSHED_TABLE_EXTRA15), ==, n_verts);
+  if (mshed_model_get_resource (model, 18))
+    g_assert_cmpuint (mshed_model_get_n_rows (model, MSHED_TABLE_EXTRA18), ==, n_verts);
+
+  for (guint b = 0; b < n_batches; b++)
+    {
+      MshedBatch batch;
+
+      g_assert_true (mshed_model_get_batch (model, b, &batch));
+      g_assert_cmpuint (batch.index_count % 3, ==, 0);
+      g_assert_cmpuint (batch.index_count, >, 0);
+      /* batches, indices and vertices are laid out back to back */
+      g_assert_cmpuint (batch.index_start, ==, next_index);
+      g_assert_cmpuint (batch.base_vertex, ==, next_vertex);
+      next_index += batch.index_count;
+      total_tris += batch.index_count / 3;
+      for (guint i = 0; i < batch.index_count; i++)
+        {
+          guint16 v;
+
+          g_assert_true (mshed_model_get_index (model, batch.index_start + i, &v));
+          g_assert_cmpuint (batch.base_vertex + v, <, n_verts);
+          next_vertex = MAX (next_vertex, batch.base_vertex + v + 1);
+        }
+      next_vertex = MAX (next_vertex, batch.base_vertex);
+    }
+  g_assert_cmpuint (total_tris, ==, expect_tris);
+  if (expect_tris <= 65535)
+    g_assert_cmpuint (n_desc, ==, expect_tris);  /* one descriptor per triangle */
+  else
+    {
+      g_assert_cmpuint (n_desc, <=, 65535);  /* u16 triStart/triCount and links */
+      g_assert_cmpuint (n_desc, >, 60000);
+    }
+
+  for (guint s = 0; s < n_slots; s++)
+    {
+      MshedSlot slot;
+      guint slot_tris = 0;
+
+      g_assert_true (mshed_model_get_slot (model, s, &slot));
+      /* slots take consecutive batch and descriptor ranges */
+      g_assert_cmpuint (slot.batch_start, ==, next_batch);
+      g_assert_cmpuint (slot.batch_count, >, 0);
+      g_assert_cmpuint (slot.tri_start, ==, next_desc);
+      g_assert_cmpuint (slot.tri_count, >, 0);
+      next_batch += slot.batch_count;
+      next_desc += slot.tri_count;
+      g_assert_cmpfloat (slot.sphere_radius, >=, 0.0f);
+
+      for (guint b = slot.batch_start; b < slot.batch_start + slot.batch_count; b++)
+        {
+          MshedBatch batch;
+
+          g_assert_true (mshed_model_get_batch (model, b, &batch));
+          slot_tris += batch.index_count / 3;
+          for (guint i = 0; i < batch.index_count; i++)
+            {
+              guint16 v;
+              float p[3];
+
+              g_assert_true (mshed_model_get_index (model, batch.index_start + i, &v));
+              g_assert_true (mshed_model_get_position (model, batch.base_vertex + v, p));
+              for (guint k = 0; k < 3; k++)
+                {
+                  g_assert_cmpfloat (p[k], >=, slot.aabb_min[k]);
+                  g_assert_cmpfloat (p[k], <=, slot.aabb_max[k]);
+                }
+              g_assert_cmpfloat (dist2 (p, slot.sphere_center), <=,
+                                 (double) slot.sphere_radius * slot.sphere_radius);
+            }
+        }
+      if (expect_tris <= 65535)
+        g_assert_cmpuint (slot.tri_count, ==, slot_tris);
+      else
+        g_assert_cmpuint (slot.tri_count, <=, slot_tris);
+
+      /* one descriptor per triangle: its face normal is the triangle's */
+      if (slot.tri_count == slot_tris)
+        {
+          guint j = slot.tri_start;
+
+          for (guint b = slot.batch_start; b < slot.batch_start + slot.batch_count; b++)
+            {
+              MshedBatch batch;
+
+              g_assert_true (mshed_model_get_batch (model, b, &batch));
+              for (guint t = 0; t < batch.index_count / 3; t++, j++)
+                {
+                  float p[3][3];
+                  double e1[3], e2[3], n[3], len;
+                  MshedTriDesc d;
+
+                  for (guint k = 0; k < 3; k++)
+                    {
+                      guint16 v;
+
+                      g_assert_true (mshed_model_get_index (model, batch.index_start + 3 * t + k, &v));
+                      g_assert_true (mshed_model_get_position (model, batch.base_vertex + v, p[k]));
+                    }
+                  for (guint k = 0; k < 3; k++)
+                    {
+                      e1[k] = (double) p[1][k] - p[0][k];
+                      e2[k] = (double) p[2][k] - p[0][k];
+                    }
+                  n[0] = e1[1] * e2[2] - e1[2] * e2[1];
+                  n[1] = e1[2] * e2[0] - e1[0] * e2[2];
+                  n[2] = e1[0] * e2[1] - e1[1] * e2[0];
+                  len = sqrt (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+                  g_assert_true (mshed_model_get_tri (model, j, &d));
+                  if (len > 0.0)
+                    {
+                      double dot = 0.0;
+
+                      for (guint k = 0; k < 3; k++)
+                        dot += n[k] / len * mshed_decode_tri_normal (d.normal[k]);
+                      g_assert_cmpfloat (dot, >, 0.999);
+                    }
+                  /* links are mutual neighbours */
+                  for (guint k = 0; k < 3; k++)
+                    if (d.link[k] != MSHED_NONE)
+                      {
+                        MshedTriDesc o;
+
+                        g_assert_true (mshed_model_get_tri (model, d.link[k], &o));
+                        g_assert_true (o.link[0] == j || o.link[1] == j || o.link[2] == j);
+                      }
+                }
+            }
+        }
+    }
+  g_assert_cmpuint (next_batch, ==, n_batches);
+  g_assert_cmpuint (next_desc, ==, n_desc);
+
+  /* header: hull = corners of the box around all vertices; sphere and capsule hold them */
+  g_assert_true (mshed_model_get_header (model, &h));
+  for (guint i = 0; i < n_verts; i++)
+    {
+      float p[3];
+
+      g_assert_true (mshed_model_get_position (model, i, p));
+      for (guint k = 0; k < 3; k++)
+        {
+          mn[k] = MIN (mn[k], p[k]);
+          mx[k] = MAX (mx[k], p[k]);
+        }
+    }
+  for (guint i = 0; i < 8; i++)
+    for (guint k = 0; k < 3; k++)
+      g_assert_cmpfloat (h.hull[i][k], ==, (i >> k) & 1 ? mx[k] : mn[k]);
+  for (guint i = 0; i < n_verts; i++)
+    {
+      float p[3];
+      double ab[3], ap[3], t = 0.0, l2 = 0.0, d2 = 0.0;
+
+      g_assert_true (mshed_model_get_position (model, i, p));
+      g_assert_cmpfloat (dist2 (p, h.sphere), <=, (double) h.sphere[3] * h.sphere[3]);
+      for (guint k = 0; k < 3; k++)
+        {
+          ab[k] = (double) h.capsule[3 + k] - h.capsule[k];
+          ap[k] = (double) p[k] - h.capsule[k];
+          t += ab[k] * ap[k];
+          l2 += ab[k] * ab[k];
+        }
+      t = l2 > 0.0 ? CLAMP (t / l2, 0.0, 1.0) : 0.0;
+      for (guint k = 0; k < 3; k++)
+        d2 += (ap[k] - t * ab[k]) * (ap[k] - t * ab[k]);
+      g_assert_cmpfloat (sqrt (d2), <=, h.capsule[6] * (1.0 + 1e-6) + 1e-6);
+    }
+}
+
+/* msh.md §7.7, checked here without the validator */
+static void
+check_animation (MshedModel           *model,
+                 const MshedGenParams *p)
+{
+  guint n_nodes = mshed_model_get_n_rows (model, MSHED_TABLE_NODES);
+  guint n_keys = mshed_model_get_n_rows (model, MSHED_TABLE_KEYS);
+  guint n_words = mshed_model_get_n_rows (model, MSHED_TABLE_MAP);
+  guint32 frames = mshed_model_get_frame_count (model);
+  guint start = 0, mapped = 0, max_time = 0, words = 0;
+
+  if (p->legacy_nodes)
+    {
+      g_assert_cmpuint (n_keys, ==, 1);
+      g_assert_cmpuint (n_words, ==, 0);
+      g_assert_cmpuint (frames, ==, 1);
+      return;
+    }
+
+  for (guint n = 0; n < n_nodes; n++)
+    {
+      MshedNode node;
+      MshedKey key;
+
+      memset (&key, 0, sizeof key);
+      g_assert_true (mshed_model_get_node (model, n, &node));
+      g_assert_cmpuint (node.hdr3, >=, start);
+      g_assert_cmpuint (node.hdr3, <, n_keys);
+      for (guint k = start; k <= node.hdr3; k++)
+        {
+          MshedKey prev;
+
+          g_assert_true (mshed_model_get_key (model, k, &key));
+          g_assert_cmpfloat (key.time, ==, floorf (key.time));
+          if (k == start)
+            g_assert_cmpfloat (key.time, ==, 0.0f);
+          else
+            {
+              g_assert_true (mshed_model_get_key (model, k - 1, &prev));
+              g_assert_cmpfloat (key.time, >, prev.time);
+            }
+        }
+      max_time = MAX (max_time, (guint) key.time);
+      if (node.hdr2 == MSHED_NONE)
+        g_assert_cmpuint (node.hdr3, ==, start);
+      else
+        {
+          g_assert_cmpuint (node.hdr3, >, start);
+          g_assert_cmpuint (node.hdr2, ==, words);
+          for (guint f = 0; f < frames; f++)
+            {
+              guint16 w;
+              MshedKey a, b;
+
+              g_assert_true (mshed_model_get_map_word (model, node.hdr2 + f, &w));
+              g_assert_true (mshed_model_get_key (model, node.hdr3, &b));
+              if (f >= b.time)
+                g_assert_cmpuint (w, ==, node.hdr3);
+              else
+                {
+                  g_assert_cmpuint (w, >=, start);
+                  g_assert_cmpuint (w, <, node.hdr3);
+                  g_assert_true (mshed_model_get_key (model, w, &a));
+                  g_assert_true (mshed_model_get_key (model, w + 1, &b));
+                  g_assert_cmpfloat (a.time, <=, (float) f);
+                  g_assert_cmpfloat ((float) f, <, b.time);
+                }
+            }
+          words += frames;
+          mapped++;
+        }
+      start = node.hdr3 + 1u;
+    }
+  g_assert_cmpuint (start, ==, n_keys);
+  g_assert_cmpuint (words, ==, n_words);
+  g_assert_cmpuint (frames, ==, max_time + 1);
+  if (p->animated)
+    g_assert_cmpuint (mapped, >, 0);
+  else
+    {
+      g_assert_cmpuint (mapped, ==, 0);
+      g_assert_cmpuint (n_keys, ==, n_nodes);
+      g_assert_cmpuint (frames, ==, 1);
+    }
+}
+
+static void
+check_promises (MshedModel           *model,
+                const MshedGenParams *p,
+                Coverage             *cov)
+{
+  MshedNres *nres = mshed_model_get_nres (model);
+  const guint32 *order = p->with_res18_20 ? order_ext : order_basic;
+  guint n_order = p->with_res18_20 ? G_N_ELEMENTS (order_ext) : G_N_ELEMENTS (order_basic);
+  guint n_nodes, n_slots, roots = 0;
+  guint expect_tris = CLAMP (p->n_triangles, MSHED_GEN_MIN_TRIANGLES, MSHED_GEN_MAX_TRIANGLES);
+  g_autofree guint *refs = NULL;
+  gboolean any_empty = FALSE, any_cyr = FALSE;
+
+  /* the corpus' directory orders (msh.md §11) and plain entry names */
+  g_assert_cmpuint (mshed_nres_get_n_entries (nres), ==, n_order);
+  for (guint i = 0; i < n_order; i++)
+    {
+      const MshedNresEntry *e = mshed_nres_peek_entry (nres, i);
+      g_autofree char *name = mshed_nres_entry_dup_name (e);
+      g_autofree char *expect = g_strdup_printf ("Res%u", order[i]);
+
+      g_assert_cmpuint (e->type_id, ==, order[i]);
+      g_assert_cmpstr (name, ==, expect);
+    }
+
+  g_assert_cmpuint (mshed_model_get_resource (model, 1)->attr3, ==, p->legacy_nodes ? 24 : 38);
+  g_assert_cmpuint (mshed_model_has_node_records (model), ==, !p->legacy_nodes);
+  n_nodes = mshed_model_get_resource (model, 1)->attr1;
+  g_assert_cmpuint (n_nodes, >=, 1);
+  if (p->n_nodes)
+    g_assert_cmpuint (n_nodes, ==, MIN (p->n_nodes, MSHED_GEN_MAX_NODES));
+  g_assert_cmpuint (mshed_model_get_n_rows (model, MSHED_TABLE_NAMES), ==, n_nodes);
+  g_assert_true (mshed_model_names_ok (model));
+  g_assert_cmpuint (type_size (model, 17) > 0, ==, p->res17_data);
+  g_assert_cmpuint (type_size (model, 9), >, 0);
+
+  for (guint n = 0; n < n_nodes; n++)
+    {
+      const guint8 *text;
+      guint32 len;
+      g_autofree char *utf8 = mshed_model_dup_name (model, n);
+
+      g_assert_true (mshed_model_get_name_raw (model, n, &text, &len));
+      if (len == 0)
+        {
+          any_empty = TRUE;
+          g_assert_null (utf8);
+          continue;
+        }
+      g_assert_cmpuint (text[len], ==, 0);
+      g_assert_nonnull (utf8);
+      g_assert_true (g_utf8_validate (utf8, -1, NULL));
+      if (text[0] >= 0xC0)
+        {
+          /* Windows-1251 on disk, shown as UTF-8 */
+          static const char *const known[] = {
+            "Башня", "Корпус", "Пушка", "Колесо", "Ствол", "Антенна", "Гусеница", "Люк",
+          };
+          gboolean found = FALSE;
+
+          for (guint k = 0; k < G_N_ELEMENTS (known); k++)
+            found |= g_strcmp0 (utf8, known[k]) == 0;
+          g_assert_true (found);
+          g_assert_cmpuint (len, <, strlen (utf8));  /* one byte per letter on disk */
+          any_cyr = TRUE;
+        }
+    }
+  g_assert_cmpuint (any_cyr, ==, p->cyrillic_names);
+  if (p->empty_names && (n_nodes > 1 || !p->cyrillic_names))
+    g_assert_true (any_empty);
+  if (!p->empty_names)
+    g_assert_false (any_empty);
+  if (p->cyrillic_names)
+    {
+      const guint8 *text;
+      guint32 len;
+
+      g_assert_true (mshed_model_get_name_raw (model, 0, &text, &len));
+      g_assert_cmpuint (len, >, 0);
+      g_assert_cmpuint (text[0], >=, 0xC0);
+    }
+
+  check_geometry (model, expect_tris);
+  check_animation (model, p);
+
+  n_slots = mshed_model_get_n_rows (model, MSHED_TABLE_SLOTS);
+  refs = g_new0 (guint, n_slots);
+  if (!p->legacy_nodes)
+    for (guint n = 0; n < n_nodes; n++)
+      {
+        MshedNode node;
+
+        g_assert_true (mshed_model_get_node (model, n, &node));
+        g_assert_true (node.hdr1 == MSHED_NONE || node.hdr1 < n);
+        roots += node.hdr1 == MSHED_NONE;
+        for (guint c = 0; c < MSHED_N_SLOT_CELLS; c++)
+          {
+            guint lod = c / MSHED_N_GROUPS, group = c % MSHED_N_GROUPS;
+            guint s = mshed_model_find_slot (model, n, lod, group);
+
+            g_assert_cmpuint (s, ==, node.slot[c]);
+            if (s != MSHED_NONE)
+              refs[s]++;
+            if (lod == 2 && s != MSHED_NONE && node.slot[5 + group] == MSHED_NONE)
+              cov->lod_gaps++;
+          }
+        g_assert_cmpuint (mshed_model_find_slot (model, n, 3, 0), ==, MSHED_NONE);
+        g_assert_cmpuint (mshed_model_find_slot (model, n, 0, 5), ==, MSHED_NONE);
+      }
+  if (!p->legacy_nodes)
+    for (guint s = 0; s < n_slots; s++)
+      {
+        MshedSlot slot;
+
+        g_assert_cmpuint (refs[s], >, 0);  /* no orphan slot */
+        cov->shared_slots += refs[s] > 1;
+        g_assert_true (mshed_model_get_slot (model, s, &slot));
+        cov->multi_batch += slot.batch_count > 1;
+      }
+
+  cov->cyrillic += any_cyr;
+  cov->empty_names += any_empty;
+  cov->animated += mshed_model_get_n_rows (model, MSHED_TABLE_MAP) > 0;
+  cov->ext += p->with_res18_20;
+  cov->legacy += p->legacy_nodes;
+  cov->res17 += p->res17_data;
+  cov->roots += roots > 1;
+}
+
+/* Tests ------------------------------------------------------------------------------------ */
+
+typedef struct {
+  const char *name;
+  guint       n_triangles;
+  guint       n_nodes;
+  gboolean    ext;
+  gboolean    legacy;
+  gboolean    animated;
+  gboolean    cyrillic;
+  gboolean    empty;
+  gboolean    res17;
+  guint       n_seeds;
+} Shape;
+
+static const Shape shapes[] = {
+  { "tiny",           12,    1,  FALSE, FALSE, FALSE, FALSE, FALSE, FALSE, 16 },
+  { "tiny-nodes",     12,    38, FALSE, FALSE, TRUE,  TRUE,  TRUE,  FALSE, 8 },
+  { "basic",          1000,  0,  FALSE, FALSE, FALSE, FALSE, FALSE, FALSE, 8 },
+  { "res18-20",       1500,  0,  TRUE,  FALSE, FALSE, FALSE, FALSE, TRUE,  8 },
+  { "animated",       3000,  38, FALSE, FALSE, TRUE,  FALSE, FALSE, FALSE, 6 },
+  { "animated-ext",   2500,  12, TRUE,  FALSE, TRUE,  TRUE,  TRUE,  TRUE,  6 },
+  { "names",          400,   7,  FALSE, FALSE, FALSE, TRUE,  TRUE,  FALSE, 8 },
+  { "names-one-node", 100,   1,  FALSE, FALSE, FALSE, TRUE,  TRUE,  FALSE, 4 },
+  { "empty-one-node", 100,   1,  FALSE, FALSE, TRUE,  FALSE, TRUE,  FALSE, 4 },
+  { "legacy",         800,   0,  FALSE, TRUE,  FALSE, FALSE, FALSE, FALSE, 6 },
+  { "legacy-ext",     300,   2,  TRUE,  TRUE,  TRUE,  TRUE,  TRUE,  TRUE,  4 },
+  { "descriptor-cap", 70000, 20, TRUE,  FALSE, TRUE,  TRUE,  FALSE, FALSE, 1 },
+};
+
+static void
+params_for_shape (const Shape    *shape,
+                  guint64         seed,
+                  MshedGenParams *p)
+{
+  mshed_gen_params_init (p, seed);
+  p->n_triangles = shape->n_triangles;
+  p->n_nodes = shape->n_nodes;
+  p->with_res18_20 = shape->ext;
+  p->legacy_nodes = shape->legacy;
+  p->animated = shape->animated;
+  p->cyrillic_names = shape->cyrillic;
+  p->empty_names = shape->empty;
+  p->res17_data = shape->res17;
+}
+
+static void
+test_shape (gconstpointer data)
+{
+  const Shape *shape = data;
+  Coverage cov = { 0 };
+
+  for (guint i = 0; i < shape->n_seeds; i++)
+    {
+      MshedGenParams p;
+      g_autoptr(GBytes) bytes = NULL;
+      g_autoptr(MshedModel) model = NULL;
+
+      params_for_shape (shape, 1000 * i + 17, &p);
+      bytes = mshed_generate_model_bytes (&p);
+      model = roundtrip_model (bytes, p.legacy_nodes);
+      check_promises (model, &p, &cov);
+    }
+}
+
+/* A corpus from mshed_gen_params_init_from_seed: every model is clean and the corpus as a
+ * whole holds every feature (legacy nodes are 1 in 100: the shapes above cover them). */
+static void
+test_seeded_corpus (void)
+{
+  Coverage cov = { 0 };
+  guint n = g_test_thorough () ? 1000 : 300;
+  guint64 total_bytes = 0;
+
+  for (guint64 seed = 0; seed < n; seed++)
+    {
+      MshedGenParams p;
+      g_autoptr(GBytes) bytes = NULL;
+      g_autoptr(MshedModel) model = NULL;
+
+      mshed_gen_params_init_from_seed (&p, seed);
+      g_assert_cmpuint (p.n_triangles, >=, MSHED_GEN_MIN_TRIANGLES);
+      bytes = mshed_generate_model_bytes (&p);
+      total_bytes += g_bytes_get_size (bytes);
+      model = roundtrip_model (bytes, p.legacy_nodes);
+      check_promises (model, &p, &cov);
+    }
+  g_test_message ("%u models, %" G_GUINT64_FORMAT " bytes: %u animated, %u with Res18/20, "
+                  "%u legacy, %u Cyrillic, %u empty names, %u lod gaps, %u shared slots, "
+                  "%u multi-batch slots, %u non-empty Res17, %u with several roots",
+                  n, total_bytes, cov.animated, cov.ext, cov.legacy, cov.cyrillic,
+                  cov.empty_names, cov.lod_gaps, cov.shared_slots, cov.multi_batch, cov.res17,
+                  cov.roots);
+  g_assert_cmpuint (cov.animated, >, 0);
+  g_assert_cmpuint (cov.ext, >, 0);
+  g_assert_cmpuint (cov.cyrillic, >, 0);
+  g_assert_cmpuint (cov.empty_names, >, 0);
+  g_assert_cmpuint (cov.lod_gaps, >, 0);
+  g_assert_cmpuint (cov.shared_slots, >, 0);
+  g_assert_cmpuint (cov.multi_batch, >, 0);
+  g_assert_cmpuint (cov.res17, >, 0);
+  g_assert_cmpuint (cov.roots, >, 0);
+}
+
+/* 200,000 triangles: fast, many batches with baseVertex beyond u16, 65535 descriptors at most */
+static void
+test_huge (void)
+{
+  MshedGenParams p;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(MshedModel) model = NULL;
+  g_autoptr(GTimer) timer = g_timer_new ();
+  Coverage cov = { 0 };
+  double gen_s;
+  guint n_batches;
+  MshedBatch last;
+
+  mshed_gen_params_init (&p, 200000);
+  p.n_triangles = MSHED_GEN_MAX_TRIANGLES;
+  p.n_nodes = 30;
+  p.animated = TRUE;
+  p.with_res18_20 = TRUE;
+  bytes = mshed_generate_model_bytes (&p);
+  gen_s = g_timer_elapsed (timer, NULL);
+  g_test_message ("200k triangles: %" G_GSIZE_FORMAT " bytes generated in %.3f s",
+                  g_bytes_get_size (bytes), gen_s);
+  g_assert_cmpfloat (gen_s, <, 1.0);
+
+  model = roundtrip_model (bytes, FALSE);
+  check_promises (model, &p, &cov);
+  n_batches = mshed_model_get_n_rows (model, MSHED_TABLE_BATCHES);
+  g_assert_cmpuint (n_batches, >=, MSHED_GEN_MAX_TRIANGLES / 21845);
+  g_assert_true (mshed_model_get_batch (model, n_batches - 1, &last));
+  g_assert_cmpuint (last.base_vertex, >, 65535);
+  g_assert_cmpuint (mshed_model_get_n_rows (model, MSHED_TABLE_TRIS), <=, 65535);
+  g_assert_cmpuint (mshed_model_get_n_rows (model, MSHED_TABLE_TRIS), >, 60000);
+
+  /* below the minimum: clamped to 12 */
+  g_clear_pointer (&bytes, g_bytes_unref);
+  g_clear_pointer (&model, mshed_model_unref);
+  p.n_triangles = 3;
+  bytes = mshed_generate_model_bytes (&p);
+  model = roundtrip_model (bytes, FALSE);
+  p.n_triangles = MSHED_GEN_MIN_TRIANGLES;
+  check_promises (model, &p, &cov);
+}
+
+static void
+test_determinism (void)
+{
+  GHashTable *seen = g_hash_table_new_full (g_bytes_hash, g_bytes_equal,
+                                            (GDestroyNotify) g_bytes_unref, NULL);
+  MshedGenParams p, q;
+  g_autoptr(GBytes) a = NULL;
+  g_autoptr(GBytes) b = NULL;
+
+  for (guint64 seed = 0; seed < 60; seed++)
+    {
+      GBytes *one, *two;
+
+      mshed_gen_params_init_from_seed (&p, seed);
+      mshed_gen_params_init_from_seed (&q, seed);
+      g_assert_cmpmem (&p, sizeof p, &q, sizeof q);
+      one = mshed_generate_model_bytes (&p);
+      two = mshed_generate_model_bytes (&q);
+      g_assert_true (g_bytes_equal (one, two));
+      g_bytes_unref (two);
+      g_assert_false (g_hash_table_contains (seen, one));
+      g_hash_table_add (seen, one);
+    }
+  g_hash_table_unref (seen);
+
+  /* the same shape with another seed gives other bytes; so does one changed flag */
+  mshed_gen_params_init (&p, 1);
+  a = mshed_generate_model_bytes (&p);
+  p.seed = 2;
+  b = mshed_generate_model_bytes (&p);
+  g_assert_false (g_bytes_equal (a, b));
+  g_clear_pointer (&b, g_bytes_unref);
+  p.seed = 1;
+  p.res17_data = TRUE;
+  b = mshed_generate_model_bytes (&p);
+  g_assert_false (g_bytes_equal (a, b));
+
+  /* archives too */
+  g_clear_pointer (&a, g_bytes_unref);
+  g_clear_pointer (&b, g_bytes_unref);
+  a = mshed_generate_archive_bytes (99, 4, 500);
+  b = mshed_generate_archive_bytes (99, 4, 500);
+  g_assert_true (g_bytes_equal (a, b));
+  g_clear_pointer (&b, g_bytes_unref);
+  b = mshed_generate_archive_bytes (100, 4, 500);
+  g_assert_false (g_bytes_equal (a, b));
+}
+
+/* Archives --------------------------------------------------------------------------------- */
+
+/* nres.md §5.2 written out independently: stable insertion sort, lower-case fold. */
+static int
+ref_compare (const guint8 *a,
+             const guint8 *b,
+             gboolean      upper_fold)
+{
+  for (guint i = 0;; i++)
+    {
+      guint8 ca = i < 36 ? a[i] : 0, cb = i < 36 ? b[i] : 0;
+
+      if (upper_fold)
+        {
+          ca = (ca >= 'a' && ca <= 'z') ? ca - 0x20 : ca;
+          cb = (cb >= 'a' && cb <= 'z') ? cb - 0x20 : cb;
+        }
+      else
+        {
+          ca = (ca >= 'A' && ca <= 'Z') ? ca + 0x20 : ca;
+          cb = (cb >= 'A' && cb <= 'Z') ? cb + 0x20 : cb;
+        }
+      if (ca != cb)
+        return ca < cb ? -1 : 1;
+      if (ca == 0)
+        return 0;
+    }
+}
+
+static void
+ref_sort_table (const MshedNres *nres,
+                gboolean         upper_fold,
+                guint32         *out)
+{
+  guint n = mshed_nres_get_n_entries (nres);
+
+  for (guint i = 0; i < n; i++)
+    {
+      guint j = i;
+
+      out[i] = i;
+      while (j > 0 && ref_compare (mshed_nres_peek_entry (nres, out[j - 1])->name,
+                                   mshed_nres_peek_entry (nres, i)->name, upper_fold) > 0)
+        {
+          out[j] = out[j - 1];
+          j--;
+        }
+      out[j] = i;
+    }
+}
+
+static gboolean
+entry_is_model (const MshedNresEntry *e)
+{
+  return mshed_entry_is_model_name (e);
+}
+
+/* Largest material index used by a model's batches. */
+static guint
+max_material (MshedModel *model)
+{
+  guint m = 0;
+
+  for (guint b = 0; b < mshed_model_get_n_rows (model, MSHED_TABLE_BATCHES); b++)
+    {
+      MshedBatch batch;
+
+      g_assert_true (mshed_model_get_batch (model, b, &batch));
+      m = MAX (m, batch.material_index);
+    }
+  return m;
+}
+
+static void
+check_archive (GBytes *bytes,
+               guint   n_models)
+{
+  g_autoptr(MshedDiagnostics) diags = mshed_diagnostics_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MshedNres) nres = mshed_nres_parse (bytes, MSHED_MODE_STRICT, diags, &error);
+  g_autoptr(GBytes) rebuilt = NULL;
+  guint models = 0, wears = 0, texms = 0, empties = 0;
+  guint n;
+  g_autofree guint32 *table = NULL;
+  g_autofree guint32 *upper = NULL;
+
+  g_assert_no_error (error);
+  assert_clean (diags, FALSE);
+  g_assert_true (mshed_nres_is_canonical (nres));
+  rebuilt = mshed_nres_build_canonical (nres);
+  g_assert_true (g_bytes_equal (rebuilt, bytes));
+
+  n = mshed_nres_get_n_entries (nres);
+  table = g_new (guint32, n + 1);
+  upper = g_new (guint32, n + 1);
+  ref_sort_table (nres, FALSE, table);
+  for (guint i = 0; i < n; i++)
+    g_assert_cmpuint (mshed_nres_peek_entry (nres, i)->sort_index, ==, table[i]);
+  ref_sort_table (nres, TRUE, upper);
+
+  for (guint i = 0; i < n; i++)
+    {
+      const MshedNresEntry *e = mshed_nres_peek_entry (nres, i);
+      g_autofree char *name = mshed_nres_entry_dup_name (e);
+      g_autofree char *swapped = g_strdup (name);
+      gsize size = mshed_nres_entry_get_size (e);
+
+      g_assert_cmpuint (strlen (name), <=, 35);
+      for (char *c = swapped; *c; c++)
+        *c = g_ascii_isupper (*c) ? g_ascii_tolower (*c) : g_ascii_toupper (*c);
+      g_assert_cmpint (mshed_nres_lookup_name (nres, swapped), ==, (gint) i);
+
+      if (entry_is_model (e))
+        {
+          g_autoptr(GBytes) payload = mshed_nres_entry_dup_bytes (e);
+          g_autoptr(MshedNres) inner = mshed_nres_parse (payload, MSHED_MODE_STRICT, NULL, &error);
+          g_autoptr(MshedModel) model = NULL;
+          gboolean legacy;
+
+          g_assert_no_error (error);
+          legacy = mshed_nres_peek_entry (inner, 0)->attr3 == 24;
+          model = roundtrip_model (payload, legacy);
+          models++;
+
+          /* its WEAR table (same base name, any case) has a row for every material used */
+          {
+            g_autofree char *wea = g_strdup (name);
+            gint w;
+
+            memcpy (wea + strlen (wea) - 4, ".wea", 4);
+            w = mshed_nres_lookup_name (nres, wea);
+            if (w >= 0)
+              {
+                const MshedNresEntry *we = mshed_nres_peek_entry (nres, (guint) w);
+                g_autofree char *text = g_strndup ((const char *) mshed_nres_entry_get_data (we, NULL),
+                                                   mshed_nres_entry_get_size (we));
+
+                g_assert_cmpuint (we->type_id, ==, MSHED_WEAR_TYPE);
+                g_assert_cmpuint (g_ascii_strtoull (text, NULL, 10), >, max_material (model));
+              }
+          }
+        }
+      else if (e->type_id == MSHED_WEAR_TYPE)
+        {
+          const char *text = (const char *) mshed_nres_entry_get_data (e, NULL);
+
+          g_assert_true (g_str_has_suffix (name, ".wea") || g_str_has_suffix (name, ".WEA"));
+          g_assert_true (g_ascii_isdigit (text[0]));
+          wears++;
+        }
+      else if (e->type_id == MSHED_TEXM_TYPE)
+        {
+          g_assert_cmpmem (mshed_nres_entry_get_data (e, NULL), 4, "Texm", 4);
+          texms++;
+        }
+      else if (size == 0)
+        empties++;
+    }
+  g_assert_cmpuint (models, ==, n_models);
+  g_assert_cmpuint (wears, >, 0);
+  g_assert_cmpuint (texms, >, 0);
+  g_assert_cmpuint (empties, ==, 1);
+}
+
+static void
+test_archive (void)
+{
+  gboolean fold_matters = FALSE;
+
+  for (guint i = 0; i < 8; i++)
+    {
+      g_autoptr(GBytes) bytes = mshed_generate_archive_bytes (i * 7 + 1, i, 800);
+      g_autoptr(MshedNres) nres = mshed_nres_parse (bytes, MSHED_MODE_STRICT, NULL, NULL);
+      guint n = mshed_nres_get_n_entries (nres);
+      g_autofree guint32 *lower = g_new (guint32, n);
+      g_autofree guint32 *upper = g_new (guint32, n);
+
+      check_archive (bytes, i);
+      ref_sort_table (nres, FALSE, lower);
+      ref_sort_table (nres, TRUE, upper);
+      fold_matters |= memcmp (lower, upper, n * sizeof (guint32)) != 0;
+    }
+  /* the odd names really exercise the fold direction */
+  g_assert_true (fold_matters);
+}
+
+/* Editing a nested model: the outer archive moves later payloads and keeps its sort table. */
+static void
+test_archive_edit (void)
+{
+  g_autoptr(GBytes) bytes = mshed_generate_archive_bytes (4242, 5, 600);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MshedNres) outer = mshed_nres_parse (bytes, MSHED_MODE_STRICT, NULL, &error);
+  g_autoptr(MshedNres) back = NULL;
+  g_autoptr(MshedNres) orig = NULL;
+  g_autoptr(GBytes) out = NULL;
+  g_autoptr(GBytes) nested = NULL;
+  g_autoptr(MshedModel) model = NULL;
+  g_autoptr(MshedDiagnostics) diags = mshed_diagnostics_new ();
+  gint target = -1;
+  gint res10;
+  const guint8 *text;
+  guint32 len, grow;
+  guint8 len_word[4];
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < mshed_nres_get_n_entries (outer) && target < 0; i++)
+    if (entry_is_model (mshed_nres_peek_entry (outer, i)) && i + 1 < mshed_nres_get_n_entries (outer))
+      target = (gint) i;
+  g_assert_cmpint (target, >=, 0);
+
+  {
+    g_autoptr(GBytes) payload = mshed_nres_entry_dup_bytes (mshed_nres_peek_entry (outer, target));
+    g_autoptr(MshedNres) inner = mshed_nres_parse (payload, MSHED_MODE_STRICT, NULL, &error);
+
+    g_assert_no_error (error);
+    model = mshed_model_new (inner, MSHED_MODE_STRICT, NULL, &error);
+    g_assert_no_error (error);
+  }
+
+  /* rename node 0 to a longer name (size change), as an editor does: text + length word */
+  res10 = mshed_model_find_resource (model, 10);
+  g_assert_true (mshed_model_get_name_raw (model, 0, &text, &len));
+  grow = 9;
+  {
+    guint32 off = mshed_model_get_name_record_offset (model, 0);
+    static const guint8 more[] = "_modified";
+
+    if (len == 0)
+      {
+        static const guint8 fresh[] = "_modified";  /* 9 bytes + NUL */
+
+        mshed_nres_entry_splice (mshed_model_get_nres (model), (guint) res10, off + 4, 0, fresh, 10);
+        grow = 10;
+      }
+    else
+      mshed_nres_entry_splice (mshed_model_get_nres (model), (guint) res10, off + 4 + len, 0, more, 9);
+    mshed_write_u32 (len_word, len + 9);
+    mshed_nres_entry_splice (mshed_model_get_nres (model), (guint) res10, off, 4, len_word, 4);
+  }
+  mshed_model_names_changed (model);
+  g_assert_true (mshed_validate_model (model, MSHED_MODE_STRICT, diags));
+  nested = mshed_model_serialize (model);
+  mshed_nres_set_payload (outer, (guint) target, nested);
+  out = mshed_nres_serialize (outer, NULL);
+
+  back = mshed_nres_parse (out, MSHED_MODE_STRICT, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (mshed_nres_is_canonical (back));
+  orig = mshed_nres_parse (bytes, MSHED_MODE_STRICT, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (mshed_nres_get_n_entries (back), ==, mshed_nres_get_n_entries (orig));
+  for (guint i = 0; i < mshed_nres_get_n_entries (back); i++)
+    {
+      const MshedNresEntry *now = mshed_nres_peek_entry (back, i);
+      const MshedNresEntry *first = mshed_nres_peek_entry (orig, i);
+      g_autoptr(GBytes) a = NULL;
+      g_autoptr(GBytes) b = mshed_nres_entry_dup_bytes (now);
+
+      g_assert_cmpuint (now->sort_index, ==, first->sort_index);
+      g_assert_cmpmem (now->name, 36, first->name, 36);
+      if ((gint) i == target)
+        {
+          g_autoptr(MshedModel) m2 = NULL;
+          g_autofree char *name = NULL;
+
+          g_assert_true (g_bytes_equal (b, nested));
+          /* Res10 grew by @grow bytes; its padding absorbs up to 7 of them */
+          g_assert_cmpuint (g_bytes_get_size (b), >=, mshed_nres_entry_get_size (first));
+          g_assert_cmpuint (g_bytes_get_size (b), <=, mshed_nres_entry_get_size (first) + grow + 7);
+          m2 = mshed_model_new_from_bytes (b, MSHED_MODE_STRICT, NULL, &error);
+          g_assert_no_error (error);
+          name = mshed_model_dup_name (m2, 0);
+          g_assert_true (g_str_has_suffix (name, "_modified"));
+        }
+      else
+        {
+          a = mshed_nres_entry_dup_bytes (first);
+          g_assert_true (g_bytes_equal (a, b));
+          if ((gint) i > target)
+            g_assert_cmpuint (now->data_offset, >=, first->data_offset);
+        }
+    }
+  g_assert_cmpuint (g_bytes_get_size (out), >, g_bytes_get_size (bytes));
+}
+
+/* A non-canonical archive (payloads out of order, gaps with foreign bytes) of real models:
+ * unmodified it comes back byte-identical; a same-size edit keeps the gaps. */
+static void
+test_non_canonical (void)
+{
+  g_autoptr(GBytes) canonical = mshed_generate_archive_bytes (77, 3, 400);
+  g_autoptr(MshedNres) src = mshed_nres_parse (canonical, MSHED_MODE_STRICT, NULL, NULL);
+  guint n = mshed_nres_get_n_entries (src);
+  g_autoptr(GByteArray) buf = g_byte_array_new ();
+  g_autofree guint32 *offsets = g_new (guint32, n);
+  g_autoptr(GBytes) in = NULL;
+  g_autoptr(GBytes) out = NULL;
+  g_autoptr(GBytes) edited = NULL;
+  g_autoptr(GBytes) repacked_bytes = NULL;
+  g_autoptr(MshedNres) nres = NULL;
+  g_autoptr(MshedNres) again = NULL;
+  g_autoptr(MshedDiagnostics) diags = mshed_diagnostics_new ();
+  g_autoptr(GError) error = NULL;
+  guint8 header[16] = { 0 };
+  guint8 zero[8] = { 0 };
+  gint model_index = -1;
+  gboolean repacked = TRUE;
+  const guint8 *o;
+  guint32 gap_at;
+
+  /* payloads in reverse directory order, each behind 16 foreign bytes */
+  g_byte_array_append (buf, header, 16);
+  for (guint k = n; k-- > 0;)
+    {
+      const MshedNresEntry *e = mshed_nres_peek_entry (src, k);
+      gsize size;
+      const guint8 *data = mshed_nres_entry_get_data (e, &size);
+      guint8 foreign[16];
+
+      while (buf->len % 8)
+        g_byte_array_append (buf, zero, 1);
+      memset (foreign, 0xA5 ^ k, sizeof foreign);
+      g_byte_array_append (buf, foreign, sizeof foreign);
+      offsets[k] = buf->len;
+      g_byte_array_append (buf, data, (guint) size);
+      if (model_index < 0 && entry_is_model (e))
+        model_index = (gint) k;
+    }
+  g_assert_cmpint (model_index, >=, 0);
+  gap_at = offsets[model_index] - 16;
+  while (buf->len % 8)
+    g_byte_array_append (buf, zero, 1);
+  for (guint k = 0; k < n; k++)
+    {
+      const MshedNresEntry *e = mshed_nres_peek_entry (src, k);
+      guint8 rec[64];
+
+      mshed_write_u32 (rec + 0, e->type_id);
+      mshed_write_u32 (rec + 4, e->attr1);
+      mshed_write_u32 (rec + 8, e->attr2);
+      mshed_write_u32 (rec + 12, (guint32) mshed_nres_entry_get_size (e));
+      mshed_write_u32 (rec + 16, e->attr3);
+      memcpy (rec + 20, e->name, 36);
+      mshed_write_u32 (rec + 56, offsets[k]);
+      mshed_write_u32 (rec + 60, e->sort_index);
+      g_byte_array_append (buf, rec, 64);
+    }
+  memcpy (buf->data, "NRes", 4);
+  mshed_write_u32 (buf->data + 4, 0x100);
+  mshed_write_u32 (buf->data + 8, n);
+  mshed_write_u32 (buf->data + 12, buf->len);
+  in = g_bytes_new (buf->data, buf->len);
+
+  nres = mshed_nres_parse (in, MSHED_MODE_STRICT, diags, &error);
+  g_assert_no_error (error);
+  g_assert_false (mshed_nres_is_canonical (nres));
+  g_assert_nonnull (mshed_diagnostics_find (diags, MSHED_CHECK_NRES_LAYOUT));
+  g_assert_cmpuint (diags->n_errors, ==, 0);
+  out = mshed_nres_serialize (nres, NULL);
+  g_assert_true (g_bytes_equal (out, in));
+
+  /* the nested models read the same as in the canonical archive */
+  for (guint k = 0; k < n; k++)
+    {
+      g_autoptr(GBytes) a = mshed_nres_entry_dup_bytes (mshed_nres_peek_entry (src, k));
+      g_autoptr(GBytes) b = mshed_nres_entry_dup_bytes (mshed_nres_peek_entry (nres, k));
+
+      g_assert_true (g_bytes_equal (a, b));
+    }
+
+  /* same-size edit inside a nested model: move one vertex */
+  {
+    g_autoptr(GBytes) payload = mshed_nres_entry_dup_bytes (mshed_nres_peek_entry (nres, model_index));
+    g_autoptr(MshedNres) inner = mshed_nres_parse (payload, MSHED_MODE_STRICT, NULL, &error);
+    g_autoptr(MshedModel) model = NULL;
+    g_autoptr(GBytes) inner_out = NULL;
+    gint res3;
+    float p[3];
+
+    g_assert_no_error (error);
+    model = mshed_model_new (inner, MSHED_MODE_STRICT, NULL, &error);
+    g_assert_no_error (error);
+    res3 = mshed_model_find_resource (model, 3);
+    g_assert_true (mshed_model_get_position (model, 0, p));
+    mshed_write_f32 (mshed_nres_entry_make_mutable (inner, (guint) res3), p[0] + 0.5f);
+    inner_out = mshed_model_serialize (model);
+    g_assert_cmpuint (g_bytes_get_size (inner_out), ==, g_bytes_get_size (payload));
+    mshed_nres_set_payload (nres, (guint) model_index, inner_out);
+  }
+  edited = mshed_nres_serialize (nres, &repacked);
+  g_assert_false (repacked);
+  g_assert_cmpuint (g_bytes_get_size (edited), ==, g_bytes_get_size (in));
+  o = g_bytes_get_data (edited, NULL);
+  for (guint i = 0; i < 16; i++)
+    g_assert_cmpuint (o[gap_at + i], ==, 0xA5 ^ (guint) model_index);
+  /* everything but the moved float is unchanged */
+  {
+    const guint8 *orig = g_bytes_get_data (in, NULL);
+    guint diffs = 0;
+
+    for (gsize i = 0; i < g_bytes_get_size (in); i++)
+      diffs += orig[i] != o[i];
+    g_assert_cmpuint (diffs, >=, 1);
+    g_assert_cmpuint (diffs, <=, 4);
+  }
+
+  /* an explicit canonical rebuild drops the gaps but keeps every payload */
+  repacked_bytes = mshed_nres_build_canonical (nres);
+  again = mshed_nres_parse (repacked_bytes, MSHED_MODE_STRICT, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (mshed_nres_is_canonical (again));
+  g_assert_cmpuint (g_bytes_get_size (repacked_bytes), <, g_bytes_get_size (in));
+  for (guint k = 0; k < n; k++)
+    {
+      g_autoptr(GBytes) a = mshed_nres_entry_dup_bytes (mshed_nres_peek_entry (nres, k));
+      g_autoptr(GBytes) b = mshed_nres_entry_dup_bytes (mshed_nres_peek_entry (again, k));
+
+      g_assert_true (g_bytes_equal (a, b));
+      g_assert_cmpuint (mshed_nres_peek_entry (again, k)->sort_index, ==,
+                        mshed_nres_peek_entry (src, k)->sort_index);
+    }
+}
+
+/* Container vectors ------------------------------------------------------------------------ */
+
+static const char vector_sha256[] =
+  "51e754fc9e932405e1b0517dfbb4645b0701e6b2d7da849013a28ecbe6786333";
+
+static MshedNres *
+vector_archive (void)
+{
+  static const struct {
+    guint32 type, a1, a2, a3;
+    const char *name, *payload;
+  } rows[] = {
+    { 1, 0x11, 0x22, 0x33, "Res1", "hello" },
+    { 2, 0, 0, 0, "AB", "12345678" },
+    { 3, 0, 0, 0, "A_B", "" },
+  };
+  MshedNres *nres = mshed_nres_new ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    {
+      MshedNresEntry e = { 0 };
+      g_autoptr(GBytes) payload = g_bytes_new_static (rows[i].payload, strlen (rows[i].payload));
+
+      e.type_id = rows[i].type;
+      e.attr1 = rows[i].a1;
+      e.attr2 = rows[i].a2;
+      e.attr3 = rows[i].a3;
+      memcpy (e.name, rows[i].name, strlen (rows[i].name));
+      mshed_nres_insert_entry (nres, G_MAXUINT, &e, payload);
+    }
+  return nres;
+}
+
+static char *
+sha256 (GBytes *bytes)
+{
+  g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
+
+  g_checksum_update (sum, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+  return g_strdup (g_checksum_get_string (sum));
+}
+
+static void
+test_vector (void)
+{
+  g_autoptr(MshedNres) nres = vector_archive ();
+  g_autoptr(GBytes) bytes = mshed_nres_build_canonical (nres);
+  g_autoptr(MshedNres) parsed = NULL;
+  g_autoptr(MshedNres) copy = NULL;
+  g_autoptr(GBytes) again = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *sum = sha256 (bytes);
+  const guint8 *d = g_bytes_get_data (bytes, NULL);
+
+  g_assert_cmpuint (g_bytes_get_size (bytes), ==, 224);
+  g_assert_cmpstr (sum, ==, vector_sha256);
+  /* a few landmarks of the dump in nres.md §9 */
+  g_assert_cmpmem (d, 16, "NRes\x00\x01\x00\x00\x03\x00\x00\x00\xe0\x00\x00\x00", 16);
+  g_assert_cmpmem (d + 16, 16, "hello\0\0\0" "12345678", 16);
+  g_assert_cmpuint (mshed_read_u32 (d + 0x5C), ==, 2);
+  g_assert_cmpuint (mshed_read_u32 (d + 0x9C), ==, 1);
+  g_assert_cmpuint (mshed_read_u32 (d + 0xD8), ==, 32);
+  g_assert_cmpuint (mshed_read_u32 (d + 0xDC), ==, 0);
+
+  /* read back, every payload touched: a forced canonical rebuild gives the same 224 bytes */
+  parsed = mshed_nres_parse (bytes, MSHED_MODE_STRICT, NULL, &error);
+  g_assert_no_error (error);
+  copy = mshed_nres_copy (parsed);
+  for (guint i = 0; i < 3; i++)
+    mshed_nres_touch (copy, i);
+  again = mshed_nres_serialize (copy, NULL);
+  g_clear_pointer (&sum, g_free);
+  sum = sha256 (again);
+  g_assert_cmpstr (sum, ==, vector_sha256);
+
+  /* the same archive nested as a *.msh-named entry keeps its bytes */
+  {
+    g_autoptr(MshedNres) outer = mshed_nres_new ();
+    MshedNresEntry e = { 0 };
+    g_autoptr(GBytes) outer_bytes = NULL;
+    g_autoptr(MshedNres) outer_back = NULL;
+    g_autoptr(GBytes) inner = NULL;
+
+    memcpy (e.name, "VECTOR.MSH", 10);
+    mshed_nres_insert_entry (outer, G_MAXUINT, &e, bytes);
+    outer_bytes = mshed_nres_build_canonical (outer);
+    g_assert_cmpuint (g_bytes_get_size (outer_bytes), ==, 16 + 224 + 64);
+    outer_back = mshed_nres_parse (outer_bytes, MSHED_MODE_STRICT, NULL, &error);
+    g_assert_no_error (error);
+    inner = mshed_nres_entry_dup_bytes (mshed_nres_peek_entry (outer_back, 0));
+    g_clear_pointer (&sum, g_free);
+    sum = sha256 (inner);
+    g_assert_cmpstr (sum, ==, vector_sha256);
+  }
+}
+
+/* nres.md §5.2: "AB" (1) and "A_B" (2) sort as A_B < AB; an upper-case fold would not. */
+static void
+test_sort_fold (void)
+{
+  static const char *const names[] = {
+    "Res1", "AB", "A_B", "a`b", "A[B", "ab", "AB0", "Z", "_", "a", "",
+  };
+  g_autoptr(MshedNres) nres = mshed_nres_new ();
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(MshedNres) back = NULL;
+  g_autoptr(GError) error = NULL;
+  guint32 table[G_N_ELEMENTS (names)], ref[G_N_ELEMENTS (names)], upper[G_N_ELEMENTS (names)];
+  guint32 vec[3];
+
+  {
+    g_autoptr(MshedNres) v = vector_archive ();
+
+    mshed_nres_compute_sort_table (v, vec);
+    g_assert_cmpuint (vec[0], ==, 2);
+    g_assert_cmpuint (vec[1], ==, 1);
+    g_assert_cmpuint (vec[2], ==, 0);
+  }
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      MshedNresEntry e = { 0 };
+      g_autoptr(GBytes) payload = g_bytes_new (&i, 1);
+
+      e.type_id = i;
+      memcpy (e.name, names[i], strlen (names[i]));
+      mshed_nres_insert_entry (nres, G_MAXUINT, &e, payload);
+    }
+  mshed_nres_compute_sort_table (nres, table);
+  ref_sort_table (nres, FALSE, ref);
+  ref_sort_table (nres, TRUE, upper);
+  g_assert_cmpmem (table, sizeof table, ref, sizeof ref);
+  g_assert_true (memcmp (ref, upper, sizeof ref) != 0);
+  /* "ab" equals "AB" after folding: stable, so directory order decides (1 before 5) */
+  for (guint k = 0; k + 1 < G_N_ELEMENTS (names); k++)
+    if (table[k] == 1)
+      g_assert_cmpuint (table[k + 1], ==, 5);
+
+  bytes = mshed_nres_serialize (nres, NULL);
+  back = mshed_nres_parse (bytes, MSHED_MODE_STRICT, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (mshed_nres_is_canonical (back));
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      gint found = names[i][0] ? mshed_nres_lookup_name (back, names[i]) : (gint) i;
+
+      g_assert_cmpuint (mshed_nres_peek_entry (back, i)->sort_index, ==, ref[i]);
+      if (i == 1 || i == 5)  /* "AB" and "ab" are the same name after folding */
+        g_assert_true (found == 1 || found == 5);
+      else
+        g_assert_cmpint (found, ==, (gint) i);
+    }
+  g_assert_cmpint (mshed_nres_lookup_name (back, "a_b"), ==, 2);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/model/roundtrip/shape/%s", shapes[i].name);
+
+      g_test_add_data_func (path, &shapes[i], test_shape);
+    }
+  g_test_add_func ("/model/roundtrip/seeded-corpus", test_seeded_corpus);
+  g_test_add_func ("/model/roundtrip/huge", test_huge);
+  g_test_add_func ("/model/roundtrip/determinism", test_determinism);
+  g_test_add_func ("/model/roundtrip/archive", test_archive);
+  g_test_add_func ("/model/roundtrip/archive-edit", test_archive_edit);
+  g_test_add_func ("/model/roundtrip/non-canonical", test_non_canonical);
+  g_test_add_func ("/model/roundtrip/vector", test_vector);
+  g_test_add_func ("/model/roundtrip/sort-fold", test_sort_fold);
+  return g_test_run ();
+}

@@ -305,7 +305,7 @@ mshed_model_get_record (const MshedModel *self,
   const guint8 *data = table_data (self, table, &info, &size, NULL);
   guint64 off;
 
-  if (data == NULL)
+  if (data == NULL || (table == MSHED_TABLE_HEADER && row > 0))
     return NULL;
   off = info->header_size + (guint64) row * info->stride;
   if (!mshed_range_ok (off, info->stride, size))

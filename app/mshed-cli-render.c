@@ -1,0 +1,258 @@
+/* mshed-cli-render.c
+ *
+ * Copyright 2026 The mshed authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * mshed-cli render: one model drawn offscreen (EGL surfaceless, no display) to a PNG file,
+ * by the same renderer as the GL view.
+ */
+#define G_LOG_DOMAIN "mshed-cli"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mshed-cli-private.h"
+#include "mshed-offscreen.h"
+#include "mshed-png.h"
+#include "mshed-renderer.h"
+
+static gboolean
+parse_uint (const char *option,
+            const char *text,
+            guint64     min,
+            guint64     max,
+            guint      *out)
+{
+  g_autoptr(GError) error = NULL;
+  guint64 value;
+
+  if (text == NULL)
+    return TRUE;
+  if (!g_ascii_string_to_unsigned (text, 10, min, max, &value, &error))
+    {
+      mshed_cli_error ("%s %s: %s", option, text, error->message);
+      return FALSE;
+    }
+  *out = (guint) value;
+  return TRUE;
+}
+
+static gboolean
+parse_float (const char *option,
+             const char *text,
+             float      *out)
+{
+  char *end = NULL;
+  double v;
+
+  if (text == NULL)
+    return TRUE;
+  v = g_ascii_strtod (text, &end);
+  if (end == text || *end != '\0' || !isfinite (v))
+    {
+      mshed_cli_error (_("%s %s: not a number"), option, text);
+      return FALSE;
+    }
+  *out = (float) v;
+  return TRUE;
+}
+
+static gboolean
+parse_size (const char *text,
+            int        *width,
+            int        *height)
+{
+  g_auto(GStrv) parts = NULL;
+  guint w = 0, h = 0;
+
+  if (text == NULL)
+    return TRUE;
+  parts = g_strsplit_set (text, "xX", 2);
+  if (g_strv_length (parts) != 2 ||
+      !parse_uint ("--size", parts[0], 1, 8192, &w) ||
+      !parse_uint ("--size", parts[1], 1, 8192, &h))
+    {
+      if (g_strv_length (parts) != 2)
+        mshed_cli_error (_("--size %s: expected WIDTHxHEIGHT, e.g. 512x512"), text);
+      return FALSE;
+    }
+  *width = (int) w;
+  *height = (int) h;
+  return TRUE;
+}
+
+static gboolean
+parse_color (const char *text,
+             float       rgba[4])
+{
+  const char *p = text;
+  gsize len;
+  guint64 v;
+
+  if (text == NULL)
+    return TRUE;
+  if (*p == '#')
+    p++;
+  len = strlen (p);
+  if ((len != 6 && len != 8) || !g_ascii_string_to_unsigned (p, 16, 0, G_MAXUINT32, &v, NULL))
+    {
+      mshed_cli_error (_("--background %s: expected RRGGBB or RRGGBBAA"), text);
+      return FALSE;
+    }
+  if (len == 6)
+    v = (v << 8) | 0xff;
+  for (guint i = 0; i < 4; i++)
+    rgba[i] = ((v >> (24 - 8 * i)) & 0xff) / 255.0f;
+  return TRUE;
+}
+
+int
+mshed_cli_render (int    argc,
+                  char **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MshedSource) source = NULL;
+  g_autoptr(MshedDiagnostics) diags = mshed_diagnostics_new ();
+  g_autoptr(MshedOffscreen) offscreen = NULL;
+  g_autofree guint8 *pixels = NULL;
+  g_autofree char *output = NULL;
+  g_autofree char *lod_text = NULL, *group_text = NULL, *frame_text = NULL, *size_text = NULL;
+  g_autofree char *up_text = NULL, *rotation_text = NULL, *bg_text = NULL, *samples_text = NULL;
+  g_autofree char *yaw_text = NULL, *pitch_text = NULL;
+  gboolean wireframe = FALSE, grid = FALSE, bounds = FALSE, materials = FALSE, uv = FALSE;
+  guint lod = 0, group = 0, samples = 4;
+  float frame = 0.0f, yaw = NAN, pitch = NAN;
+  float background[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
+  int width = 512, height = 512;
+  MshedRenderer *renderer;
+  MshedPoseOptions pose;
+  MshedOverlays overlays = MSHED_OVERLAY_SHADED;
+  MshedCamera *camera;
+  int status;
+  GOptionEntry entries[] = {
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write the PNG image to FILE"), "FILE" },
+    { "lod", 'l', 0, G_OPTION_ARG_STRING, &lod_text, N_("Level of detail, 0 to 2 (default 0)"), "N" },
+    { "group", 'g', 0, G_OPTION_ARG_STRING, &group_text, N_("Group, 0 to 4 (default 0)"), "G" },
+    { "frame", 'f', 0, G_OPTION_ARG_STRING, &frame_text,
+      N_("Animation time in frames (default 0)"), "F" },
+    { "size", 's', 0, G_OPTION_ARG_STRING, &size_text,
+      N_("Image size in pixels (default 512x512)"), "WxH" },
+    { "up", 0, 0, G_OPTION_ARG_STRING, &up_text, N_("Up axis: z (default) or y"), "AXIS" },
+    { "yaw", 0, 0, G_OPTION_ARG_STRING, &yaw_text, N_("Camera yaw in degrees (default -60)"), "DEG" },
+    { "pitch", 0, 0, G_OPTION_ARG_STRING, &pitch_text, N_("Camera pitch in degrees (default 25)"), "DEG" },
+    { "rotation", 0, 0, G_OPTION_ARG_STRING, &rotation_text,
+      N_("Quaternion convention: fparkan (default) or runtime (msh.md §7.4)"), "NAME" },
+    { "background", 'b', 0, G_OPTION_ARG_STRING, &bg_text,
+      N_("Background colour RRGGBB[AA] (default transparent)"), "COLOUR" },
+    { "samples", 0, 0, G_OPTION_ARG_STRING, &samples_text,
+      N_("Multisampling samples, 0 to 16 (default 4)"), "N" },
+    { "wireframe", 'w', 0, G_OPTION_ARG_NONE, &wireframe, N_("Draw the wireframe on top"), NULL },
+    { "grid", 0, 0, G_OPTION_ARG_NONE, &grid, N_("Draw the ground grid and axes"), NULL },
+    { "bounds", 0, 0, G_OPTION_ARG_NONE, &bounds, N_("Draw slot boxes and the header sphere"), NULL },
+    { "materials", 'm', 0, G_OPTION_ARG_NONE, &materials, N_("Tint batches by material index"), NULL },
+    { "uv-checker", 0, 0, G_OPTION_ARG_NONE, &uv, N_("Modulate with a UV checker"), NULL },
+    { NULL }
+  };
+
+  context = mshed_cli_context_new ("FILE|ARCHIVE:ENTRY",
+                                   _("Draw a model as the game would (node poses, LOD, group) to "
+                                     "a PNG image. Needs no display: it uses EGL's surfaceless "
+                                     "platform."),
+                                   entries);
+  if (!mshed_cli_parse (context, &argc, &argv))
+    return MSHED_CLI_EXIT_TROUBLE;
+  if (argc != 2 || output == NULL)
+    {
+      mshed_cli_error (_("render needs one model and -o FILE"));
+      return MSHED_CLI_EXIT_TROUBLE;
+    }
+  if (!parse_uint ("--lod", lod_text, 0, MSHED_N_LODS - 1, &lod) ||
+      !parse_uint ("--group", group_text, 0, MSHED_N_GROUPS - 1, &group) ||
+      !parse_uint ("--samples", samples_text, 0, 16, &samples) ||
+      !parse_float ("--frame", frame_text, &frame) ||
+      !parse_float ("--yaw", yaw_text, &yaw) ||
+      !parse_float ("--pitch", pitch_text, &pitch) ||
+      !parse_size (size_text, &width, &height) ||
+      !parse_color (bg_text, background))
+    return MSHED_CLI_EXIT_TROUBLE;
+  mshed_pose_options_init (&pose);
+  if (rotation_text && g_strcmp0 (rotation_text, "runtime") == 0)
+    pose.convention = MSHED_ROTATION_RUNTIME;
+  else if (rotation_text && g_strcmp0 (rotation_text, "fparkan") != 0)
+    {
+      mshed_cli_error (_("--rotation %s: expected fparkan or runtime"), rotation_text);
+      return MSHED_CLI_EXIT_TROUBLE;
+    }
+  if (up_text && g_ascii_strcasecmp (up_text, "z") != 0 && g_ascii_strcasecmp (up_text, "y") != 0)
+    {
+      mshed_cli_error (_("--up %s: expected z or y"), up_text);
+      return MSHED_CLI_EXIT_TROUBLE;
+    }
+
+  source = mshed_cli_open (argv[1], MSHED_MODE_TOLERANT, diags, &status);
+  if (source == NULL)
+    return status;
+  if (source->model == NULL)
+    {
+      mshed_cli_error (_("%s is an archive: name a model inside it as ARCHIVE:ENTRY"), argv[1]);
+      return MSHED_CLI_EXIT_TROUBLE;
+    }
+
+  offscreen = mshed_offscreen_new (width, height, (int) samples, &error);
+  if (offscreen == NULL)
+    {
+      mshed_cli_error ("%s", error->message);
+      return MSHED_CLI_EXIT_TROUBLE;
+    }
+
+  if (wireframe)
+    overlays |= MSHED_OVERLAY_WIREFRAME;
+  if (grid)
+    overlays |= MSHED_OVERLAY_GRID | MSHED_OVERLAY_AXES;
+  if (bounds)
+    overlays |= MSHED_OVERLAY_SLOT_BOXES | MSHED_OVERLAY_HEADER_SPHERE;
+  if (materials)
+    overlays |= MSHED_OVERLAY_MATERIALS;
+  if (uv)
+    overlays |= MSHED_OVERLAY_UV_CHECKER;
+
+  renderer = mshed_renderer_new ();
+  if (!mshed_renderer_realize (renderer, &error))
+    {
+      mshed_cli_error ("%s", error->message);
+      mshed_renderer_free (renderer);
+      return MSHED_CLI_EXIT_PROBLEMS;
+    }
+  camera = mshed_renderer_get_camera (renderer);
+  if (up_text && g_ascii_strcasecmp (up_text, "y") == 0)
+    mshed_camera_set_up (camera, MSHED_UP_Y);
+  if (isfinite (yaw))
+    camera->yaw = glm_rad (yaw);
+  if (isfinite (pitch))
+    camera->pitch = glm_rad (CLAMP (pitch, -89.0f, 89.0f));
+  mshed_renderer_set_background (renderer, background);
+  mshed_renderer_set_overlays (renderer, overlays);
+  mshed_renderer_set_pose_options (renderer, &pose);
+  mshed_renderer_set_view (renderer, lod, group);
+  mshed_renderer_set_time (renderer, frame);
+  mshed_renderer_set_model (renderer, source->model);
+  mshed_renderer_frame_all (renderer, (float) width / height);
+
+  mshed_offscreen_bind (offscreen);
+  mshed_renderer_draw (renderer, width, height);
+  pixels = mshed_offscreen_read_rgba (offscreen);
+  mshed_renderer_unrealize (renderer);
+  mshed_renderer_free (renderer);
+
+  if (!mshed_png_write (output, pixels, width, height, 4 * (gsize) width, &error))
+    {
+      mshed_cli_error ("%s", error->message);
+      return MSHED_CLI_EXIT_PROBLEMS;
+    }
+  return MSHED_CLI_EXIT_OK;
+}

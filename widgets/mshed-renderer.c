@@ -1,0 +1,1962 @@
+/* mshed-renderer.c
+ *
+ * Copyright 2026 The mshed authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Buffers: positions, normals and UVs in three vertex buffers (one entry per Res3 row), one
+ * element buffer with the validated triangles of every batch (MshedRenderScene), a second
+ * element buffer with the selected triangles, a selection flag per vertex, and a line buffer
+ * rebuilt each frame for the grid, axes and bounds. Each draw item (node, slot, batch) is one
+ * glDrawElements with the node's world matrix, so gl_PrimitiveID is the triangle's number in
+ * the item; picking writes (item + 1, gl_PrimitiveID) into an RG32UI target.
+ */
+#define G_LOG_DOMAIN "mshed-render"
+
+#include "config.h"
+
+#include <epoxy/gl.h>
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+#include "mshed-renderer.h"
+
+G_DEFINE_QUARK (mshed-render-error-quark, mshed_render_error)
+
+#define ATTR_POS 0
+#define ATTR_NRM 1
+#define ATTR_UV  2
+#define ATTR_SEL 3
+
+#define MODE_SHADED  0
+#define MODE_CHECKER 1
+#define MODE_FLAT    2
+
+typedef struct {
+  float p[3];
+  float c[4];
+} LineVertex;
+
+/* Highlight levels, drawn weakest first: an item's node or slot is selected (context), its
+ * batch is, or single triangles are. */
+#define N_SEL_LEVELS 3
+
+typedef struct {
+  guint first[N_SEL_LEVELS];   /* into the selection element buffer */
+  guint count[N_SEL_LEVELS];
+} SelRanges;
+
+typedef struct {
+  GLuint program;
+  GLint  u_vp;
+  GLint  u_model;
+  GLint  u_normal_mat;
+  GLint  u_color;
+  GLint  u_mode;
+  GLint  u_eye;
+  GLint  u_item;
+  GLint  u_length;
+  GLint  u_wire;
+} Program;
+
+struct _MshedRenderer {
+  MshedModel       *model;
+  MshedRenderScene *scene;
+  gboolean          framed_once;
+  MshedCamera       camera;
+  guint             lod;
+  guint             group;
+  float             time;
+  MshedPoseOptions  pose_options;
+  MshedOverlays     overlays;
+  float             background[4];
+  GHashTable       *hidden_nodes;
+  GHashTable       *selection[MSHED_N_SELECT_KINDS];
+
+  MshedSlotBounds  *recomputed;
+  guint             n_recomputed;
+  gboolean          has_recomputed_header;
+  MshedHeader       recomputed_header;
+
+  /* pending uploads */
+  gboolean          dirty_vertices_all;
+  guint             dirty_first;
+  guint             dirty_end;
+  gboolean          dirty_elements;
+  gboolean          dirty_selection;
+
+  /* GL */
+  gboolean          realized;
+  gboolean          debug;
+  gboolean          debug_callback;
+  GLuint            vao;
+  GLuint            vbo_pos;
+  GLuint            vbo_nrm;
+  GLuint            vbo_uv;
+  GLuint            vbo_sel;
+  GLuint            ebo;
+  GLuint            sel_ebo;
+  guint             gl_n_vertices;
+  GArray           *sel_ranges;     /* SelRanges per item */
+  guint             n_selected_vertices;
+  GLuint            line_vao;
+  GLuint            line_vbo;
+  GArray           *lines;          /* LineVertex pairs */
+  Program           mesh;
+  Program           mesh_wire;      /* shaded with the wireframe in one pass (geometry shader) */
+  Program           normals;
+  Program           pick;
+  Program           lineprog;
+  Program           points;
+  GLuint            pick_fbo;
+  GLuint            pick_color;
+  GLuint            pick_depth;
+  int               pick_width;
+  int               pick_height;
+
+  MshedRenderStats  stats;
+};
+
+/* Shaders -------------------------------------------------------------------------------- */
+
+static const char mesh_vs[] =
+  "#version 330 core\n"
+  "layout(location = 0) in vec3 a_pos;\n"
+  "layout(location = 1) in vec3 a_nrm;\n"
+  "layout(location = 2) in vec2 a_uv;\n"
+  "uniform mat4 u_vp;\n"
+  "uniform mat4 u_model;\n"
+  "uniform mat3 u_normal_mat;\n"
+  "out vec3 v_world;\n"
+  "out vec3 v_nrm;\n"
+  "out vec2 v_uv;\n"
+  "void main () {\n"
+  "  vec4 w = u_model * vec4 (a_pos, 1.0);\n"
+  "  v_world = w.xyz;\n"
+  "  v_nrm = u_normal_mat * a_nrm;\n"
+  "  v_uv = a_uv;\n"
+  "  gl_Position = u_vp * w;\n"
+  "}\n";
+
+#define MESH_FS_BODY \
+  "uniform vec4 u_color;\n" \
+  "uniform int u_mode;\n" \
+  "uniform vec3 u_eye;\n" \
+  "out vec4 frag;\n" \
+  "vec4 shade () {\n" \
+  "  if (u_mode == 2) return u_color;\n" \
+  "  vec3 n = v_nrm;\n" \
+  "  if (dot (n, n) < 1e-8)\n"   /* no decoded normal: the face's */ \
+  "    n = cross (dFdx (v_world), dFdy (v_world));\n" \
+  "  float len = length (n);\n" \
+  "  n = len > 0.0 ? n / len : vec3 (0.0, 0.0, 1.0);\n" \
+  "  vec3 l = normalize (u_eye - v_world);\n" \
+  "  float d = abs (dot (n, l));\n"  /* two-sided headlight: MSH winding is undocumented */ \
+  "  vec3 base = u_color.rgb;\n" \
+  "  if (u_mode == 1) {\n" \
+  "    float c = mod (floor (v_uv.x * 8.0) + floor (v_uv.y * 8.0), 2.0);\n" \
+  "    base *= mix (0.3, 1.0, c);\n" \
+  "  }\n" \
+  "  return vec4 (base * (0.28 + 0.72 * d), u_color.a);\n" \
+  "}\n"
+
+static const char mesh_wire_fs[] =
+  "#version 330 core\n"
+  "in vec3 f_world;\n"
+  "in vec3 f_nrm;\n"
+  "in vec2 f_uv;\n"
+  "noperspective in vec3 f_bary;\n"
+  "#define v_world f_world\n"
+  "#define v_nrm f_nrm\n"
+  "#define v_uv f_uv\n"
+  "uniform vec4 u_wire;\n"
+  MESH_FS_BODY
+  "void main () {\n"
+  "  vec3 w = fwidth (f_bary);\n"
+  "  vec3 a = smoothstep (vec3 (0.0), w * 1.2, f_bary);\n"
+  "  float edge = 1.0 - min (min (a.x, a.y), a.z);\n"
+  "  vec4 c = shade ();\n"
+  "  frag = vec4 (mix (c.rgb, u_wire.rgb, edge * u_wire.a), c.a);\n"
+  "}\n";
+
+static const char mesh_fs[] =
+  "#version 330 core\n"
+  "in vec3 v_world;\n"
+  "in vec3 v_nrm;\n"
+  "in vec2 v_uv;\n"
+  MESH_FS_BODY
+  "void main () { frag = shade (); }\n";
+
+/* The wireframe on top of the shading in one pass: each fragment knows its distance to the
+ * triangle's edges (barycentrics) in pixels. Much cheaper on llvmpipe than a second
+ * glPolygonMode (GL_LINE) pass. */
+static const char wire_gs[] =
+  "#version 330 core\n"
+  "layout(triangles) in;\n"
+  "layout(triangle_strip, max_vertices = 3) out;\n"
+  "in vec3 v_world[];\n"
+  "in vec3 v_nrm[];\n"
+  "in vec2 v_uv[];\n"
+  "out vec3 f_world;\n"
+  "out vec3 f_nrm;\n"
+  "out vec2 f_uv;\n"
+  "noperspective out vec3 f_bary;\n"
+  "void main () {\n"
+  "  for (int i = 0; i < 3; i++) {\n"
+  "    gl_Position = gl_in[i].gl_Position;\n"
+  "    gl_PrimitiveID = gl_PrimitiveIDIn;\n"
+  "    f_world = v_world[i];\n"
+  "    f_nrm = v_nrm[i];\n"
+  "    f_uv = v_uv[i];\n"
+  "    f_bary = vec3 (i == 0, i == 1, i == 2);\n"
+  "    EmitVertex ();\n"
+  "  }\n"
+  "  EndPrimitive ();\n"
+  "}\n";
+
+static const char normals_vs[] =
+  "#version 330 core\n"
+  "layout(location = 0) in vec3 a_pos;\n"
+  "layout(location = 1) in vec3 a_nrm;\n"
+  "uniform mat4 u_model;\n"
+  "uniform mat3 u_normal_mat;\n"
+  "out vec3 g_pos;\n"
+  "out vec3 g_nrm;\n"
+  "void main () {\n"
+  "  g_pos = (u_model * vec4 (a_pos, 1.0)).xyz;\n"
+  "  g_nrm = u_normal_mat * a_nrm;\n"
+  "  gl_Position = vec4 (g_pos, 1.0);\n"
+  "}\n";
+
+static const char normals_gs[] =
+  "#version 330 core\n"
+  "layout(triangles) in;\n"
+  "layout(line_strip, max_vertices = 6) out;\n"
+  "in vec3 g_pos[];\n"
+  "in vec3 g_nrm[];\n"
+  "uniform mat4 u_vp;\n"
+  "uniform float u_length;\n"
+  "void main () {\n"
+  "  for (int i = 0; i < 3; i++) {\n"
+  "    float len = length (g_nrm[i]);\n"
+  "    if (len <= 0.0) continue;\n"
+  "    gl_Position = u_vp * vec4 (g_pos[i], 1.0);\n"
+  "    EmitVertex ();\n"
+  "    gl_Position = u_vp * vec4 (g_pos[i] + g_nrm[i] / len * u_length, 1.0);\n"
+  "    EmitVertex ();\n"
+  "    EndPrimitive ();\n"
+  "  }\n"
+  "}\n";
+
+static const char color_fs[] =
+  "#version 330 core\n"
+  "uniform vec4 u_color;\n"
+  "out vec4 frag;\n"
+  "void main () { frag = u_color; }\n";
+
+static const char pick_vs[] =
+  "#version 330 core\n"
+  "layout(location = 0) in vec3 a_pos;\n"
+  "uniform mat4 u_vp;\n"
+  "uniform mat4 u_model;\n"
+  "void main () { gl_Position = u_vp * (u_model * vec4 (a_pos, 1.0)); }\n";
+
+static const char pick_fs[] =
+  "#version 330 core\n"
+  "uniform uint u_item;\n"
+  "out uvec2 frag;\n"
+  "void main () { frag = uvec2 (u_item, uint (gl_PrimitiveID)); }\n";
+
+static const char line_vs[] =
+  "#version 330 core\n"
+  "layout(location = 0) in vec3 a_pos;\n"
+  "layout(location = 1) in vec4 a_color;\n"
+  "uniform mat4 u_vp;\n"
+  "out vec4 v_color;\n"
+  "void main () { v_color = a_color; gl_Position = u_vp * vec4 (a_pos, 1.0); }\n";
+
+static const char line_fs[] =
+  "#version 330 core\n"
+  "in vec4 v_color;\n"
+  "out vec4 frag;\n"
+  "void main () { frag = v_color; }\n";
+
+static const char points_vs[] =
+  "#version 330 core\n"
+  "layout(location = 0) in vec3 a_pos;\n"
+  "layout(location = 3) in float a_sel;\n"
+  "uniform mat4 u_vp;\n"
+  "uniform mat4 u_model;\n"
+  "void main () {\n"
+  "  gl_PointSize = 7.0;\n"
+  "  gl_Position = a_sel > 0.5 ? u_vp * (u_model * vec4 (a_pos, 1.0)) : vec4 (2.0, 2.0, 2.0, 1.0);\n"
+  "}\n";
+
+/* Colours -------------------------------------------------------------------------------- */
+
+static const float clay[4] = { 0.74f, 0.72f, 0.68f, 1.0f };
+static const float select_fill[N_SEL_LEVELS][4] = {
+  { 1.0f, 0.55f, 0.10f, 0.15f },   /* node / slot */
+  { 1.0f, 0.55f, 0.10f, 0.35f },   /* batch */
+  { 1.0f, 0.50f, 0.05f, 0.60f },   /* triangles */
+};
+static const float select_line[4] = { 1.0f, 0.60f, 0.15f, 1.0f };
+static const float box_color[4] = { 0.20f, 0.75f, 1.0f, 1.0f };
+static const float sphere_color[4] = { 0.55f, 0.55f, 1.0f, 1.0f };
+static const float stale_color[4] = { 0.95f, 0.20f, 0.15f, 1.0f };
+static const float hull_color[4] = { 1.0f, 0.85f, 0.10f, 1.0f };
+static const float hsphere_color[4] = { 0.30f, 0.90f, 0.40f, 1.0f };
+static const float capsule_color[4] = { 0.90f, 0.35f, 0.90f, 1.0f };
+static const float normal_color[4] = { 0.25f, 0.60f, 1.0f, 1.0f };
+static const float material_palette[8][3] = {
+  { 0.74f, 0.72f, 0.68f }, { 0.55f, 0.70f, 0.85f }, { 0.85f, 0.62f, 0.55f },
+  { 0.60f, 0.80f, 0.58f }, { 0.82f, 0.76f, 0.50f }, { 0.72f, 0.60f, 0.82f },
+  { 0.52f, 0.78f, 0.76f }, { 0.86f, 0.58f, 0.72f },
+};
+
+/* GL helpers ----------------------------------------------------------------------------- */
+
+static void GLAPIENTRY
+debug_message_cb (GLenum        source,
+                  GLenum        type,
+                  GLuint        id,
+                  GLenum        severity,
+                  GLsizei       length,
+                  const GLchar *message,
+                  const void   *user_data)
+{
+  MshedRenderer *self = (MshedRenderer *) user_data;
+
+  if (type == GL_DEBUG_TYPE_ERROR)
+    {
+      self->stats.n_gl_errors++;
+      g_warning ("GL error (KHR_debug): %s", message);
+    }
+  else if (severity == GL_DEBUG_SEVERITY_HIGH)
+    g_message ("GL: %s", message);
+  else
+    g_debug ("GL: %s", message);
+}
+
+static void
+check_gl (MshedRenderer *self,
+          const char    *where)
+{
+  GLenum err;
+
+  if (!self->debug)
+    return;
+  while ((err = glGetError ()) != GL_NO_ERROR)
+    {
+      /* With KHR_debug the callback has already counted and described it. */
+      if (self->debug_callback)
+        g_debug ("glGetError 0x%04x after %s", err, where);
+      else
+        {
+          self->stats.n_gl_errors++;
+          g_warning ("GL error 0x%04x after %s", err, where);
+        }
+    }
+}
+
+static GLuint
+compile_shader (GLenum       kind,
+                const char  *source,
+                const char  *name,
+                GError     **error)
+{
+  GLuint shader = glCreateShader (kind);
+  GLint ok = GL_FALSE;
+
+  glShaderSource (shader, 1, &source, NULL);
+  glCompileShader (shader);
+  glGetShaderiv (shader, GL_COMPILE_STATUS, &ok);
+  if (!ok)
+    {
+      GLint len = 0;
+      g_autofree char *log = NULL;
+
+      glGetShaderiv (shader, GL_INFO_LOG_LENGTH, &len);
+      log = g_malloc0 (MAX (len, 1));
+      glGetShaderInfoLog (shader, MAX (len, 1), NULL, log);
+      g_set_error (error, MSHED_RENDER_ERROR, MSHED_RENDER_ERROR_SHADER,
+                   _("Shader “%s” does not compile: %s"), name, log);
+      glDeleteShader (shader);
+      return 0;
+    }
+  return shader;
+}
+
+static gboolean
+build_program (Program     *prog,
+               const char  *name,
+               const char  *vs,
+               const char  *gs,
+               const char  *fs,
+               GError     **error)
+{
+  GLuint shaders[3] = { 0, 0, 0 };
+  GLint ok = GL_FALSE;
+  guint n = 0;
+
+  memset (prog, 0, sizeof *prog);
+  if (!(shaders[n++] = compile_shader (GL_VERTEX_SHADER, vs, name, error)))
+    goto fail;
+  if (gs && !(shaders[n++] = compile_shader (GL_GEOMETRY_SHADER, gs, name, error)))
+    goto fail;
+  if (!(shaders[n++] = compile_shader (GL_FRAGMENT_SHADER, fs, name, error)))
+    goto fail;
+
+  prog->program = glCreateProgram ();
+  for (guint i = 0; i < n; i++)
+    glAttachShader (prog->program, shaders[i]);
+  glLinkProgram (prog->program);
+  for (guint i = 0; i < n; i++)
+    {
+      glDetachShader (prog->program, shaders[i]);
+      glDeleteShader (shaders[i]);
+    }
+  glGetProgramiv (prog->program, GL_LINK_STATUS, &ok);
+  if (!ok)
+    {
+      GLint len = 0;
+      g_autofree char *log = NULL;
+
+      glGetProgramiv (prog->program, GL_INFO_LOG_LENGTH, &len);
+      log = g_malloc0 (MAX (len, 1));
+      glGetProgramInfoLog (prog->program, MAX (len, 1), NULL, log);
+      g_set_error (error, MSHED_RENDER_ERROR, MSHED_RENDER_ERROR_SHADER,
+                   _("Shader program “%s” does not link: %s"), name, log);
+      glDeleteProgram (prog->program);
+      prog->program = 0;
+      return FALSE;
+    }
+  prog->u_vp = glGetUniformLocation (prog->program, "u_vp");
+  prog->u_model = glGetUniformLocation (prog->program, "u_model");
+  prog->u_normal_mat = glGetUniformLocation (prog->program, "u_normal_mat");
+  prog->u_color = glGetUniformLocation (prog->program, "u_color");
+  prog->u_mode = glGetUniformLocation (prog->program, "u_mode");
+  prog->u_eye = glGetUniformLocation (prog->program, "u_eye");
+  prog->u_item = glGetUniformLocation (prog->program, "u_item");
+  prog->u_length = glGetUniformLocation (prog->program, "u_length");
+  prog->u_wire = glGetUniformLocation (prog->program, "u_wire");
+  return TRUE;
+
+fail:
+  for (guint i = 0; i < n; i++)
+    if (shaders[i])
+      glDeleteShader (shaders[i]);
+  return FALSE;
+}
+
+static void
+delete_program (Program *prog)
+{
+  if (prog->program)
+    glDeleteProgram (prog->program);
+  prog->program = 0;
+}
+
+/* Life cycle ----------------------------------------------------------------------------- */
+
+MshedRenderer *
+mshed_renderer_new (void)
+{
+  MshedRenderer *self = g_new0 (MshedRenderer, 1);
+  static const float default_bg[4] = { 0.16f, 0.16f, 0.18f, 1.0f };
+
+  mshed_camera_init (&self->camera);
+  mshed_pose_options_init (&self->pose_options);
+  self->overlays = MSHED_OVERLAY_DEFAULT;
+  memcpy (self->background, default_bg, sizeof default_bg);
+  self->hidden_nodes = g_hash_table_new (NULL, NULL);
+  for (guint k = 0; k < MSHED_N_SELECT_KINDS; k++)
+    self->selection[k] = g_hash_table_new (NULL, NULL);
+  self->sel_ranges = g_array_new (FALSE, TRUE, sizeof (SelRanges));
+  self->lines = g_array_new (FALSE, FALSE, sizeof (LineVertex));
+#ifndef NDEBUG
+  self->debug = TRUE;
+#endif
+  if (g_getenv ("MSHED_GL_DEBUG") != NULL)
+    self->debug = g_strcmp0 (g_getenv ("MSHED_GL_DEBUG"), "0") != 0;
+  return self;
+}
+
+void
+mshed_renderer_free (MshedRenderer *self)
+{
+  if (self == NULL)
+    return;
+  if (self->realized)
+    g_warning ("MshedRenderer freed while realized: GL objects leak");
+  g_clear_pointer (&self->scene, mshed_render_scene_free);
+  g_clear_pointer (&self->model, mshed_model_unref);
+  g_hash_table_unref (self->hidden_nodes);
+  for (guint k = 0; k < MSHED_N_SELECT_KINDS; k++)
+    g_hash_table_unref (self->selection[k]);
+  g_array_unref (self->sel_ranges);
+  g_array_unref (self->lines);
+  g_free (self->recomputed);
+  g_free (self);
+}
+
+gboolean
+mshed_renderer_realize (MshedRenderer  *self,
+                        GError        **error)
+{
+  g_return_val_if_fail (!self->realized, TRUE);
+
+  if (epoxy_gl_version () < 33 || !epoxy_is_desktop_gl ())
+    {
+      g_set_error (error, MSHED_RENDER_ERROR, MSHED_RENDER_ERROR_UNSUPPORTED,
+                   _("OpenGL 3.3 is required, the context offers %d.%d"),
+                   epoxy_gl_version () / 10, epoxy_gl_version () % 10);
+      return FALSE;
+    }
+
+  self->debug_callback = FALSE;
+  if (self->debug && (epoxy_gl_version () >= 43 || epoxy_has_gl_extension ("GL_KHR_debug")))
+    {
+      glEnable (GL_DEBUG_OUTPUT);
+      glEnable (GL_DEBUG_OUTPUT_SYNCHRONOUS);
+      glDebugMessageCallback (debug_message_cb, self);
+      self->debug_callback = TRUE;
+    }
+  while (glGetError () != GL_NO_ERROR)
+    ;
+
+  if (!build_program (&self->mesh, "mesh", mesh_vs, NULL, mesh_fs, error) ||
+      !build_program (&self->mesh_wire, "mesh+wire", mesh_vs, wire_gs, mesh_wire_fs, error) ||
+      !build_program (&self->normals, "normals", normals_vs, normals_gs, color_fs, error) ||
+      !build_program (&self->pick, "pick", pick_vs, NULL, pick_fs, error) ||
+      !build_program (&self->lineprog, "lines", line_vs, NULL, line_fs, error) ||
+      !build_program (&self->points, "points", points_vs, NULL, color_fs, error))
+    {
+      delete_program (&self->mesh);
+      delete_program (&self->mesh_wire);
+      delete_program (&self->normals);
+      delete_program (&self->pick);
+      delete_program (&self->lineprog);
+      delete_program (&self->points);
+      if (self->debug_callback)
+        glDebugMessageCallback (NULL, NULL);
+      self->debug_callback = FALSE;
+      return FALSE;
+    }
+
+  glGenVertexArrays (1, &self->vao);
+  glGenBuffers (1, &self->vbo_pos);
+  glGenBuffers (1, &self->vbo_nrm);
+  glGenBuffers (1, &self->vbo_uv);
+  glGenBuffers (1, &self->vbo_sel);
+  glGenBuffers (1, &self->ebo);
+  glGenBuffers (1, &self->sel_ebo);
+  glBindVertexArray (self->vao);
+  glBindBuffer (GL_ARRAY_BUFFER, self->vbo_pos);
+  glVertexAttribPointer (ATTR_POS, 3, GL_FLOAT, GL_FALSE, 0, NULL);
+  glEnableVertexAttribArray (ATTR_POS);
+  glBindBuffer (GL_ARRAY_BUFFER, self->vbo_nrm);
+  glVertexAttribPointer (ATTR_NRM, 3, GL_FLOAT, GL_FALSE, 0, NULL);
+  glEnableVertexAttribArray (ATTR_NRM);
+  glBindBuffer (GL_ARRAY_BUFFER, self->vbo_uv);
+  glVertexAttribPointer (ATTR_UV, 2, GL_FLOAT, GL_FALSE, 0, NULL);
+  glEnableVertexAttribArray (ATTR_UV);
+  glBindBuffer (GL_ARRAY_BUFFER, self->vbo_sel);
+  glVertexAttribPointer (ATTR_SEL, 1, GL_UNSIGNED_BYTE, GL_TRUE, 0, NULL);
+  glEnableVertexAttribArray (ATTR_SEL);
+  glBindBuffer (GL_ELEMENT_ARRAY_BUFFER, self->ebo);
+  glBindVertexArray (0);
+
+  glGenVertexArrays (1, &self->line_vao);
+  glGenBuffers (1, &self->line_vbo);
+  glBindVertexArray (self->line_vao);
+  glBindBuffer (GL_ARRAY_BUFFER, self->line_vbo);
+  glVertexAttribPointer (0, 3, GL_FLOAT, GL_FALSE, sizeof (LineVertex),
+                         (void *) G_STRUCT_OFFSET (LineVertex, p));
+  glEnableVertexAttribArray (0);
+  glVertexAttribPointer (1, 4, GL_FLOAT, GL_FALSE, sizeof (LineVertex),
+                         (void *) G_STRUCT_OFFSET (LineVertex, c));
+  glEnableVertexAttribArray (1);
+  glBindVertexArray (0);
+  glBindBuffer (GL_ARRAY_BUFFER, 0);
+
+  self->realized = TRUE;
+  self->gl_n_vertices = 0;
+  self->dirty_vertices_all = TRUE;
+  self->dirty_elements = TRUE;
+  self->dirty_selection = TRUE;
+  check_gl (self, "realize");
+  return TRUE;
+}
+
+void
+mshed_renderer_unrealize (MshedRenderer *self)
+{
+  GLuint buffers[8];
+
+  if (!self->realized)
+    return;
+  delete_program (&self->mesh);
+  delete_program (&self->mesh_wire);
+  delete_program (&self->normals);
+  delete_program (&self->pick);
+  delete_program (&self->lineprog);
+  delete_program (&self->points);
+  buffers[0] = self->vbo_pos;
+  buffers[1] = self->vbo_nrm;
+  buffers[2] = self->vbo_uv;
+  buffers[3] = self->vbo_sel;
+  buffers[4] = self->ebo;
+  buffers[5] = self->sel_ebo;
+  buffers[6] = self->line_vbo;
+  glDeleteBuffers (7, buffers);
+  glDeleteVertexArrays (1, &self->vao);
+  glDeleteVertexArrays (1, &self->line_vao);
+  if (self->pick_fbo)
+    {
+      glDeleteFramebuffers (1, &self->pick_fbo);
+      glDeleteRenderbuffers (1, &self->pick_color);
+      glDeleteRenderbuffers (1, &self->pick_depth);
+    }
+  self->pick_fbo = self->pick_color = self->pick_depth = 0;
+  self->pick_width = self->pick_height = 0;
+  self->vao = self->line_vao = 0;
+  check_gl (self, "unrealize");
+  if (self->debug_callback)
+    {
+      glDebugMessageCallback (NULL, NULL);
+      glDisable (GL_DEBUG_OUTPUT);
+    }
+  self->debug_callback = FALSE;
+  self->realized = FALSE;
+}
+
+gboolean
+mshed_renderer_is_realized (MshedRenderer *self)
+{
+  return self->realized;
+}
+
+/* Model and changes ---------------------------------------------------------------------- */
+
+static void
+invalidate_all (MshedRenderer *self)
+{
+  self->dirty_vertices_all = TRUE;
+  self->dirty_elements = TRUE;
+  self->dirty_selection = TRUE;
+}
+
+void
+mshed_renderer_set_model (MshedRenderer *self,
+                          MshedModel    *model)
+{
+  if (model == self->model)
+    return;
+  g_clear_pointer (&self->scene, mshed_render_scene_free);
+  g_clear_pointer (&self->model, mshed_model_unref);
+  g_hash_table_remove_all (self->hidden_nodes);
+  for (guint k = 0; k < MSHED_N_SELECT_KINDS; k++)
+    g_hash_table_remove_all (self->selection[k]);
+  g_clear_pointer (&self->recomputed, g_free);
+  self->n_recomputed = 0;
+  self->has_recomputed_header = FALSE;
+  if (model)
+    {
+      self->model = mshed_model_ref (model);
+      self->scene = mshed_render_scene_new (model);
+      mshed_render_scene_set_time (self->scene, self->time, &self->pose_options);
+      mshed_render_scene_set_view (self->scene, self->lod, self->group);
+      if (!self->framed_once)
+        {
+          mshed_renderer_frame_all (self, 1.0f);
+          self->framed_once = TRUE;
+        }
+    }
+  invalidate_all (self);
+}
+
+MshedModel *
+mshed_renderer_get_model (MshedRenderer *self)
+{
+  return self->model;
+}
+
+MshedRenderScene *
+mshed_renderer_get_scene (MshedRenderer *self)
+{
+  return self->scene;
+}
+
+void
+mshed_renderer_vertices_changed (MshedRenderer *self,
+                                 guint          first,
+                                 guint          count)
+{
+  guint end;
+
+  if (count == 0)
+    return;
+  end = first + count < first ? G_MAXUINT : first + count;
+  if (self->dirty_first >= self->dirty_end)
+    {
+      self->dirty_first = first;
+      self->dirty_end = end;
+    }
+  else
+    {
+      self->dirty_first = MIN (self->dirty_first, first);
+      self->dirty_end = MAX (self->dirty_end, end);
+    }
+}
+
+void
+mshed_renderer_topology_changed (MshedRenderer *self)
+{
+  if (self->scene)
+    mshed_render_scene_topology_changed (self->scene);
+  self->dirty_elements = TRUE;
+  self->dirty_selection = TRUE;
+}
+
+void
+mshed_renderer_nodes_changed (MshedRenderer *self)
+{
+  if (self->scene)
+    mshed_render_scene_nodes_changed (self->scene);
+  self->dirty_selection = TRUE;
+}
+
+void
+mshed_renderer_animation_changed (MshedRenderer *self)
+{
+  if (self->scene)
+    mshed_render_scene_set_time (self->scene, self->time, &self->pose_options);
+}
+
+void
+mshed_renderer_bounds_changed (MshedRenderer *self)
+{
+  /* Bounds are read from the model on every draw; nothing is cached. */
+}
+
+void
+mshed_renderer_model_changed (MshedRenderer *self)
+{
+  if (self->scene)
+    {
+      mshed_render_scene_topology_changed (self->scene);
+      mshed_render_scene_set_time (self->scene, self->time, &self->pose_options);
+    }
+  invalidate_all (self);
+}
+
+void
+mshed_renderer_set_view (MshedRenderer *self,
+                         guint          lod,
+                         guint          group)
+{
+  self->lod = MIN (lod, MSHED_N_LODS - 1);
+  self->group = MIN (group, MSHED_N_GROUPS - 1);
+  if (self->scene)
+    mshed_render_scene_set_view (self->scene, self->lod, self->group);
+  self->dirty_selection = TRUE;
+}
+
+void
+mshed_renderer_set_time (MshedRenderer *self,
+                         float          frame)
+{
+  self->time = isfinite (frame) ? frame : 0.0f;
+  if (self->scene)
+    mshed_render_scene_set_time (self->scene, self->time, &self->pose_options);
+}
+
+float
+mshed_renderer_get_time (MshedRenderer *self)
+{
+  return self->time;
+}
+
+void
+mshed_renderer_set_pose_options (MshedRenderer          *self,
+                                 const MshedPoseOptions *options)
+{
+  self->pose_options = *options;
+  if (self->scene)
+    mshed_render_scene_set_time (self->scene, self->time, &self->pose_options);
+}
+
+void
+mshed_renderer_set_overlays (MshedRenderer *self,
+                             MshedOverlays  overlays)
+{
+  self->overlays = overlays;
+}
+
+MshedOverlays
+mshed_renderer_get_overlays (MshedRenderer *self)
+{
+  return self->overlays;
+}
+
+void
+mshed_renderer_set_background (MshedRenderer *self,
+                               const float    rgba[4])
+{
+  memcpy (self->background, rgba, sizeof self->background);
+}
+
+void
+mshed_renderer_set_node_visible (MshedRenderer *self,
+                                 guint          node,
+                                 gboolean       visible)
+{
+  if (visible)
+    g_hash_table_remove (self->hidden_nodes, GUINT_TO_POINTER (node + 1));
+  else
+    g_hash_table_add (self->hidden_nodes, GUINT_TO_POINTER (node + 1));
+}
+
+gboolean
+mshed_renderer_get_node_visible (MshedRenderer *self,
+                                 guint          node)
+{
+  return !g_hash_table_contains (self->hidden_nodes, GUINT_TO_POINTER (node + 1));
+}
+
+void
+mshed_renderer_show_all_nodes (MshedRenderer *self)
+{
+  g_hash_table_remove_all (self->hidden_nodes);
+}
+
+static gboolean
+item_visible (MshedRenderer       *self,
+              const MshedDrawItem *item)
+{
+  return item->node == MSHED_NONE ||
+         !g_hash_table_contains (self->hidden_nodes, GUINT_TO_POINTER (item->node + 1));
+}
+
+/* Selection ------------------------------------------------------------------------------ */
+
+void
+mshed_renderer_clear_selection (MshedRenderer *self)
+{
+  for (guint k = 0; k < MSHED_N_SELECT_KINDS; k++)
+    g_hash_table_remove_all (self->selection[k]);
+  self->dirty_selection = TRUE;
+}
+
+void
+mshed_renderer_select (MshedRenderer   *self,
+                       MshedSelectKind  kind,
+                       guint            index,
+                       gboolean         selected)
+{
+  g_return_if_fail (kind < MSHED_N_SELECT_KINDS);
+  if (index == G_MAXUINT)
+    return;
+  if (selected)
+    g_hash_table_add (self->selection[kind], GUINT_TO_POINTER (index + 1));
+  else
+    g_hash_table_remove (self->selection[kind], GUINT_TO_POINTER (index + 1));
+  self->dirty_selection = TRUE;
+}
+
+gboolean
+mshed_renderer_is_selected (MshedRenderer   *self,
+                            MshedSelectKind  kind,
+                            guint            index)
+{
+  g_return_val_if_fail (kind < MSHED_N_SELECT_KINDS, FALSE);
+  return g_hash_table_contains (self->selection[kind], GUINT_TO_POINTER (index + 1));
+}
+
+gboolean
+mshed_renderer_has_selection (MshedRenderer *self)
+{
+  for (guint k = 0; k < MSHED_N_SELECT_KINDS; k++)
+    if (g_hash_table_size (self->selection[k]) > 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* 0: node or slot selected, 1: batch selected, -1: neither */
+static int
+item_level (MshedRenderer       *self,
+            const MshedDrawItem *item)
+{
+  if (mshed_renderer_is_selected (self, MSHED_SELECT_BATCH, item->batch))
+    return 1;
+  if ((item->node != MSHED_NONE && mshed_renderer_is_selected (self, MSHED_SELECT_NODE, item->node)) ||
+      (item->slot != MSHED_NONE && mshed_renderer_is_selected (self, MSHED_SELECT_SLOT, item->slot)))
+    return 0;
+  return -1;
+}
+
+static void
+select_triangle_cb (guint    batch,
+                    guint    triangle,
+                    gpointer user_data)
+{
+  mshed_renderer_select (user_data, MSHED_SELECT_TRIANGLE, MSHED_TRIANGLE_KEY (batch, triangle), TRUE);
+}
+
+static void
+select_rows (MshedRenderer   *self,
+             MshedSelectKind  kind,
+             GArray          *rows)
+{
+  for (guint i = 0; rows && i < rows->len; i++)
+    mshed_renderer_select (self, kind, g_array_index (rows, guint, i), TRUE);
+}
+
+void
+mshed_renderer_set_selection (MshedRenderer        *self,
+                              const MshedSelection *selection)
+{
+  mshed_renderer_clear_selection (self);
+  if (selection == NULL)
+    return;
+  select_rows (self, MSHED_SELECT_NODE, selection->nodes);
+  select_rows (self, MSHED_SELECT_SLOT, selection->slots);
+  select_rows (self, MSHED_SELECT_BATCH, selection->batches);
+  if (self->scene && selection->tris && selection->tris->len > 0)
+    {
+      guint n_slots = mshed_model_get_n_rows (self->model, MSHED_TABLE_SLOTS);
+
+      for (guint s = 0; s < n_slots; s++)
+        mshed_render_scene_descriptors_to_triangles (self->scene, s,
+                                                     (const guint *) selection->tris->data,
+                                                     selection->tris->len,
+                                                     select_triangle_cb, self);
+    }
+}
+
+void
+mshed_renderer_set_recomputed_bounds (MshedRenderer         *self,
+                                      const MshedSlotBounds *slots,
+                                      guint                  n_slots,
+                                      const MshedHeader     *header)
+{
+  g_clear_pointer (&self->recomputed, g_free);
+  self->n_recomputed = 0;
+  if (slots && n_slots)
+    {
+      self->recomputed = g_memdup2 (slots, sizeof *slots * (gsize) n_slots);
+      self->n_recomputed = n_slots;
+    }
+  self->has_recomputed_header = header != NULL;
+  if (header)
+    self->recomputed_header = *header;
+}
+
+/* Camera --------------------------------------------------------------------------------- */
+
+MshedCamera *
+mshed_renderer_get_camera (MshedRenderer *self)
+{
+  return &self->camera;
+}
+
+static gboolean
+frame_bounds (MshedRenderer *self,
+              const float    min[3],
+              const float    max[3],
+              float          aspect)
+{
+  vec3 center;
+  float radius = 0.0f;
+
+  for (guint k = 0; k < 3; k++)
+    {
+      float h = 0.5f * (max[k] - min[k]);
+
+      center[k] = 0.5f * (min[k] + max[k]);
+      radius += h * h;
+    }
+  radius = sqrtf (radius);
+  if (!isfinite (radius) || !isfinite (center[0]) || !isfinite (center[1]) || !isfinite (center[2]))
+    return FALSE;
+  if (radius < 1e-4f)
+    radius = 1.0f;
+  mshed_camera_frame_sphere (&self->camera, center, radius, aspect);
+  return TRUE;
+}
+
+static gboolean
+visible_filter (const MshedDrawItem *item,
+                gpointer             user_data)
+{
+  return item_visible (user_data, item);
+}
+
+void
+mshed_renderer_frame_all (MshedRenderer *self,
+                          float          aspect)
+{
+  float min[3], max[3];
+  MshedHeader header;
+
+  if (self->scene && mshed_render_scene_compute_world_bounds (self->scene, visible_filter, self, min, max) &&
+      frame_bounds (self, min, max, aspect))
+    return;
+  /* Nothing drawn: the header sphere, else the unit sphere. */
+  if (self->model && mshed_model_get_header (self->model, &header) &&
+      isfinite (header.sphere[3]) && header.sphere[3] > 0.0f &&
+      isfinite (header.sphere[0]) && isfinite (header.sphere[1]) && isfinite (header.sphere[2]))
+    {
+      mshed_camera_frame_sphere (&self->camera, header.sphere, header.sphere[3], aspect);
+      return;
+    }
+  mshed_camera_frame_sphere (&self->camera, (vec3) { 0, 0, 0 }, 1.0f, aspect);
+}
+
+static gboolean
+selection_filter (const MshedDrawItem *item,
+                  gpointer             user_data)
+{
+  MshedRenderer *self = user_data;
+  guint n_items;
+  const MshedDrawItem *items = mshed_render_scene_get_items (self->scene, &n_items);
+  guint index = (guint) (item - items);
+
+  if (!item_visible (self, item) || index >= self->sel_ranges->len)
+    return FALSE;
+  for (guint l = 0; l < N_SEL_LEVELS; l++)
+    if (g_array_index (self->sel_ranges, SelRanges, index).count[l] > 0)
+      return TRUE;
+  return FALSE;
+}
+
+static void rebuild_selection_ranges (MshedRenderer *self,
+                                      GArray        *elements);
+
+gboolean
+mshed_renderer_frame_selection (MshedRenderer *self,
+                                float          aspect)
+{
+  float min[3], max[3];
+
+  if (self->scene == NULL || !mshed_renderer_has_selection (self))
+    return FALSE;
+  /* Whole items or items with selected triangles (vertex-only selections frame their items
+   * too coarsely; good enough to bring them into view). */
+  rebuild_selection_ranges (self, NULL);
+  if (!mshed_render_scene_compute_world_bounds (self->scene, selection_filter, self, min, max))
+    return FALSE;
+  return frame_bounds (self, min, max, aspect);
+}
+
+/* Uploads -------------------------------------------------------------------------------- */
+
+static void
+upload_vertices (MshedRenderer *self,
+                 guint          first,
+                 guint          count,
+                 gboolean       allocate)
+{
+  g_autofree float *pos = g_new (float, 3 * (gsize) MAX (count, 1));
+  g_autofree float *nrm = g_new (float, 3 * (gsize) MAX (count, 1));
+  g_autofree float *uv = g_new (float, 2 * (gsize) MAX (count, 1));
+  gsize n3 = 3 * sizeof (float) * (gsize) count;
+  gsize n2 = 2 * sizeof (float) * (gsize) count;
+
+  mshed_render_scene_read_vertices (self->scene, first, count, pos, nrm, uv);
+  if (allocate)
+    {
+      glBindBuffer (GL_ARRAY_BUFFER, self->vbo_pos);
+      glBufferData (GL_ARRAY_BUFFER, n3, pos, GL_DYNAMIC_DRAW);
+      glBindBuffer (GL_ARRAY_BUFFER, self->vbo_nrm);
+      glBufferData (GL_ARRAY_BUFFER, n3, nrm, GL_DYNAMIC_DRAW);
+      glBindBuffer (GL_ARRAY_BUFFER, self->vbo_uv);
+      glBufferData (GL_ARRAY_BUFFER, n2, uv, GL_DYNAMIC_DRAW);
+    }
+  else
+    {
+      glBindBuffer (GL_ARRAY_BUFFER, self->vbo_pos);
+      glBufferSubData (GL_ARRAY_BUFFER, 3 * sizeof (float) * (gsize) first, n3, pos);
+      glBindBuffer (GL_ARRAY_BUFFER, self->vbo_nrm);
+      glBufferSubData (GL_ARRAY_BUFFER, 3 * sizeof (float) * (gsize) first, n3, nrm);
+      glBindBuffer (GL_ARRAY_BUFFER, self->vbo_uv);
+      glBufferSubData (GL_ARRAY_BUFFER, 2 * sizeof (float) * (gsize) first, n2, uv);
+    }
+  glBindBuffer (GL_ARRAY_BUFFER, 0);
+  self->stats.upload_bytes += 2 * n3 + n2;
+}
+
+/* Fills sel_ranges (per item and level) and, when @elements is given, the selected
+ * elements: level 0 of every item, then level 1, then level 2. */
+static void
+rebuild_selection_ranges (MshedRenderer *self,
+                          GArray        *elements)
+{
+  guint n_items = 0, n_elem = 0, n_tris = 0;
+  const MshedDrawItem *items = self->scene ? mshed_render_scene_get_items (self->scene, &n_items) : NULL;
+  const guint32 *all = self->scene ? mshed_render_scene_get_elements (self->scene, &n_elem) : NULL;
+  const guint32 *tri_map = self->scene ? mshed_render_scene_get_tri_map (self->scene, &n_tris) : NULL;
+  GHashTable *tris = self->selection[MSHED_SELECT_TRIANGLE];
+  guint total = 0;
+
+  g_array_set_size (self->sel_ranges, n_items);
+  for (guint level = 0; level < N_SEL_LEVELS; level++)
+    for (guint i = 0; i < n_items; i++)
+      {
+        const MshedDrawItem *item = &items[i];
+        SelRanges *ranges = &g_array_index (self->sel_ranges, SelRanges, i);
+
+        ranges->first[level] = total;
+        ranges->count[level] = 0;
+        if (level < 2)
+          {
+            if (item_level (self, item) == (int) level)
+              {
+                if (elements)
+                  g_array_append_vals (elements, all + item->elem_first, item->elem_count);
+                ranges->count[level] = item->elem_count;
+              }
+          }
+        else if (g_hash_table_size (tris) > 0)
+          {
+            for (guint t = 0; t < item->elem_count / 3; t++)
+              {
+                guint key = MSHED_TRIANGLE_KEY (item->batch, tri_map[item->tri_first + t]);
+
+                if (g_hash_table_contains (tris, GUINT_TO_POINTER (key + 1)))
+                  {
+                    if (elements)
+                      g_array_append_vals (elements, all + item->elem_first + 3 * t, 3);
+                    ranges->count[level] += 3;
+                  }
+              }
+          }
+        total += ranges->count[level];
+      }
+}
+
+static void
+upload_selection (MshedRenderer *self)
+{
+  g_autoptr(GArray) elements = g_array_new (FALSE, FALSE, sizeof (guint32));
+  GHashTable *verts = self->selection[MSHED_SELECT_VERTEX];
+  guint n_vertices = self->gl_n_vertices;
+  g_autofree guint8 *flags = g_malloc0 (MAX (n_vertices, 1));
+  GHashTableIter iter;
+  gpointer key;
+
+  rebuild_selection_ranges (self, elements);
+  glBindBuffer (GL_ARRAY_BUFFER, self->sel_ebo);  /* any binding point will do for data */
+  glBufferData (GL_ARRAY_BUFFER, elements->len * sizeof (guint32), elements->data, GL_DYNAMIC_DRAW);
+
+  self->n_selected_vertices = 0;
+  g_hash_table_iter_init (&iter, verts);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      guint v = GPOINTER_TO_UINT (key) - 1;
+
+      if (v < n_vertices)
+        {
+          flags[v] = 255;
+          self->n_selected_vertices++;
+        }
+    }
+  glBindBuffer (GL_ARRAY_BUFFER, self->vbo_sel);
+  glBufferData (GL_ARRAY_BUFFER, n_vertices, flags, GL_DYNAMIC_DRAW);
+  glBindBuffer (GL_ARRAY_BUFFER, 0);
+}
+
+void
+mshed_renderer_prepare (MshedRenderer *self)
+{
+  guint n_vertices;
+
+  g_return_if_fail (self->realized);
+  self->stats.upload_bytes = 0;
+  n_vertices = self->scene ? mshed_render_scene_get_n_vertices (self->scene) : 0;
+
+  if (self->scene == NULL)
+    {
+      self->dirty_vertices_all = self->dirty_elements = FALSE;
+      self->dirty_first = self->dirty_end = 0;
+      self->dirty_selection = FALSE;
+      self->gl_n_vertices = 0;
+      g_array_set_size (self->sel_ranges, 0);
+      return;
+    }
+
+  if (self->dirty_vertices_all || n_vertices != self->gl_n_vertices)
+    {
+      upload_vertices (self, 0, n_vertices, TRUE);
+      self->gl_n_vertices = n_vertices;
+      self->dirty_vertices_all = FALSE;
+      self->dirty_first = self->dirty_end = 0;
+      self->dirty_selection = TRUE;
+    }
+  else if (self->dirty_first < self->dirty_end)
+    {
+      guint first = MIN (self->dirty_first, n_vertices);
+      guint end = MIN (self->dirty_end, n_vertices);
+
+      if (first < end)
+        upload_vertices (self, first, end - first, FALSE);
+      self->dirty_first = self->dirty_end = 0;
+    }
+
+  if (self->dirty_elements)
+    {
+      guint n_elem;
+      const guint32 *elements = mshed_render_scene_get_elements (self->scene, &n_elem);
+
+      glBindVertexArray (self->vao);
+      glBindBuffer (GL_ELEMENT_ARRAY_BUFFER, self->ebo);
+      glBufferData (GL_ELEMENT_ARRAY_BUFFER, n_elem * sizeof (guint32), elements, GL_STATIC_DRAW);
+      glBindVertexArray (0);
+      self->stats.upload_bytes += n_elem * sizeof (guint32);
+      self->dirty_elements = FALSE;
+      self->dirty_selection = TRUE;
+    }
+
+  if (self->dirty_selection)
+    {
+      upload_selection (self);
+      self->dirty_selection = FALSE;
+    }
+  check_gl (self, "prepare");
+}
+
+/* Lines ---------------------------------------------------------------------------------- */
+
+static void
+line (MshedRenderer *self,
+      const float    a[3],
+      const float    b[3],
+      const float    color[4])
+{
+  LineVertex v[2];
+
+  if (!isfinite (a[0]) || !isfinite (a[1]) || !isfinite (a[2]) ||
+      !isfinite (b[0]) || !isfinite (b[1]) || !isfinite (b[2]))
+    return;
+  memcpy (v[0].p, a, sizeof v[0].p);
+  memcpy (v[1].p, b, sizeof v[1].p);
+  memcpy (v[0].c, color, sizeof v[0].c);
+  memcpy (v[1].c, color, sizeof v[1].c);
+  g_array_append_vals (self->lines, v, 2);
+}
+
+static void
+transform_point (const float m[16],
+                 const float p[3],
+                 float       out[3])
+{
+  for (guint r = 0; r < 3; r++)
+    out[r] = m[r] * p[0] + m[4 + r] * p[1] + m[8 + r] * p[2] + m[12 + r];
+}
+
+/* A circle around @c in the plane spanned by unit vectors @u and @v. */
+static void
+circle (MshedRenderer *self,
+        const float    c[3],
+        const float    u[3],
+        const float    v[3],
+        float          r,
+        const float    color[4])
+{
+  const guint n = 48;
+  float prev[3];
+
+  if (!(r > 0.0f) || !isfinite (r))
+    return;
+  for (guint i = 0; i <= n; i++)
+    {
+      float a = 2.0f * (float) G_PI * i / n;
+      float p[3];
+
+      for (guint k = 0; k < 3; k++)
+        p[k] = c[k] + r * (cosf (a) * u[k] + sinf (a) * v[k]);
+      if (i > 0)
+        line (self, prev, p, color);
+      memcpy (prev, p, sizeof prev);
+    }
+}
+
+static void
+sphere (MshedRenderer *self,
+        const float    c[3],
+        float          r,
+        const float    color[4])
+{
+  static const float ex[3] = { 1, 0, 0 }, ey[3] = { 0, 1, 0 }, ez[3] = { 0, 0, 1 };
+
+  circle (self, c, ex, ey, r, color);
+  circle (self, c, ey, ez, r, color);
+  circle (self, c, ez, ex, r, color);
+}
+
+static void
+box (MshedRenderer *self,
+     const float    m[16],
+     const float    min[3],
+     const float    max[3],
+     const float    color[4])
+{
+  float corners[8][3];
+
+  for (guint i = 0; i < 8; i++)
+    {
+      float p[3] = { (i & 1) ? max[0] : min[0], (i & 2) ? max[1] : min[1], (i & 4) ? max[2] : min[2] };
+
+      transform_point (m, p, corners[i]);
+    }
+  for (guint i = 0; i < 8; i++)
+    for (guint bit = 1; bit < 8; bit <<= 1)
+      if (!(i & bit))
+        line (self, corners[i], corners[i | bit], color);
+}
+
+static float
+max_scale (const float m[16])
+{
+  float s = 0.0f;
+
+  for (guint c = 0; c < 3; c++)
+    s = MAX (s, sqrtf (m[4 * c] * m[4 * c] + m[4 * c + 1] * m[4 * c + 1] + m[4 * c + 2] * m[4 * c + 2]));
+  return s;
+}
+
+static void
+cross_mark (MshedRenderer *self,
+            const float    p[3],
+            float          size,
+            const float    color[4])
+{
+  for (guint k = 0; k < 3; k++)
+    {
+      float a[3], b[3];
+
+      memcpy (a, p, sizeof a);
+      memcpy (b, p, sizeof b);
+      a[k] -= size;
+      b[k] += size;
+      line (self, a, b, color);
+    }
+}
+
+static void
+capsule (MshedRenderer *self,
+         const float    cap[7],
+         const float    color[4])
+{
+  const float *a = cap, *b = cap + 3;
+  float r = cap[6];
+  float axis[3] = { b[0] - a[0], b[1] - a[1], b[2] - a[2] };
+  float len = sqrtf (axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
+  float u[3], v[3];
+
+  if (!(r >= 0.0f) || !isfinite (r) || !isfinite (len))
+    return;
+  if (len < 1e-6f)
+    {
+      sphere (self, a, r, color);
+      return;
+    }
+  for (guint k = 0; k < 3; k++)
+    axis[k] /= len;
+  /* u: any unit vector perpendicular to the axis; v = axis x u */
+  if (fabsf (axis[0]) < 0.9f)
+    glm_vec3_cross (axis, (vec3) { 1, 0, 0 }, u);
+  else
+    glm_vec3_cross (axis, (vec3) { 0, 1, 0 }, u);
+  glm_vec3_normalize (u);
+  glm_vec3_cross (axis, u, v);
+  line (self, a, b, color);
+  circle (self, a, u, v, r, color);
+  circle (self, b, u, v, r, color);
+  circle (self, a, axis, u, r, color);
+  circle (self, a, axis, v, r, color);
+  circle (self, b, axis, u, r, color);
+  circle (self, b, axis, v, r, color);
+  for (guint i = 0; i < 4; i++)
+    {
+      const float *d = (i & 1) ? v : u;
+      float s = (i & 2) ? -r : r;
+      float p0[3], p1[3];
+
+      for (guint k = 0; k < 3; k++)
+        {
+          p0[k] = a[k] + s * d[k];
+          p1[k] = b[k] + s * d[k];
+        }
+      line (self, p0, p1, color);
+    }
+}
+
+static gboolean
+floats_differ (const float *a,
+               const float *b,
+               guint        n)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      float tol = 1e-5f * MAX (1.0f, MAX (fabsf (a[i]), fabsf (b[i])));
+
+      if (!(fabsf (a[i] - b[i]) <= tol))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static float
+luminance (const float c[4])
+{
+  return 0.2126f * c[0] + 0.7152f * c[1] + 0.0722f * c[2];
+}
+
+static void
+mix_color (const float a[4],
+           const float b[4],
+           float       t,
+           float       out[4])
+{
+  for (guint k = 0; k < 3; k++)
+    out[k] = a[k] + (b[k] - a[k]) * t;
+  out[3] = 1.0f;
+}
+
+static float
+nice_step (float extent)
+{
+  float p = powf (10.0f, floorf (log10f (MAX (extent, 1e-6f))));
+
+  if (extent / p >= 5.0f)
+    return p;
+  if (extent / p >= 2.0f)
+    return p / 2.0f;
+  return p / 5.0f;
+}
+
+static void
+build_grid (MshedRenderer *self)
+{
+  static const float black[4] = { 0, 0, 0, 1 }, white[4] = { 1, 1, 1, 1 };
+  const float *contrast = luminance (self->background) > 0.5f ? black : white;
+  float minor[4], major[4];
+  float extent = MAX (self->camera.scene_radius * 1.5f, 1e-3f);
+  float step = nice_step (extent);
+  int n = (int) ceilf (extent / step);
+  gboolean z_up = self->camera.up == MSHED_UP_Z;
+
+  n = MIN (n, 200);
+  mix_color (self->background, contrast, 0.12f, minor);
+  mix_color (self->background, contrast, 0.25f, major);
+  if (self->overlays & MSHED_OVERLAY_GRID)
+    for (int i = -n; i <= n; i++)
+      {
+        float a0[3] = { 0, 0, 0 }, a1[3] = { 0, 0, 0 }, b0[3] = { 0, 0, 0 }, b1[3] = { 0, 0, 0 };
+        const float *c = (i % 5 == 0) ? major : minor;
+        guint second = z_up ? 1 : 2;
+
+        a0[0] = a1[0] = i * step;
+        a0[second] = -n * step;
+        a1[second] = n * step;
+        b0[second] = b1[second] = i * step;
+        b0[0] = -n * step;
+        b1[0] = n * step;
+        line (self, a0, a1, c);
+        line (self, b0, b1, c);
+      }
+  if (self->overlays & MSHED_OVERLAY_AXES)
+    {
+      static const float o[3] = { 0, 0, 0 };
+      static const float colors[3][4] = { { 0.90f, 0.25f, 0.25f, 1 }, { 0.30f, 0.85f, 0.30f, 1 },
+                                          { 0.30f, 0.45f, 0.95f, 1 } };
+
+      for (guint k = 0; k < 3; k++)
+        {
+          float e[3] = { 0, 0, 0 };
+
+          e[k] = n * step * 0.5f;
+          line (self, o, e, colors[k]);
+        }
+    }
+}
+
+static void
+build_bounds (MshedRenderer *self)
+{
+  guint n_items;
+  const MshedDrawItem *items = mshed_render_scene_get_items (self->scene, &n_items);
+  MshedHeader header;
+  guint prev_node = G_MAXUINT, prev_slot = G_MAXUINT;
+  gboolean boxes = (self->overlays & MSHED_OVERLAY_SLOT_BOXES) != 0;
+  gboolean spheres = (self->overlays & MSHED_OVERLAY_SLOT_SPHERES) != 0;
+
+  if (boxes || spheres)
+    for (guint i = 0; i < n_items; i++)
+      {
+        const MshedDrawItem *item = &items[i];
+        const float *m;
+        MshedSlot slot;
+        const MshedSlotBounds *rec = NULL;
+        gboolean selected;
+        float c[3];
+
+        if (item->slot == MSHED_NONE || !item_visible (self, item) ||
+            (item->node == prev_node && item->slot == prev_slot))
+          continue;
+        prev_node = item->node;
+        prev_slot = item->slot;
+        if (!mshed_model_get_slot (self->model, item->slot, &slot))
+          continue;
+        m = mshed_render_scene_get_world (self->scene, item->node);
+        selected = mshed_renderer_is_selected (self, MSHED_SELECT_SLOT, item->slot) ||
+                   mshed_renderer_is_selected (self, MSHED_SELECT_NODE, item->node);
+        if (item->slot < self->n_recomputed && self->recomputed[item->slot].valid)
+          rec = &self->recomputed[item->slot];
+
+        if (boxes)
+          {
+            const float *col = selected ? select_line : box_color;
+
+            if (rec)
+              {
+                box (self, m, rec->aabb_min, rec->aabb_max, col);
+                if (floats_differ (rec->aabb_min, slot.aabb_min, 3) ||
+                    floats_differ (rec->aabb_max, slot.aabb_max, 3))
+                  box (self, m, slot.aabb_min, slot.aabb_max, stale_color);
+              }
+            else
+              box (self, m, slot.aabb_min, slot.aabb_max, col);
+          }
+        if (spheres)
+          {
+            const float *col = selected ? select_line : sphere_color;
+            float s = max_scale (m);
+
+            if (rec)
+              {
+                transform_point (m, rec->sphere_center, c);
+                sphere (self, c, rec->sphere_radius * s, col);
+                if (floats_differ (rec->sphere_center, slot.sphere_center, 3) ||
+                    floats_differ (&rec->sphere_radius, &slot.sphere_radius, 1))
+                  {
+                    transform_point (m, slot.sphere_center, c);
+                    sphere (self, c, slot.sphere_radius * s, stale_color);
+                  }
+              }
+            else
+              {
+                transform_point (m, slot.sphere_center, c);
+                sphere (self, c, slot.sphere_radius * s, col);
+              }
+          }
+      }
+
+  if (!(self->overlays & (MSHED_OVERLAY_HULL | MSHED_OVERLAY_HEADER_SPHERE | MSHED_OVERLAY_CAPSULE)) ||
+      !mshed_model_get_header (self->model, &header))
+    return;
+  {
+    const MshedHeader *rec = self->has_recomputed_header ? &self->recomputed_header : NULL;
+    const MshedHeader *shown = rec ? rec : &header;
+    float mark = MAX (self->camera.scene_radius * 0.03f, 1e-4f);
+
+    if (self->overlays & MSHED_OVERLAY_HULL)
+      {
+        /* The point order is undocumented (msh.md §12.3): points only, no edges. */
+        for (guint i = 0; i < 8; i++)
+          cross_mark (self, shown->hull[i], mark, hull_color);
+        if (rec)
+          for (guint i = 0; i < 8; i++)
+            if (floats_differ (rec->hull[i], header.hull[i], 3))
+              cross_mark (self, header.hull[i], mark, stale_color);
+      }
+    if (self->overlays & MSHED_OVERLAY_HEADER_SPHERE)
+      {
+        sphere (self, shown->sphere, shown->sphere[3], hsphere_color);
+        if (rec && floats_differ (rec->sphere, header.sphere, 4))
+          sphere (self, header.sphere, header.sphere[3], stale_color);
+      }
+    if (self->overlays & MSHED_OVERLAY_CAPSULE)
+      {
+        capsule (self, shown->capsule, capsule_color);
+        if (rec && floats_differ (rec->capsule, header.capsule, 7))
+          capsule (self, header.capsule, stale_color);
+      }
+  }
+}
+
+/* Drawing -------------------------------------------------------------------------------- */
+
+static void
+set_item_uniforms (const Program *prog,
+                   const float    m[16])
+{
+  mat4 model;
+  mat3 m3, inv;
+
+  memcpy (model, m, sizeof model);
+  if (prog->u_model >= 0)
+    glUniformMatrix4fv (prog->u_model, 1, GL_FALSE, m);
+  if (prog->u_normal_mat >= 0)
+    {
+      glm_mat4_pick3 (model, m3);
+      if (fabsf (glm_mat3_det (m3)) > 1e-12f)
+        {
+          glm_mat3_inv (m3, inv);
+          glm_mat3_transpose (inv);
+        }
+      else
+        glm_mat3_copy (m3, inv);
+      glUniformMatrix3fv (prog->u_normal_mat, 1, GL_FALSE, (const float *) inv);
+    }
+}
+
+static void
+draw_items (MshedRenderer *self,
+            const Program *prog,
+            GLenum         mode,
+            gboolean       tint)
+{
+  guint n_items;
+  const MshedDrawItem *items = mshed_render_scene_get_items (self->scene, &n_items);
+
+  for (guint i = 0; i < n_items; i++)
+    {
+      const MshedDrawItem *item = &items[i];
+
+      if (!item_visible (self, item))
+        continue;
+      set_item_uniforms (prog, mshed_render_scene_get_world (self->scene, item->node));
+      if (tint)
+        {
+          MshedBatch batch;
+          float c[4] = { clay[0], clay[1], clay[2], 1.0f };
+
+          if ((self->overlays & MSHED_OVERLAY_MATERIALS) &&
+              mshed_model_get_batch (self->model, item->batch, &batch))
+            memcpy (c, material_palette[batch.material_index % 8], 3 * sizeof (float));
+          glUniform4fv (prog->u_color, 1, c);
+        }
+      if (prog->u_item >= 0)
+        glUniform1ui (prog->u_item, i + 1);
+      glDrawElements (mode, (GLsizei) item->elem_count, GL_UNSIGNED_INT,
+                      (void *) ((gsize) item->elem_first * sizeof (guint32)));
+      self->stats.n_draw_calls++;
+      if (mode == GL_TRIANGLES && tint)
+        self->stats.n_triangles += item->elem_count / 3;
+    }
+}
+
+static void
+view_projection (MshedRenderer *self,
+                 int            width,
+                 int            height,
+                 mat4           vp)
+{
+  mat4 view, proj;
+
+  mshed_camera_view (&self->camera, view);
+  mshed_camera_projection (&self->camera, (float) width / MAX (height, 1), proj);
+  glm_mat4_mul (proj, view, vp);
+}
+
+static void
+draw_selection (MshedRenderer *self,
+                const mat4     vp)
+{
+  guint n_items;
+  const MshedDrawItem *items = mshed_render_scene_get_items (self->scene, &n_items);
+  gboolean any = FALSE;
+
+  n_items = MIN (n_items, self->sel_ranges->len);
+  for (guint i = 0; i < n_items && !any; i++)
+    for (guint l = 0; l < N_SEL_LEVELS; l++)
+      any |= g_array_index (self->sel_ranges, SelRanges, i).count[l] > 0;
+
+  glBindVertexArray (self->vao);
+  if (any)
+    {
+      glUseProgram (self->mesh.program);
+      glUniformMatrix4fv (self->mesh.u_vp, 1, GL_FALSE, (const float *) vp);
+      glUniform1i (self->mesh.u_mode, MODE_FLAT);
+      glBindBuffer (GL_ELEMENT_ARRAY_BUFFER, self->sel_ebo);
+      glEnable (GL_BLEND);
+      glBlendFuncSeparate (GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+      /* fills of every level, weakest first, then the outline of the selected triangles */
+      for (guint pass = 0; pass <= N_SEL_LEVELS; pass++)
+        {
+          guint level = pass < N_SEL_LEVELS ? pass : N_SEL_LEVELS - 1;
+
+          glUniform4fv (self->mesh.u_color, 1, pass < N_SEL_LEVELS ? select_fill[level] : select_line);
+          glPolygonMode (GL_FRONT_AND_BACK, pass < N_SEL_LEVELS ? GL_FILL : GL_LINE);
+          for (guint i = 0; i < n_items; i++)
+            {
+              const SelRanges *ranges = &g_array_index (self->sel_ranges, SelRanges, i);
+
+              if (ranges->count[level] == 0 || !item_visible (self, &items[i]))
+                continue;
+              set_item_uniforms (&self->mesh, mshed_render_scene_get_world (self->scene, items[i].node));
+              glDrawElements (GL_TRIANGLES, (GLsizei) ranges->count[level], GL_UNSIGNED_INT,
+                              (void *) ((gsize) ranges->first[level] * sizeof (guint32)));
+              self->stats.n_draw_calls++;
+            }
+        }
+      glPolygonMode (GL_FRONT_AND_BACK, GL_FILL);
+      glDisable (GL_BLEND);
+      glBindBuffer (GL_ELEMENT_ARRAY_BUFFER, self->ebo);
+    }
+  if (self->n_selected_vertices > 0)
+    {
+      glEnable (GL_PROGRAM_POINT_SIZE);
+      glUseProgram (self->points.program);
+      glUniformMatrix4fv (self->points.u_vp, 1, GL_FALSE, (const float *) vp);
+      glUniform4fv (self->points.u_color, 1, select_line);
+      glDepthFunc (GL_ALWAYS);
+      draw_items (self, &self->points, GL_POINTS, FALSE);
+      glDepthFunc (GL_LEQUAL);
+      glDisable (GL_PROGRAM_POINT_SIZE);
+    }
+  glBindVertexArray (0);
+}
+
+static void
+draw_lines (MshedRenderer *self,
+            const mat4     vp)
+{
+  if (self->lines->len == 0)
+    return;
+  glUseProgram (self->lineprog.program);
+  glUniformMatrix4fv (self->lineprog.u_vp, 1, GL_FALSE, (const float *) vp);
+  glBindVertexArray (self->line_vao);
+  glBindBuffer (GL_ARRAY_BUFFER, self->line_vbo);
+  glBufferData (GL_ARRAY_BUFFER, self->lines->len * sizeof (LineVertex), self->lines->data,
+                GL_STREAM_DRAW);
+  glDrawArrays (GL_LINES, 0, (GLsizei) self->lines->len);
+  self->stats.n_draw_calls++;
+  glBindBuffer (GL_ARRAY_BUFFER, 0);
+  glBindVertexArray (0);
+}
+
+void
+mshed_renderer_draw (MshedRenderer *self,
+                     int            width,
+                     int            height)
+{
+  mat4 vp;
+  vec3 eye;
+
+  g_return_if_fail (self->realized);
+  if (self->debug)
+    while (glGetError () != GL_NO_ERROR)
+      ;  /* whatever the caller left behind is not ours */
+
+  mshed_renderer_prepare (self);
+  self->stats.n_draw_calls = 0;
+  self->stats.n_triangles = 0;
+
+  glViewport (0, 0, MAX (width, 1), MAX (height, 1));
+  glClearColor (self->background[0], self->background[1], self->background[2], self->background[3]);
+  glClearDepth (1.0);
+  glDepthMask (GL_TRUE);
+  glColorMask (GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+  glClear (GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  glEnable (GL_DEPTH_TEST);
+  glDepthFunc (GL_LEQUAL);
+  glDisable (GL_CULL_FACE);
+  glDisable (GL_BLEND);
+  glDisable (GL_SCISSOR_TEST);
+  glDisable (GL_STENCIL_TEST);
+
+  view_projection (self, width, height, vp);
+  mshed_camera_eye (&self->camera, eye);
+  g_array_set_size (self->lines, 0);
+  if (self->overlays & (MSHED_OVERLAY_GRID | MSHED_OVERLAY_AXES))
+    build_grid (self);
+
+  if (self->scene)
+    {
+      glBindVertexArray (self->vao);
+      if (self->overlays & MSHED_OVERLAY_SHADED)
+        {
+          gboolean wire = (self->overlays & MSHED_OVERLAY_WIREFRAME) != 0;
+          const Program *prog = wire ? &self->mesh_wire : &self->mesh;
+          static const float wire_color[4] = { 0.08f, 0.08f, 0.10f, 0.85f };
+
+          glUseProgram (prog->program);
+          glUniformMatrix4fv (prog->u_vp, 1, GL_FALSE, (const float *) vp);
+          glUniform3fv (prog->u_eye, 1, eye);
+          glUniform1i (prog->u_mode,
+                       (self->overlays & MSHED_OVERLAY_UV_CHECKER) ? MODE_CHECKER : MODE_SHADED);
+          if (wire)
+            glUniform4fv (prog->u_wire, 1, wire_color);
+          glEnable (GL_POLYGON_OFFSET_FILL);
+          glPolygonOffset (1.0f, 1.0f);
+          draw_items (self, prog, GL_TRIANGLES, TRUE);
+          glDisable (GL_POLYGON_OFFSET_FILL);
+        }
+      else if (self->overlays & MSHED_OVERLAY_WIREFRAME)
+        {
+          /* wireframe alone: every edge, hidden ones too */
+          const float wire[4] = { luminance (self->background) > 0.5f ? 0.08f : 0.85f,
+                                  luminance (self->background) > 0.5f ? 0.08f : 0.85f,
+                                  luminance (self->background) > 0.5f ? 0.10f : 0.88f, 1.0f };
+
+          glUseProgram (self->mesh.program);
+          glUniformMatrix4fv (self->mesh.u_vp, 1, GL_FALSE, (const float *) vp);
+          glUniform1i (self->mesh.u_mode, MODE_FLAT);
+          glUniform4fv (self->mesh.u_color, 1, wire);
+          glPolygonMode (GL_FRONT_AND_BACK, GL_LINE);
+          draw_items (self, &self->mesh, GL_TRIANGLES, FALSE);
+          glPolygonMode (GL_FRONT_AND_BACK, GL_FILL);
+        }
+      if (self->overlays & MSHED_OVERLAY_NORMALS)
+        {
+          glUseProgram (self->normals.program);
+          glUniformMatrix4fv (self->normals.u_vp, 1, GL_FALSE, (const float *) vp);
+          glUniform4fv (self->normals.u_color, 1, normal_color);
+          glUniform1f (self->normals.u_length, MAX (self->camera.scene_radius * 0.04f, 1e-4f));
+          draw_items (self, &self->normals, GL_TRIANGLES, FALSE);
+        }
+      glBindVertexArray (0);
+      draw_selection (self, vp);
+      build_bounds (self);
+    }
+  draw_lines (self, vp);
+  glUseProgram (0);
+  check_gl (self, "draw");
+}
+
+/* Picking -------------------------------------------------------------------------------- */
+
+static gboolean
+ensure_pick_target (MshedRenderer *self,
+                    int            width,
+                    int            height)
+{
+  if (self->pick_fbo && self->pick_width == width && self->pick_height == height)
+    return TRUE;
+  if (!self->pick_fbo)
+    {
+      glGenFramebuffers (1, &self->pick_fbo);
+      glGenRenderbuffers (1, &self->pick_color);
+      glGenRenderbuffers (1, &self->pick_depth);
+    }
+  glBindRenderbuffer (GL_RENDERBUFFER, self->pick_color);
+  glRenderbufferStorage (GL_RENDERBUFFER, GL_RG32UI, width, height);
+  glBindRenderbuffer (GL_RENDERBUFFER, self->pick_depth);
+  glRenderbufferStorage (GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, width, height);
+  glBindRenderbuffer (GL_RENDERBUFFER, 0);
+  glBindFramebuffer (GL_FRAMEBUFFER, self->pick_fbo);
+  glFramebufferRenderbuffer (GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, self->pick_color);
+  glFramebufferRenderbuffer (GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, self->pick_depth);
+  self->pick_width = width;
+  self->pick_height = height;
+  if (glCheckFramebufferStatus (GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
+    {
+      g_warning ("The picking framebuffer is incomplete");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+mshed_renderer_pick (MshedRenderer *self,
+                     int            width,
+                     int            height,
+                     int            x,
+                     int            y,
+                     MshedPick     *out)
+{
+  GLint prev_draw = 0, prev_read = 0, prev_viewport[4];
+  const GLuint zero[4] = { 0, 0, 0, 0 };
+  GLuint value[2] = { 0, 0 };
+  mat4 vp;
+  gboolean ok;
+
+  g_return_val_if_fail (self->realized, FALSE);
+  memset (out, 0, sizeof *out);
+  out->node = out->slot = out->batch = MSHED_NONE;
+  out->triangle = out->index_position = out->item = out->descriptor = G_MAXUINT;
+  out->vertices[0] = out->vertices[1] = out->vertices[2] = G_MAXUINT;
+  if (self->scene == NULL || width <= 0 || height <= 0 || x < 0 || y < 0 || x >= width || y >= height)
+    return FALSE;
+
+  mshed_renderer_prepare (self);
+  glGetIntegerv (GL_DRAW_FRAMEBUFFER_BINDING, &prev_draw);
+  glGetIntegerv (GL_READ_FRAMEBUFFER_BINDING, &prev_read);
+  glGetIntegerv (GL_VIEWPORT, prev_viewport);
+
+  ok = ensure_pick_target (self, width, height);
+  if (ok)
+    {
+      glBindFramebuffer (GL_FRAMEBUFFER, self->pick_fbo);
+      glViewport (0, 0, width, height);
+      glDisable (GL_BLEND);
+      glDisable (GL_SCISSOR_TEST);
+      glEnable (GL_DEPTH_TEST);
+      glDepthFunc (GL_LEQUAL);
+      glDepthMask (GL_TRUE);
+      glClearBufferuiv (GL_COLOR, 0, zero);
+      glClearDepth (1.0);
+      glClear (GL_DEPTH_BUFFER_BIT);
+      view_projection (self, width, height, vp);
+      glUseProgram (self->pick.program);
+      glUniformMatrix4fv (self->pick.u_vp, 1, GL_FALSE, (const float *) vp);
+      glBindVertexArray (self->vao);
+      draw_items (self, &self->pick, GL_TRIANGLES, FALSE);
+      glBindVertexArray (0);
+      glUseProgram (0);
+      glReadBuffer (GL_COLOR_ATTACHMENT0);
+      glPixelStorei (GL_PACK_ALIGNMENT, 4);
+      glReadPixels (x, height - 1 - y, 1, 1, GL_RG_INTEGER, GL_UNSIGNED_INT, value);
+    }
+
+  glBindFramebuffer (GL_DRAW_FRAMEBUFFER, (GLuint) prev_draw);
+  glBindFramebuffer (GL_READ_FRAMEBUFFER, (GLuint) prev_read);
+  glViewport (prev_viewport[0], prev_viewport[1], prev_viewport[2], prev_viewport[3]);
+  check_gl (self, "pick");
+  if (!ok || value[0] == 0)
+    return FALSE;
+
+  {
+    guint n_items, n_elem, n_tris;
+    const MshedDrawItem *items = mshed_render_scene_get_items (self->scene, &n_items);
+    const guint32 *elements = mshed_render_scene_get_elements (self->scene, &n_elem);
+    const guint32 *tri_map = mshed_render_scene_get_tri_map (self->scene, &n_tris);
+    const MshedDrawItem *item;
+    guint prim = value[1];
+    MshedBatch batch;
+
+    if (value[0] - 1 >= n_items)
+      return FALSE;
+    item = &items[value[0] - 1];
+    if (prim >= item->elem_count / 3 || item->tri_first + prim >= n_tris)
+      return FALSE;
+    out->hit = TRUE;
+    out->item = value[0] - 1;
+    out->node = item->node;
+    out->slot = item->slot;
+    out->batch = item->batch;
+    out->triangle = tri_map[item->tri_first + prim];
+    if (mshed_model_get_batch (self->model, item->batch, &batch))
+      out->index_position = batch.index_start + 3 * out->triangle;
+    if (item->slot != MSHED_NONE)
+      out->descriptor = mshed_render_scene_triangle_to_descriptor (self->scene, item->slot,
+                                                                   item->batch, out->triangle);
+    for (guint k = 0; k < 3; k++)
+      out->vertices[k] = elements[item->elem_first + 3 * prim + k];
+  }
+  return TRUE;
+}
+
+void
+mshed_renderer_get_stats (MshedRenderer    *self,
+                          MshedRenderStats *out)
+{
+  *out = self->stats;
+  out->n_items = 0;
+  if (self->scene)
+    mshed_render_scene_get_items (self->scene, &out->n_items);
+}

@@ -1,0 +1,192 @@
+/* bench-render.c
+ *
+ * Copyright 2026 The mshed authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Frame time of the 200,000-triangle generated model in whatever GL the offscreen context
+ * gets (Mesa llvmpipe on the CI machines), and the upload after a single-vertex edit
+ * compared with a full upload. Run: meson test --benchmark -C BUILDDIR -v bench-render
+ */
+#include "config.h"
+
+#include <epoxy/gl.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "mshed-bytes.h"
+#include "mshed-generator.h"
+#include "mshed-offscreen.h"
+#include "mshed-renderer.h"
+
+#define WIDTH 800
+#define HEIGHT 600
+
+static double
+now_ms (void)
+{
+  return g_get_monotonic_time () / 1000.0;
+}
+
+static int
+compare_double (const void *a,
+                const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+static double
+median (double *v,
+        guint   n)
+{
+  qsort (v, n, sizeof *v, compare_double);
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static double
+time_frames (MshedRenderer  *r,
+             MshedOffscreen *off,
+             guint           n)
+{
+  g_autofree double *t = g_new (double, n);
+
+  for (guint i = 0; i < n; i++)
+    {
+      double t0 = now_ms ();
+
+      mshed_offscreen_bind (off);
+      mshed_renderer_draw (r, WIDTH, HEIGHT);
+      glFinish ();
+      t[i] = now_ms () - t0;
+    }
+  return median (t, n);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MshedOffscreen) off = NULL;
+  g_autoptr(MshedNres) nres = NULL;
+  g_autoptr(MshedModel) model = NULL;
+  MshedGenParams params;
+  MshedRenderer *r;
+  MshedRenderStats stats;
+  double t0, t_gen, t_first, frame, frame_wire, full_upload, pick_ms;
+  double edits[30];
+  guint n_vertices;
+  gint res3;
+  MshedPick pick;
+
+  off = mshed_offscreen_new (WIDTH, HEIGHT, 0, &error);
+  if (off == NULL)
+    {
+      printf ("SKIP: %s\n", error->message);
+      return 77;
+    }
+
+  t0 = now_ms ();
+  mshed_gen_params_init (&params, 7);
+  params.n_triangles = MSHED_GEN_MAX_TRIANGLES;
+  nres = mshed_generate_model (&params);
+  model = mshed_model_new (nres, MSHED_MODE_TOLERANT, NULL, &error);
+  g_assert_no_error (error);
+  t_gen = now_ms () - t0;
+  n_vertices = mshed_model_get_n_rows (model, MSHED_TABLE_POSITIONS);
+
+  r = mshed_renderer_new ();
+  if (!mshed_renderer_realize (r, &error))
+    g_error ("%s", error->message);
+  mshed_renderer_set_overlays (r, MSHED_OVERLAY_SHADED | MSHED_OVERLAY_GRID | MSHED_OVERLAY_AXES);
+
+  t0 = now_ms ();
+  mshed_renderer_set_model (r, model);
+  mshed_renderer_frame_all (r, (float) WIDTH / HEIGHT);
+  mshed_offscreen_bind (off);
+  mshed_renderer_draw (r, WIDTH, HEIGHT);
+  glFinish ();
+  t_first = now_ms () - t0;
+  mshed_renderer_get_stats (r, &stats);
+
+  printf ("GL renderer:                 %s\n", mshed_offscreen_get_renderer (off));
+  printf ("model:                       %u triangles drawn, %u vertices, %u draw items, %u draw calls\n",
+          (guint) stats.n_triangles, n_vertices, stats.n_items, stats.n_draw_calls);
+  printf ("generate + parse:            %.1f ms\n", t_gen);
+  printf ("first frame (scene + upload): %.1f ms\n", t_first);
+
+  /* The heaviest (lod, group) view: the generator spreads triangles over several. */
+  {
+    guint best_lod = 0, best_group = 0;
+    guint64 best = 0;
+
+    for (guint lod = 0; lod < MSHED_N_LODS; lod++)
+      for (guint group = 0; group < MSHED_N_GROUPS; group++)
+        {
+          mshed_renderer_set_view (r, lod, group);
+          mshed_offscreen_bind (off);
+          mshed_renderer_draw (r, WIDTH, HEIGHT);
+          mshed_renderer_get_stats (r, &stats);
+          if (stats.n_triangles > best)
+            {
+              best = stats.n_triangles;
+              best_lod = lod;
+              best_group = group;
+            }
+        }
+    mshed_renderer_set_view (r, best_lod, best_group);
+    mshed_renderer_frame_all (r, (float) WIDTH / HEIGHT);
+    printf ("heaviest view:               lod %u group %u, %u triangles\n", best_lod, best_group,
+            (guint) best);
+  }
+
+  frame = time_frames (r, off, 15);
+  printf ("frame time, shaded %dx%d:   %.2f ms (median of 15)\n", WIDTH, HEIGHT, frame);
+  mshed_renderer_set_overlays (r, MSHED_OVERLAY_SHADED | MSHED_OVERLAY_WIREFRAME |
+                               MSHED_OVERLAY_GRID | MSHED_OVERLAY_AXES);
+  frame_wire = time_frames (r, off, 9);
+  printf ("frame time, + wireframe:     %.2f ms (median of 9)\n", frame_wire);
+  mshed_renderer_set_overlays (r, MSHED_OVERLAY_SHADED | MSHED_OVERLAY_GRID | MSHED_OVERLAY_AXES);
+
+  t0 = now_ms ();
+  mshed_renderer_pick (r, WIDTH, HEIGHT, WIDTH / 2, HEIGHT / 2, &pick);
+  pick_ms = now_ms () - t0;
+  printf ("pick at the centre:          %.2f ms (%s)\n", pick_ms, pick.hit ? "hit" : "miss");
+
+  /* Single-vertex edits: change the bytes, report the vertex, upload. */
+  res3 = mshed_model_find_resource (model, 3);
+  for (guint i = 0; i < G_N_ELEMENTS (edits); i++)
+    {
+      guint v = (i * 7919u) % n_vertices;
+      guint8 *data = mshed_nres_entry_make_mutable (nres, (guint) res3);
+
+      mshed_write_f32 (data + 12 * (gsize) v, mshed_read_f32 (data + 12 * (gsize) v) + 0.01f);
+      glFinish ();
+      t0 = now_ms ();
+      mshed_renderer_vertices_changed (r, v, 1);
+      mshed_renderer_prepare (r);
+      glFinish ();
+      edits[i] = now_ms () - t0;
+      mshed_renderer_get_stats (r, &stats);
+      g_assert_cmpuint (stats.upload_bytes, ==, 32);
+    }
+  printf ("upload after 1-vertex edit:  %.3f ms (median of %u, %u bytes)\n",
+          median (edits, G_N_ELEMENTS (edits)), (guint) G_N_ELEMENTS (edits), 32);
+
+  glFinish ();
+  t0 = now_ms ();
+  mshed_renderer_model_changed (r);
+  mshed_renderer_prepare (r);
+  glFinish ();
+  full_upload = now_ms () - t0;
+  mshed_renderer_get_stats (r, &stats);
+  printf ("full rebuild + upload:       %.1f ms (%zu bytes)\n", full_upload, stats.upload_bytes);
+  printf ("frame after the edits:       %.2f ms\n", time_frames (r, off, 3));
+
+  mshed_renderer_get_stats (r, &stats);
+  g_assert_cmpuint (stats.n_gl_errors, ==, 0);
+  mshed_renderer_unrealize (r);
+  mshed_renderer_free (r);
+  return 0;
+}

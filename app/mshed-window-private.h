@@ -59,6 +59,11 @@ struct _MshedWindow {
   MshedUnknownTable   *unknown_table;
   MshedModelView      *model_view;
   GtkWidget           *unknown_table_combo;
+  GtkDropDown         *lod_dropdown;
+  GtkDropDown         *group_dropdown;
+  GtkToggleButton     *play_button;
+  GtkAdjustment       *frame_adjustment;
+  GtkMenuButton       *overlays_button;
 
   MshedTableView      *grids[MSHED_WINDOW_N_GRIDS];
 };

@@ -279,6 +279,8 @@ on_picked (MshedWindow    *self,
       mshed_selection_add_batch (only, model, batch);
       if (slot != G_MAXUINT)
         mshed_selection_add_slot (only, model, slot);
+      if (tri != G_MAXUINT)
+        mshed_selection_add_tri (only, model, tri);
       apply_selection (self, only, MSHED_TABLE_NONE);
       _mshed_window_select_grid (self, MSHED_TABLE_BATCHES);
       mshed_table_view_reveal (grid_for (self, MSHED_TABLE_BATCHES), batch, NULL);
@@ -700,6 +702,89 @@ on_unknown_table_changed (MshedWindow *self)
     mshed_unknown_table_set_table (self->unknown_table, unknown_tables[i]);
 }
 
+/* Preview controls ----------------------------------------------------------------------- */
+
+static void
+on_frame_all (MshedWindow *self)
+{
+  mshed_model_view_frame_all (self->model_view);
+}
+
+static void
+on_playing_changed (MshedWindow *self)
+{
+  gboolean playing = gtk_toggle_button_get_active (self->play_button);
+
+  gtk_button_set_icon_name (GTK_BUTTON (self->play_button),
+                            playing ? "media-playback-pause-symbolic"
+                                    : "media-playback-start-symbolic");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->play_button),
+                               playing ? _("Pause the animation") : _("Play the animation"));
+}
+
+static gboolean
+frame_count_to_upper (GBinding     *binding,
+                      const GValue *from,
+                      GValue       *to,
+                      gpointer      user_data)
+{
+  guint count = g_value_get_uint (from);
+
+  g_value_set_double (to, count > 1 ? count - 1 : 0);
+  return TRUE;
+}
+
+static void
+bind_preview_controls (MshedWindow *self)
+{
+  static const struct { const char *property; const char *label; } overlays[] = {
+    { "show-shaded", N_("Shaded surfaces") },
+    { "show-wireframe", N_("Wireframe") },
+    { "show-normals", N_("Vertex normals") },
+    { "show-uv-checker", N_("UV checker") },
+    { "show-materials", N_("Tint by material") },
+    { "show-slot-boxes", N_("Slot bounding boxes") },
+    { "show-slot-spheres", N_("Slot bounding spheres") },
+    { "show-stale-bounds", N_("Stale bounds next to recomputed ones") },
+    { "show-hull", N_("Header hull points") },
+    { "show-header-sphere", N_("Header bounding sphere") },
+    { "show-capsule", N_("Header capsule") },
+    { "show-grid", N_("Ground grid") },
+    { "show-axes", N_("Axes") },
+    { "runtime-rotation", N_("Runtime rotation convention (transposed)") },
+    { "y-up", N_("Y axis up") },
+  };
+  GtkWidget *popover = gtk_popover_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  GObject *view = G_OBJECT (self->model_view);
+
+  g_object_bind_property (self->lod_dropdown, "selected", view, "lod",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self->group_dropdown, "selected", view, "group",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self->play_button, "active", view, "playing",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  g_object_bind_property (view, "frame", self->frame_adjustment, "value",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  g_object_bind_property_full (view, "frame-count", self->frame_adjustment, "upper",
+                               G_BINDING_SYNC_CREATE, frame_count_to_upper, NULL, NULL, NULL);
+  g_signal_connect_swapped (self->play_button, "toggled", G_CALLBACK (on_playing_changed), self);
+
+  for (guint i = 0; i < G_N_ELEMENTS (overlays); i++)
+    {
+      GtkWidget *check;
+
+      if (g_object_class_find_property (G_OBJECT_GET_CLASS (view), overlays[i].property) == NULL)
+        continue;
+      check = gtk_check_button_new_with_label (_(overlays[i].label));
+      g_object_bind_property (view, overlays[i].property, check, "active",
+                              G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+      gtk_box_append (GTK_BOX (box), check);
+    }
+  gtk_popover_set_child (GTK_POPOVER (popover), box);
+  gtk_menu_button_set_popover (self->overlays_button, popover);
+}
+
 /* GObject -------------------------------------------------------------------------------- */
 
 static gboolean
@@ -777,6 +862,12 @@ mshed_window_class_init (MshedWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, MshedWindow, unknown_table);
   gtk_widget_class_bind_template_child (widget_class, MshedWindow, model_view);
   gtk_widget_class_bind_template_child (widget_class, MshedWindow, unknown_table_combo);
+  gtk_widget_class_bind_template_child (widget_class, MshedWindow, lod_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, MshedWindow, group_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, MshedWindow, play_button);
+  gtk_widget_class_bind_template_child (widget_class, MshedWindow, frame_adjustment);
+  gtk_widget_class_bind_template_child (widget_class, MshedWindow, overlays_button);
+  gtk_widget_class_bind_template_callback (widget_class, on_frame_all);
   gtk_widget_class_bind_template_callback (widget_class, on_node_selected);
   gtk_widget_class_bind_template_callback (widget_class, on_diagnostic_activated);
   gtk_widget_class_bind_template_callback (widget_class, on_picked);
@@ -811,6 +902,7 @@ mshed_window_init (MshedWindow *self)
   build_archive_columns (self);
   mshed_data_inspector_set_hex_view (self->data_inspector, self->hex_view);
   on_unknown_table_changed (self);
+  bind_preview_controls (self);
 
   self->document_signals = g_signal_group_new (MSHED_TYPE_DOCUMENT);
   g_signal_group_connect_object (self->document_signals, "notify::modified",

@@ -1,0 +1,398 @@
+/* mshed-cli-edit.c
+ *
+ * Copyright 2026 The mshed authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * mshed-cli edit: scriptable edits through the same document commands as the editor.
+ *
+ *   mshed-cli edit FILE[:ENTRY] [--set TABLE[ROW].FIELD=VALUE]… [--rename-node N=NAME]…
+ *                  [--recompute WHAT]… [--tolerant] [--save-anyway] [--no-backup]
+ *                  [--dry-run] [-o OUT]
+ *
+ * The --set edits run first (in command-line order), then the renames, then the recomputes.
+ * Without -o the file is replaced atomically, keeping FILE.bak the first time.
+ */
+#define G_LOG_DOMAIN "mshed-cli"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mshed-cli-private.h"
+#include "mshed-document.h"
+#include "mshed-error.h"
+#include "mshed-schema.h"
+
+typedef struct {
+  MshedDocument *doc;
+  GString       *out;
+  gboolean       report_changes;
+} Edit;
+
+static const struct {
+  const char  *name;
+  MshedDerived what;
+} recompute_names[] = {
+  { "bounds", MSHED_DERIVED_BOUNDS },
+  { "slot-bounds", MSHED_DERIVED_SLOT_BOUNDS },
+  { "header", MSHED_DERIVED_HEADER_BOUNDS },
+  { "normals", MSHED_DERIVED_TRI_NORMALS },
+  { "links", MSHED_DERIVED_TRI_LINKS },
+  { "attrs", MSHED_DERIVED_ATTRIBUTES },
+  { "anim-map", MSHED_DERIVED_ANIMATION_MAP },
+  { "vertex-normals", MSHED_DERIVED_VERTEX_NORMALS },
+  { "all", MSHED_DERIVED_ALL },
+};
+
+/* TABLE[ROW].FIELD=VALUE, or TABLE.FIELD=VALUE for one-row tables (header) */
+static gboolean
+parse_set (const char           *spec,
+           const MshedTableInfo **table,
+           guint                *row,
+           char                **field,
+           char                **value,
+           GError              **error)
+{
+  const char *eq = strchr (spec, '=');
+  const char *dot, *bracket;
+  g_autofree char *lhs = NULL;
+  g_autofree char *tname = NULL;
+
+  if (eq == NULL)
+    goto syntax;
+  lhs = g_strndup (spec, (gsize) (eq - spec));
+  dot = strrchr (lhs, '.');
+  if (dot == NULL || dot[1] == '\0')
+    goto syntax;
+  bracket = strchr (lhs, '[');
+  if (bracket != NULL && bracket < dot)
+    {
+      char *end = NULL;
+      guint64 r;
+
+      tname = g_strndup (lhs, (gsize) (bracket - lhs));
+      r = g_ascii_strtoull (bracket + 1, &end, 10);
+      if (end == bracket + 1 || end == NULL || *end != ']' || end + 1 != dot || r > G_MAXUINT)
+        goto syntax;
+      *row = (guint) r;
+    }
+  else
+    {
+      tname = g_strndup (lhs, (gsize) (dot - lhs));
+      *row = 0;
+    }
+  *table = mshed_schema_find_table (tname);
+  if (*table == NULL)
+    {
+      GString *names = g_string_new (NULL);
+
+      for (guint i = 0; i < MSHED_N_TABLES; i++)
+        if (i != MSHED_TABLE_NAMES)
+          g_string_append_printf (names, "%s%s", names->len ? ", " : "",
+                                  mshed_schema_get_table (i)->name);
+      g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_NOT_FOUND,
+                   _("--set %s: there is no table “%s” (tables: %s)"), spec, tname, names->str);
+      g_string_free (names, TRUE);
+      return FALSE;
+    }
+  if (bracket == NULL && (*table)->id != MSHED_TABLE_HEADER)
+    goto syntax;
+  *field = g_strdup (dot + 1);
+  *value = g_strdup (eq + 1);
+  return TRUE;
+
+syntax:
+  g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_RANGE,
+               _("--set %s: expected TABLE[ROW].FIELD=VALUE, e.g. slots[3].batchCount=2"),
+               spec);
+  return FALSE;
+}
+
+static char *
+format_cell (MshedDocument        *doc,
+             const MshedTableInfo *table,
+             guint                 row,
+             const char           *field)
+{
+  MshedModel *model = mshed_document_get_model (doc);
+  const MshedField *f = mshed_schema_find_field (table, field);
+
+  if (f == NULL)
+    return g_strdup ("?");
+  if (table->id == MSHED_TABLE_DIRECTORY)
+    {
+      MshedNres *nres = mshed_model_get_nres (model);
+      const MshedNresEntry *e;
+      guint32 v = 0;
+
+      if (row >= mshed_nres_get_n_entries (nres))
+        return g_strdup ("?");
+      e = mshed_nres_peek_entry (nres, row);
+      if (strcmp (f->name, "type") == 0)
+        v = e->type_id;
+      else if (strcmp (f->name, "attr1") == 0)
+        v = e->attr1;
+      else if (strcmp (f->name, "attr2") == 0)
+        v = e->attr2;
+      else if (strcmp (f->name, "attr3") == 0)
+        v = e->attr3;
+      return g_strdup_printf ("%u", v);
+    }
+  if (mshed_model_get_record (model, table->id, row) == NULL)
+    return g_strdup ("?");
+  return mshed_field_format (f, mshed_model_get_record (model, table->id, row));
+}
+
+static void
+on_changed (MshedDocument     *doc,
+            const MshedChange *change,
+            Edit              *edit)
+{
+  const char *table;
+
+  if (!edit->report_changes || change->table == MSHED_TABLE_NONE)
+    return;
+  table = mshed_schema_get_table (change->table)->name;
+  if (change->n_added == 1 && change->n_removed == 1)
+    g_string_append_printf (edit->out, "    %s[%u]\n", table, change->first_row);
+  else if (change->n_added == change->n_removed)
+    g_string_append_printf (edit->out, "    %s[%u..%u]\n", table, change->first_row,
+                            change->first_row + change->n_added - 1);
+  else
+    g_string_append_printf (edit->out, "    %s: %u rows at %u replaced by %u\n", table,
+                            change->n_removed, change->first_row, change->n_added);
+}
+
+static gboolean
+parse_rename (const char  *spec,
+              guint       *node,
+              const char **name,
+              GError     **error)
+{
+  const char *eq = strchr (spec, '=');
+  char *end = NULL;
+  guint64 n;
+
+  n = g_ascii_strtoull (spec, &end, 10);
+  if (eq == NULL || end == spec || end != eq || n > G_MAXUINT)
+    {
+      g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_RANGE,
+                   _("--rename-node %s: expected NODE=NAME, e.g. 4=turret"), spec);
+      return FALSE;
+    }
+  *node = (guint) n;
+  *name = eq + 1;
+  return TRUE;
+}
+
+static void
+print_stale (Edit *edit)
+{
+  g_autoptr(GPtrArray) stale = mshed_document_list_stale (edit->doc);
+
+  for (guint i = 0; i < stale->len; i++)
+    {
+      const MshedStale *s = g_ptr_array_index (stale, i);
+      g_autoptr(GString) rows = g_string_new (NULL);
+
+      if (s->n_rows == 0)
+        g_string_append (rows, _("all rows"));
+      else
+        for (guint r = 0; r < s->n_rows && r < 8; r++)
+          g_string_append_printf (rows, "%s%u", r ? ", " : "", s->rows[r]);
+      if (s->n_rows > 8)
+        g_string_append_printf (rows, _(" and %u more"), s->n_rows - 8);
+      g_string_append_printf (edit->out, _("  stale: %s (%s: %s) — %s%s\n"),
+                              mshed_derived_get_label (s->target),
+                              mshed_schema_get_table (s->table)->name, rows->str,
+                              s->reason ? s->reason : "",
+                              s->optional ? _(" (optional)") : "");
+    }
+  if (stale->len > 0)
+    g_string_append (edit->out, _("  (use --recompute to update derived data)\n"));
+}
+
+int
+mshed_cli_edit (int    argc,
+                char **argv)
+{
+  g_auto(GStrv) sets = NULL;
+  g_auto(GStrv) renames = NULL;
+  g_auto(GStrv) recomputes = NULL;
+  g_autofree char *output = NULL;
+  gboolean tolerant = FALSE, save_anyway = FALSE, no_backup = FALSE, dry_run = FALSE;
+  GOptionEntry entries[] = {
+    { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets,
+      N_("Set a field: TABLE[ROW].FIELD=VALUE (repeatable)"), "TABLE[ROW].FIELD=VALUE" },
+    { "rename-node", 'n', 0, G_OPTION_ARG_STRING_ARRAY, &renames,
+      N_("Rename a node (Windows-1251): NODE=NAME (repeatable)"), "NODE=NAME" },
+    { "recompute", 'r', 0, G_OPTION_ARG_STRING_ARRAY, &recomputes,
+      N_("Recompute bounds, slot-bounds, header, normals, links, attrs, anim-map, "
+         "vertex-normals or all (repeatable)"), "WHAT" },
+    { "tolerant", 0, 0, G_OPTION_ARG_NONE, &tolerant,
+      N_("Open a model that fails strict validation"), NULL },
+    { "save-anyway", 0, 0, G_OPTION_ARG_NONE, &save_anyway,
+      N_("Write even when the result fails strict validation"), NULL },
+    { "no-backup", 0, 0, G_OPTION_ARG_NONE, &no_backup,
+      N_("Do not keep FILE.bak when overwriting"), NULL },
+    { "dry-run", 0, 0, G_OPTION_ARG_NONE, &dry_run,
+      N_("Apply and report the edits, but write nothing"), NULL },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
+      N_("Write the result to OUT instead of replacing FILE"), "OUT" },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context =
+    mshed_cli_context_new ("FILE[:ENTRY]",
+                           _("Edit a model through the editor's commands. The --set edits run "
+                             "first, then --rename-node, then --recompute. Without -o the file "
+                             "is replaced atomically and FILE.bak keeps the original."),
+                           entries);
+  g_autoptr(MshedDocument) doc = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) out = g_string_new (NULL);
+  Edit edit = { 0 };
+  MshedSaveFlags flags = MSHED_SAVE_FLAGS_NONE;
+  int status = MSHED_CLI_EXIT_OK;
+
+  if (!mshed_cli_parse (context, &argc, &argv))
+    return MSHED_CLI_EXIT_TROUBLE;
+  if (argc != 2)
+    {
+      mshed_cli_error (_("edit needs exactly one FILE (or ARCHIVE:ENTRY)"));
+      return MSHED_CLI_EXIT_TROUBLE;
+    }
+
+  doc = mshed_document_open (argv[1], tolerant ? MSHED_MODE_TOLERANT : MSHED_MODE_STRICT, &error);
+  if (doc == NULL)
+    {
+      mshed_cli_error ("%s", error->message);
+      return error->domain == MSHED_MODEL_ERROR && error->code == MSHED_MODEL_ERROR_INVALID
+               ? MSHED_CLI_EXIT_PROBLEMS : MSHED_CLI_EXIT_TROUBLE;
+    }
+  edit.doc = doc;
+  edit.out = out;
+  g_signal_connect (doc, "changed", G_CALLBACK (on_changed), &edit);
+
+  /* --set */
+  for (guint i = 0; sets && sets[i]; i++)
+    {
+      const MshedTableInfo *table;
+      g_autofree char *field = NULL;
+      g_autofree char *value = NULL;
+      g_autofree char *before = NULL;
+      g_autofree char *after = NULL;
+      guint row;
+
+      if (!parse_set (sets[i], &table, &row, &field, &value, &error))
+        goto failed;
+      before = format_cell (doc, table, row, field);
+      if (!mshed_document_set_field_text (doc, table->id, row, field, value, &error))
+        goto failed;
+      after = format_cell (doc, table, row, field);
+      if (table->id == MSHED_TABLE_HEADER)
+        g_string_append_printf (out, "%s.%s: ", table->name, field);
+      else
+        g_string_append_printf (out, "%s[%u].%s: ", table->name, row, field);
+      if (g_strcmp0 (before, after) == 0)
+        g_string_append_printf (out, _("%s (unchanged)\n"), after);
+      else
+        g_string_append_printf (out, "%s → %s\n", before, after);
+    }
+
+  /* --rename-node */
+  for (guint i = 0; renames && renames[i]; i++)
+    {
+      MshedModel *model = mshed_document_get_model (doc);
+      g_autofree char *old = NULL;
+      g_autofree char *now = NULL;
+      const char *name;
+      guint node;
+
+      if (!parse_rename (renames[i], &node, &name, &error))
+        goto failed;
+      old = mshed_model_dup_name (model, node);
+      if (!mshed_document_rename_node (doc, node, name, &error))
+        goto failed;
+      now = mshed_model_dup_name (model, node);
+      g_string_append_printf (out, _("node %u name: “%s” → “%s”\n"), node, old ? old : "",
+                              now ? now : "");
+    }
+
+  /* --recompute */
+  for (guint i = 0; recomputes && recomputes[i]; i++)
+    {
+      MshedDerived what = 0;
+
+      for (guint k = 0; k < G_N_ELEMENTS (recompute_names); k++)
+        if (g_ascii_strcasecmp (recomputes[i], recompute_names[k].name) == 0)
+          what = recompute_names[k].what;
+      if (what == 0)
+        {
+          g_set_error (&error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_RANGE,
+                       _("--recompute %s: expected bounds, slot-bounds, header, normals, links, "
+                         "attrs, anim-map, vertex-normals or all"), recomputes[i]);
+          goto failed;
+        }
+      g_string_append_printf (out, _("recompute %s:\n"), recomputes[i]);
+      edit.report_changes = TRUE;
+      {
+        gsize len = out->len;
+
+        if (!mshed_document_recompute (doc, what, NULL, 0, &error))
+          goto failed;
+        if (out->len == len)
+          g_string_append (out, _("    nothing changed\n"));
+      }
+      edit.report_changes = FALSE;
+    }
+
+  print_stale (&edit);
+  {
+    const MshedDiagnostics *d = mshed_document_get_diagnostics (doc);
+
+    for (guint i = 0, shown = 0; i < d->items->len && shown < 10; i++)
+      {
+        const MshedDiagnostic *item = g_ptr_array_index (d->items, i);
+
+        if (item->severity == MSHED_SEVERITY_ERROR)
+          {
+            g_autofree char *text = mshed_diagnostic_format (item);
+
+            g_string_append_printf (out, "  %s\n", text);
+            shown++;
+          }
+      }
+  }
+
+  if (no_backup)
+    flags |= MSHED_SAVE_NO_BACKUP;
+  if (save_anyway)
+    flags |= MSHED_SAVE_ANYWAY;
+
+  if (dry_run)
+    g_string_append (out, _("dry run: nothing written\n"));
+  else if (output != NULL)
+    {
+      if (!mshed_document_save_as (doc, output, flags, &error))
+        goto failed;
+      g_string_append_printf (out, _("wrote %s\n"), output);
+    }
+  else if (!mshed_document_get_modified (doc))
+    g_string_append_printf (out, _("nothing changed; %s left as it is\n"), argv[1]);
+  else
+    {
+      if (!mshed_document_save (doc, flags, &error))
+        goto failed;
+      g_string_append_printf (out, _("saved %s\n"), mshed_document_get_path (doc));
+    }
+  fputs (out->str, stdout);
+  return status;
+
+failed:
+  fputs (out->str, stdout);
+  mshed_cli_error ("%s", error->message);
+  g_printerr (_("Nothing was written.\n"));
+  return mshed_cli_error_status (error);
+}

@@ -1,0 +1,288 @@
+/* mshed-deps.c
+ *
+ * Copyright 2026 The mshed authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "mshed-deps"
+
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+#include "mshed-deps.h"
+#include "mshed-schema.h"
+
+typedef struct {
+  const char   *name;
+  const char   *label;
+  MshedDerived  required;
+  MshedDerived  optional;
+} KindInfo;
+
+#define SB MSHED_DERIVED_SLOT_BOUNDS
+#define HB MSHED_DERIVED_HEADER_BOUNDS
+#define TN MSHED_DERIVED_TRI_NORMALS
+#define TL MSHED_DERIVED_TRI_LINKS
+#define VN MSHED_DERIVED_VERTEX_NORMALS
+#define AT MSHED_DERIVED_ATTRIBUTES
+#define AM MSHED_DERIVED_ANIMATION_MAP
+#define BR MSHED_DERIVED_BATCH_RANGES
+#define SR MSHED_DERIVED_SLOT_RANGES
+#define XS MSHED_DERIVED_EXTRA_STREAMS
+
+/* msh.md §10.3, one row per edit kind. Updates that a command performs itself (attr1 of a
+ * resized table, Res10 records, hdr1/hdr2/hdr3 renumbering, node slot cells, container
+ * offsets) are not listed: they never become stale. */
+static const KindInfo kinds[MSHED_N_EDIT_KINDS] = {
+  [MSHED_EDIT_MOVE_VERTICES] = { "move-vertices", N_("Move vertices"), SB | HB | TN, VN },
+  [MSHED_EDIT_VERTEX_NORMALS] = { "vertex-normals", N_("Change vertex normals"), 0, 0 },
+  [MSHED_EDIT_UVS] = { "uvs", N_("Change UVs"), 0, 0 },
+  [MSHED_EDIT_VERTEX_COUNT] = { "vertex-count", N_("Add or remove vertices"),
+                                SB | HB | TN | BR | XS, VN },
+  [MSHED_EDIT_TOPOLOGY] = { "topology", N_("Change topology"), SB | TN | TL | BR | SR, VN },
+  [MSHED_EDIT_MATERIAL] = { "material", N_("Change a batch material"), 0, 0 },
+  [MSHED_EDIT_LOD_GROUP] = { "lod-group", N_("Reassign LOD or group"), 0, 0 },
+  [MSHED_EDIT_SLOT_RANGES] = { "slot-ranges", N_("Change slot ranges"), SB | TN | TL, 0 },
+  [MSHED_EDIT_SLOT_ROWS] = { "slot-rows", N_("Add, remove or move slots"), 0, 0 },
+  [MSHED_EDIT_BATCH_ROWS] = { "batch-rows", N_("Add, remove or move batches"),
+                               SB | TN | TL | SR, 0 },
+  [MSHED_EDIT_RENAME] = { "rename", N_("Rename a node"), 0, 0 },
+  [MSHED_EDIT_NODE_ROWS] = { "node-rows", N_("Add, remove or move nodes"), 0, 0 },
+  [MSHED_EDIT_HIERARCHY] = { "hierarchy", N_("Change the hierarchy"), 0, 0 },
+  [MSHED_EDIT_ANIMATION] = { "animation", N_("Change animation"), AM, 0 },
+  [MSHED_EDIT_DERIVED] = { "derived", N_("Edit derived values"), 0, 0 },
+  [MSHED_EDIT_OPAQUE] = { "opaque", N_("Edit unknown data"), 0, 0 },
+  [MSHED_EDIT_DIRECTORY] = { "directory", N_("Edit the NRes directory"), AT, 0 },
+  [MSHED_EDIT_RESOURCES] = { "resources", N_("Add or remove a resource"), 0, 0 },
+};
+
+typedef struct {
+  const char   *name;
+  const char   *label;
+  MshedTableId  table;
+  gboolean      recomputable;
+} DerivedInfo;
+
+static const DerivedInfo derived[MSHED_N_DERIVED] = {
+  { "slot-bounds", N_("Slot bounds"), MSHED_TABLE_SLOTS, TRUE },
+  { "header-bounds", N_("Header hull, sphere and capsule"), MSHED_TABLE_HEADER, TRUE },
+  { "tri-normals", N_("Triangle face normals"), MSHED_TABLE_TRIS, TRUE },
+  { "tri-links", N_("Triangle neighbour links"), MSHED_TABLE_TRIS, TRUE },
+  { "vertex-normals", N_("Vertex normals"), MSHED_TABLE_NORMALS, TRUE },
+  { "attributes", N_("NRes attributes"), MSHED_TABLE_DIRECTORY, TRUE },
+  { "animation-map", N_("Animation frame map"), MSHED_TABLE_MAP, TRUE },
+  { "batch-ranges", N_("Batch index ranges"), MSHED_TABLE_BATCHES, FALSE },
+  { "slot-ranges", N_("Slot triangle and batch ranges"), MSHED_TABLE_SLOTS, FALSE },
+  { "extra-streams", N_("Extra per-vertex streams"), MSHED_TABLE_EXTRA15, FALSE },
+};
+
+typedef struct {
+  MshedEditKind kind;
+  MshedDerived  target;
+  const char   *text;
+} Reason;
+
+static const Reason reasons[] = {
+  { MSHED_EDIT_MOVE_VERTICES, SB, N_("Moving vertices changes the bounding boxes and spheres of "
+                                     "the slots that draw them") },
+  { MSHED_EDIT_MOVE_VERTICES, HB, N_("Moving vertices changes the model's hull, sphere and "
+                                     "capsule") },
+  { MSHED_EDIT_MOVE_VERTICES, TN, N_("Moving vertices changes the face normals of their "
+                                     "triangles") },
+  { MSHED_EDIT_MOVE_VERTICES, VN, N_("Moving vertices may change the vertex normals around "
+                                     "them (optional)") },
+  { MSHED_EDIT_VERTEX_COUNT, SB, N_("A different vertex set changes slot bounds") },
+  { MSHED_EDIT_VERTEX_COUNT, HB, N_("A different vertex set changes the model's hull, sphere "
+                                    "and capsule") },
+  { MSHED_EDIT_VERTEX_COUNT, TN, N_("A different vertex set changes face normals") },
+  { MSHED_EDIT_VERTEX_COUNT, BR, N_("Adding or removing vertices moves the baseVertex of "
+                                    "later batches") },
+  { MSHED_EDIT_VERTEX_COUNT, XS, N_("Res4, Res5 and the extra streams must keep the vertex "
+                                    "count of Res3") },
+  { MSHED_EDIT_VERTEX_COUNT, VN, N_("A different vertex set changes vertex normals "
+                                    "(optional)") },
+  { MSHED_EDIT_TOPOLOGY, SB, N_("Different triangles change the bounds of their slots") },
+  { MSHED_EDIT_TOPOLOGY, TN, N_("Different triangles change their descriptors' face normals") },
+  { MSHED_EDIT_TOPOLOGY, TL, N_("Different triangles change the neighbour links") },
+  { MSHED_EDIT_TOPOLOGY, BR, N_("A changed index count moves the index ranges of later "
+                                "batches") },
+  { MSHED_EDIT_TOPOLOGY, SR, N_("A changed triangle or batch count changes slot ranges") },
+  { MSHED_EDIT_TOPOLOGY, VN, N_("Different triangles change vertex normals (optional)") },
+  { MSHED_EDIT_SLOT_RANGES, SB, N_("A slot that draws other batches has other bounds") },
+  { MSHED_EDIT_SLOT_RANGES, TN, N_("A slot with other ranges maps its descriptors to other "
+                                   "triangles") },
+  { MSHED_EDIT_SLOT_RANGES, TL, N_("A slot with other ranges has other neighbour links") },
+  { MSHED_EDIT_BATCH_ROWS, SB, N_("Slots whose batches changed have other bounds") },
+  { MSHED_EDIT_BATCH_ROWS, TN, N_("Slots whose batches changed map their descriptors to other "
+                                  "triangles") },
+  { MSHED_EDIT_BATCH_ROWS, TL, N_("Slots whose batches changed have other neighbour links") },
+  { MSHED_EDIT_BATCH_ROWS, SR, N_("A slot that gained or lost batches needs a triangle "
+                                  "range that matches them") },
+  { MSHED_EDIT_ANIMATION, AM, N_("Changed keys or tracks change the frame map and the frame "
+                                 "count (msh.md §7.7)") },
+  { MSHED_EDIT_DIRECTORY, AT, N_("The attributes no longer follow the resource's size and "
+                                 "type (msh.md §3)") },
+};
+
+MshedDerived
+mshed_deps_get (MshedEditKind  kind,
+                MshedDerived  *optional)
+{
+  g_return_val_if_fail (kind < MSHED_N_EDIT_KINDS, 0);
+  if (optional)
+    *optional = kinds[kind].optional;
+  return kinds[kind].required;
+}
+
+const char *
+mshed_deps_describe (MshedEditKind kind,
+                     MshedDerived  target)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (reasons); i++)
+    if (reasons[i].kind == kind && reasons[i].target == target)
+      return _(reasons[i].text);
+  return NULL;
+}
+
+const char *
+mshed_edit_kind_get_label (MshedEditKind kind)
+{
+  g_return_val_if_fail (kind < MSHED_N_EDIT_KINDS, NULL);
+  return _(kinds[kind].label);
+}
+
+const char *
+mshed_edit_kind_get_name (MshedEditKind kind)
+{
+  g_return_val_if_fail (kind < MSHED_N_EDIT_KINDS, NULL);
+  return kinds[kind].name;
+}
+
+gint
+mshed_derived_get_index (MshedDerived target)
+{
+  guint v = (guint) target;
+
+  if (v == 0 || (v & (v - 1)) != 0)
+    return -1;
+  for (gint i = 0; i < MSHED_N_DERIVED; i++)
+    if (v == (1u << i))
+      return i;
+  return -1;
+}
+
+const char *
+mshed_derived_get_label (MshedDerived target)
+{
+  gint i = mshed_derived_get_index (target);
+
+  g_return_val_if_fail (i >= 0, NULL);
+  return _(derived[i].label);
+}
+
+const char *
+mshed_derived_get_name (MshedDerived target)
+{
+  gint i = mshed_derived_get_index (target);
+
+  g_return_val_if_fail (i >= 0, NULL);
+  return derived[i].name;
+}
+
+MshedTableId
+mshed_derived_get_table (MshedDerived target)
+{
+  gint i = mshed_derived_get_index (target);
+
+  g_return_val_if_fail (i >= 0, MSHED_TABLE_NONE);
+  return derived[i].table;
+}
+
+gboolean
+mshed_derived_is_recomputable (MshedDerived target)
+{
+  gint i = mshed_derived_get_index (target);
+
+  return i >= 0 && derived[i].recomputable;
+}
+
+static gboolean
+is (const char *field,
+    const char *name)
+{
+  return g_ascii_strcasecmp (field, name) == 0;
+}
+
+MshedEditKind
+mshed_deps_classify_field (MshedTableId  table,
+                           const char   *field)
+{
+  const MshedTableInfo *info;
+  const MshedField *f;
+
+  if (table < 0 || table >= MSHED_N_TABLES)
+    return MSHED_EDIT_OPAQUE;
+  info = mshed_schema_get_table (table);
+  f = field ? mshed_schema_find_field (info, field) : NULL;
+
+  switch (table)
+    {
+    case MSHED_TABLE_NODES:
+      if (field == NULL)
+        return MSHED_EDIT_LOD_GROUP;
+      if (is (field, "hdr0"))
+        return MSHED_EDIT_OPAQUE;
+      if (is (field, "hdr1"))
+        return MSHED_EDIT_HIERARCHY;
+      if (is (field, "hdr2") || is (field, "hdr3"))
+        return MSHED_EDIT_ANIMATION;
+      return MSHED_EDIT_LOD_GROUP;
+    case MSHED_TABLE_HEADER:
+      return MSHED_EDIT_DERIVED;
+    case MSHED_TABLE_SLOTS:
+      if (field == NULL)
+        return MSHED_EDIT_SLOT_RANGES;
+      if (f && (f->flags & MSHED_FIELD_FLAG_UNKNOWN))
+        return MSHED_EDIT_OPAQUE;
+      if (f && (f->flags & MSHED_FIELD_FLAG_DERIVED))
+        return MSHED_EDIT_DERIVED;
+      return MSHED_EDIT_SLOT_RANGES;
+    case MSHED_TABLE_POSITIONS:
+      return MSHED_EDIT_MOVE_VERTICES;
+    case MSHED_TABLE_NORMALS:
+      return (field && is (field, "nw")) ? MSHED_EDIT_OPAQUE : MSHED_EDIT_VERTEX_NORMALS;
+    case MSHED_TABLE_UVS:
+      return MSHED_EDIT_UVS;
+    case MSHED_TABLE_INDICES:
+      return MSHED_EDIT_TOPOLOGY;
+    case MSHED_TABLE_TRIS:
+      if (field == NULL)
+        return MSHED_EDIT_DERIVED;
+      if (is (field, "flags") || is (field, "selPacked"))
+        return MSHED_EDIT_OPAQUE;
+      return MSHED_EDIT_DERIVED;
+    case MSHED_TABLE_KEYS:
+    case MSHED_TABLE_MAP:
+      return MSHED_EDIT_ANIMATION;
+    case MSHED_TABLE_NAMES:
+      return MSHED_EDIT_RENAME;
+    case MSHED_TABLE_BATCHES:
+      if (field == NULL)
+        return MSHED_EDIT_TOPOLOGY;
+      if (is (field, "materialIndex"))
+        return MSHED_EDIT_MATERIAL;
+      if (f && (f->flags & MSHED_FIELD_FLAG_UNKNOWN))
+        return MSHED_EDIT_OPAQUE;
+      return MSHED_EDIT_TOPOLOGY;
+    case MSHED_TABLE_DIRECTORY:
+      return MSHED_EDIT_DIRECTORY;
+    case MSHED_TABLE_EXTRA15:
+    case MSHED_TABLE_EXTRA16:
+    case MSHED_TABLE_EXTRA18:
+    case MSHED_TABLE_NONE:
+    case MSHED_N_TABLES:
+    default:
+      return MSHED_EDIT_OPAQUE;
+    }
+}

@@ -1,0 +1,88 @@
+/* mshed-deps.h
+ *
+ * Copyright 2026 The mshed authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The dependency matrix (msh.md §10.3): which derived data each kind of edit makes stale.
+ * Rows are edit kinds, columns are derived targets. The document marks cells of this matrix
+ * as stale while commands run; the matrix itself is static and described here.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "mshed-model-types.h"
+
+G_BEGIN_DECLS
+
+/* What an edit changed. Every command classifies itself as exactly one kind per table it
+ * touches; a hex keystroke is classified by the field its bytes fall in. */
+typedef enum {
+  MSHED_EDIT_MOVE_VERTICES = 0,  /* Res3 positions */
+  MSHED_EDIT_VERTEX_NORMALS,     /* Res4 packed normals */
+  MSHED_EDIT_UVS,                /* Res5 */
+  MSHED_EDIT_VERTEX_COUNT,       /* Res3/4/5 record count (whole-payload replacement) */
+  MSHED_EDIT_TOPOLOGY,           /* Res6 indices, Res13 index ranges / baseVertex, Res7 count */
+  MSHED_EDIT_MATERIAL,           /* Res13 materialIndex */
+  MSHED_EDIT_LOD_GROUP,          /* Res1 slot-matrix cells */
+  MSHED_EDIT_SLOT_RANGES,        /* Res2 slot triStart/triCount/batchStart/batchCount */
+  MSHED_EDIT_SLOT_ROWS,          /* insert / delete / duplicate / move slots */
+  MSHED_EDIT_BATCH_ROWS,         /* insert / delete / duplicate / move batches */
+  MSHED_EDIT_RENAME,             /* Res10 */
+  MSHED_EDIT_NODE_ROWS,          /* insert / delete / duplicate / move nodes */
+  MSHED_EDIT_HIERARCHY,          /* Res1 hdr1 */
+  MSHED_EDIT_ANIMATION,          /* Res8 keys, Res19 words, hdr2, hdr3, frame count */
+  MSHED_EDIT_DERIVED,            /* direct edit of derived values (bounds, face normals, links) */
+  MSHED_EDIT_OPAQUE,             /* unknown fields, extra streams, opaque resources */
+  MSHED_EDIT_DIRECTORY,          /* NRes type / attributes / entry name */
+  MSHED_EDIT_RESOURCES,          /* add or remove a whole resource */
+  MSHED_N_EDIT_KINDS
+} MshedEditKind;
+
+/* Derived data: the columns of the matrix. Flags, so a recompute can name several. */
+typedef enum {
+  MSHED_DERIVED_NONE           = 0,
+  MSHED_DERIVED_SLOT_BOUNDS    = 1 << 0,  /* Res2 slot AABB + sphere (rows: slots) */
+  MSHED_DERIVED_HEADER_BOUNDS  = 1 << 1,  /* Res2 header hull, sphere, capsule */
+  MSHED_DERIVED_TRI_NORMALS    = 1 << 2,  /* Res7 face normals (rows: descriptors) */
+  MSHED_DERIVED_TRI_LINKS      = 1 << 3,  /* Res7 neighbour links (rows: descriptors) */
+  MSHED_DERIVED_VERTEX_NORMALS = 1 << 4,  /* Res4 from faces (optional, explicit) */
+  MSHED_DERIVED_ATTRIBUTES     = 1 << 5,  /* NRes attr1..3 per msh.md §3 writer column */
+  MSHED_DERIVED_ANIMATION_MAP  = 1 << 6,  /* Res19 words + frame count from key times (§7.7) */
+  MSHED_DERIVED_BATCH_RANGES   = 1 << 7,  /* Res13 indexStart/indexCount/baseVertex: review */
+  MSHED_DERIVED_SLOT_RANGES    = 1 << 8,  /* Res2 tri/batch ranges: review */
+  MSHED_DERIVED_EXTRA_STREAMS  = 1 << 9,  /* Res15/16/18 counts in step with Res3: review */
+} MshedDerived;
+
+#define MSHED_N_DERIVED 10
+#define MSHED_DERIVED_BOUNDS (MSHED_DERIVED_SLOT_BOUNDS | MSHED_DERIVED_HEADER_BOUNDS)
+/* What the document can recompute by itself. */
+#define MSHED_DERIVED_RECOMPUTABLE (MSHED_DERIVED_SLOT_BOUNDS | MSHED_DERIVED_HEADER_BOUNDS | \
+                                    MSHED_DERIVED_TRI_NORMALS | MSHED_DERIVED_TRI_LINKS | \
+                                    MSHED_DERIVED_VERTEX_NORMALS | MSHED_DERIVED_ATTRIBUTES | \
+                                    MSHED_DERIVED_ANIMATION_MAP)
+/* "recompute all": everything recomputable except the optional vertex normals. */
+#define MSHED_DERIVED_ALL (MSHED_DERIVED_RECOMPUTABLE & ~MSHED_DERIVED_VERTEX_NORMALS)
+
+/* The matrix: the derived data @kind invalidates. @optional (nullable) receives the part
+ * that is stale only by choice (vertex normals after moving vertices). */
+MshedDerived  mshed_deps_get                (MshedEditKind  kind,
+                                             MshedDerived  *optional);
+/* Translated explanation of one cell, e.g. "Moving vertices changes the bounding boxes and
+ * spheres of the slots that draw them"; NULL when @kind does not invalidate @target. */
+const char   *mshed_deps_describe           (MshedEditKind  kind,
+                                             MshedDerived   target);
+const char   *mshed_edit_kind_get_label     (MshedEditKind  kind);    /* translated */
+const char   *mshed_edit_kind_get_name      (MshedEditKind  kind);    /* stable ASCII id */
+const char   *mshed_derived_get_label       (MshedDerived   target);  /* one flag; translated */
+const char   *mshed_derived_get_name        (MshedDerived   target);  /* stable ASCII id */
+MshedTableId  mshed_derived_get_table       (MshedDerived   target);
+gboolean      mshed_derived_is_recomputable (MshedDerived   target);
+/* Index 0..MSHED_N_DERIVED-1 of a single flag, -1 when @target is not exactly one flag. */
+gint          mshed_derived_get_index       (MshedDerived   target);
+
+/* Which edit kind a change of @field in @table is (NULL field: the whole record). */
+MshedEditKind mshed_deps_classify_field     (MshedTableId   table,
+                                             const char    *field);
+
+G_END_DECLS

@@ -375,7 +375,10 @@ test_source (void)
                                       (gssize) g_bytes_get_size (model_bytes), NULL));
   strcpy ((char *) e.name, "readme.txt");
   e.type_id = 0x54584554;
-  mshed_nres_insert_entry (outer, G_MAXUINT, &e, g_bytes_new_static ("hi", 2));
+  {
+    g_autoptr(GBytes) hi = g_bytes_new_static ("hi", 2);
+    mshed_nres_insert_entry (outer, G_MAXUINT, &e, hi);
+  }
   strcpy ((char *) e.name, "TINY.MSH");
   e.type_id = 0;
   mshed_nres_insert_entry (outer, G_MAXUINT, &e, model_bytes);

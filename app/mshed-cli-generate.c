@@ -1,0 +1,181 @@
+/* mshed-cli-generate.c
+ *
+ * Copyright 2026 The mshed authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * mshed-cli generate: synthetic models and archives from model/mshed-generator.h.
+ */
+#define G_LOG_DOMAIN "mshed-cli"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mshed-cli-private.h"
+#include "mshed-generator.h"
+
+static gboolean
+parse_count (const char *option,
+             const char *text,
+             guint64     min,
+             guint64     max,
+             guint      *out)
+{
+  g_autoptr(GError) error = NULL;
+  guint64 value;
+
+  if (text == NULL)
+    return TRUE;
+  if (!g_ascii_string_to_unsigned (text, 10, min, max, &value, &error))
+    {
+      mshed_cli_error ("%s %s: %s", option, text, error->message);
+      return FALSE;
+    }
+  *out = (guint) value;
+  return TRUE;
+}
+
+int
+mshed_cli_generate (int    argc,
+                    char **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *output = NULL;
+  g_autofree char *seed_text = NULL;
+  g_autofree char *triangles_text = NULL;
+  g_autofree char *nodes_text = NULL;
+  g_autofree char *materials_text = NULL;
+  g_autofree char *archive_text = NULL;
+  gboolean animated = FALSE, legacy = FALSE, res18 = FALSE, cyrillic = FALSE;
+  gboolean empty_names = FALSE, res17 = FALSE, random_shape = FALSE, quiet = FALSE;
+  guint64 seed = 1;
+  guint n_models = 0, triangles = 0, nodes = 0, materials = 0;
+  MshedGenParams params;
+  const guint8 *data;
+  gsize size;
+  GOptionEntry entries[] = {
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
+      N_("Write to FILE (“-” for standard output)"), "FILE" },
+    { "seed", 's', 0, G_OPTION_ARG_STRING, &seed_text,
+      N_("The seed every choice derives from (default 1)"), "N" },
+    { "triangles", 't', 0, G_OPTION_ARG_STRING, &triangles_text,
+      N_("Exact triangle count, 12 to 200000 (default 1000); with --archive, the most per "
+         "model (default 3000)"), "N" },
+    { "nodes", 'n', 0, G_OPTION_ARG_STRING, &nodes_text,
+      N_("Number of nodes, 1 to 64 (default: picked from the seed)"), "N" },
+    { "materials", 'm', 0, G_OPTION_ARG_STRING, &materials_text,
+      N_("Number of materials, 1 to 16 (default: picked from the seed)"), "N" },
+    { "animated", 'a', 0, G_OPTION_ARG_NONE, &animated,
+      N_("Give some nodes animation tracks and a frame map"), NULL },
+    { "legacy", 0, 0, G_OPTION_ARG_NONE, &legacy,
+      N_("Use the legacy 24-byte node records"), NULL },
+    { "res18", 0, 0, G_OPTION_ARG_NONE, &res18,
+      N_("Add Res18 and Res20 (the second resource order)"), NULL },
+    { "cyrillic", 0, 0, G_OPTION_ARG_NONE, &cyrillic,
+      N_("Give node 0 and some others Cyrillic (Windows-1251) names"), NULL },
+    { "empty-names", 0, 0, G_OPTION_ARG_NONE, &empty_names,
+      N_("Give the last node and some others empty names"), NULL },
+    { "res17", 0, 0, G_OPTION_ARG_NONE, &res17,
+      N_("Put bytes into Res17 (empty otherwise)"), NULL },
+    { "random", 'r', 0, G_OPTION_ARG_NONE, &random_shape,
+      N_("Let the seed pick the shape as well (size, nodes, animation, names, …); the "
+         "options above still apply on top"), NULL },
+    { "archive", 0, 0, G_OPTION_ARG_STRING, &archive_text,
+      N_("Write a game-like archive of N models (with WEAR and Texm entries) instead"), "N" },
+    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, N_("Print nothing on success"), NULL },
+    { NULL }
+  };
+
+  context = mshed_cli_context_new ("-o FILE", _("Write a synthetic model (or archive) that "
+                                                "passes strict validation. The output "
+                                                "depends only on the options."), entries);
+  if (!mshed_cli_parse (context, &argc, &argv))
+    return MSHED_CLI_EXIT_TROUBLE;
+  if (argc != 1)
+    {
+      mshed_cli_error (_("unexpected argument “%s”"), argv[1]);
+      return MSHED_CLI_EXIT_TROUBLE;
+    }
+  if (output == NULL)
+    {
+      mshed_cli_error (_("name the output file with -o FILE"));
+      return MSHED_CLI_EXIT_TROUBLE;
+    }
+  if (seed_text && !g_ascii_string_to_unsigned (seed_text, 10, 0, G_MAXUINT64, &seed, &error))
+    {
+      mshed_cli_error ("--seed %s: %s", seed_text, error->message);
+      return MSHED_CLI_EXIT_TROUBLE;
+    }
+  if (!parse_count ("--triangles", triangles_text, MSHED_GEN_MIN_TRIANGLES,
+                    MSHED_GEN_MAX_TRIANGLES, &triangles) ||
+      !parse_count ("--nodes", nodes_text, 1, MSHED_GEN_MAX_NODES, &nodes) ||
+      !parse_count ("--materials", materials_text, 1, MSHED_GEN_MAX_MATERIALS, &materials) ||
+      !parse_count ("--archive", archive_text, 1, 10000, &n_models))
+    return MSHED_CLI_EXIT_TROUBLE;
+
+  if (n_models > 0)
+    {
+      if (nodes_text || materials_text || animated || legacy || res18 || cyrillic ||
+          empty_names || res17 || random_shape)
+        {
+          mshed_cli_error (_("--archive picks every model's shape from the seed; only --seed "
+                             "and --triangles apply"));
+          return MSHED_CLI_EXIT_TROUBLE;
+        }
+      bytes = mshed_generate_archive_bytes (seed, n_models, triangles);
+    }
+  else
+    {
+      if (random_shape)
+        mshed_gen_params_init_from_seed (&params, seed);
+      else
+        mshed_gen_params_init (&params, seed);
+      if (triangles)
+        params.n_triangles = triangles;
+      if (nodes)
+        params.n_nodes = nodes;
+      if (materials)
+        params.n_materials = materials;
+      params.animated |= animated;
+      params.legacy_nodes |= legacy;
+      params.with_res18_20 |= res18;
+      params.cyrillic_names |= cyrillic;
+      params.empty_names |= empty_names;
+      params.res17_data |= res17;
+      bytes = mshed_generate_model_bytes (&params);
+    }
+  if (bytes == NULL)
+    {
+      mshed_cli_error (_("the generator produced nothing"));
+      return MSHED_CLI_EXIT_PROBLEMS;
+    }
+
+  data = g_bytes_get_data (bytes, &size);
+  if (strcmp (output, "-") == 0)
+    {
+      if (fwrite (data, 1, size, stdout) != size)
+        {
+          mshed_cli_error (_("cannot write to standard output"));
+          return MSHED_CLI_EXIT_PROBLEMS;
+        }
+      fflush (stdout);
+      return MSHED_CLI_EXIT_OK;
+    }
+  if (!g_file_set_contents (output, (const char *) data, (gssize) size, &error))
+    {
+      mshed_cli_error ("%s", error->message);
+      return MSHED_CLI_EXIT_PROBLEMS;
+    }
+  if (quiet)
+    return MSHED_CLI_EXIT_OK;
+  if (n_models > 0)
+    printf (_("%s: archive of %u models, %" G_GSIZE_FORMAT " bytes\n"), output, n_models, size);
+  else
+    printf (_("%s: model of %u triangles, %" G_GSIZE_FORMAT " bytes\n"), output,
+            CLAMP (params.n_triangles, MSHED_GEN_MIN_TRIANGLES, MSHED_GEN_MAX_TRIANGLES), size);
+  return MSHED_CLI_EXIT_OK;
+}

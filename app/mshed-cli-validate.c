@@ -1,0 +1,442 @@
+/* mshed-cli-validate.c
+ *
+ * Copyright 2026 The mshed authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * mshed-cli validate: files, archives (the container and every nested model) and whole
+ * directories; text or JSON output.
+ */
+#define G_LOG_DOMAIN "mshed-cli"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <json-glib/json-glib.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mshed-bytes.h"
+#include "mshed-cli-private.h"
+#include "mshed-error.h"
+#include "mshed-schema.h"
+
+typedef struct {
+  MshedMode  mode;
+  gboolean   json;
+  guint      n_files;
+  guint      n_models;
+  guint      n_unreadable;
+  guint      n_errors;
+  guint      n_warnings;
+  guint      n_infos;
+  GString   *out;
+  JsonArray *files;        /* json mode */
+  JsonArray *diagnostics;  /* json mode */
+} Validate;
+
+static void
+json_set_int_or_null (JsonObject *object,
+                      const char *member,
+                      gint64      value,
+                      gboolean    present)
+{
+  if (present)
+    json_object_set_int_member (object, member, value);
+  else
+    json_object_set_null_member (object, member);
+}
+
+static void
+json_set_string_or_null (JsonObject *object,
+                         const char *member,
+                         const char *value)
+{
+  if (value)
+    json_object_set_string_member (object, member, value);
+  else
+    json_object_set_null_member (object, member);
+}
+
+static JsonObject *
+diagnostic_to_json (const char            *file,
+                    const MshedDiagnostic *d)
+{
+  JsonObject *o = json_object_new ();
+  const MshedTableInfo *table = NULL;
+
+  if (d->table >= 0 && d->table < MSHED_N_TABLES)
+    table = mshed_schema_get_table (d->table);
+  json_object_set_string_member (o, "file", file);
+  json_set_string_or_null (o, "entry", d->entry);
+  json_object_set_string_member (o, "severity", mshed_severity_to_string (d->severity));
+  json_object_set_string_member (o, "check", mshed_check_to_string (d->check));
+  json_object_set_int_member (o, "check_code", d->check);
+  json_set_int_or_null (o, "res_type", d->res_type, d->res_type != G_MAXUINT32);
+  json_set_int_or_null (o, "res_index", d->res_index, d->res_index >= 0);
+  json_set_string_or_null (o, "table", table ? table->name : NULL);
+  json_set_int_or_null (o, "record", d->record, d->record >= 0);
+  json_set_string_or_null (o, "field", d->field);
+  json_object_set_int_member (o, "offset", (gint64) d->offset);
+  json_object_set_string_member (o, "message", d->message);
+  return o;
+}
+
+/* Reports what one file produced and folds it into the totals. */
+static void
+report (Validate               *self,
+        const char             *file,
+        const MshedDiagnostics *diags,
+        guint                   n_models,
+        const char             *failure)
+{
+  guint n = mshed_diagnostics_get_n_items (diags);
+  guint errors = diags->n_errors, warnings = diags->n_warnings;
+
+  /* a failure that left no error diagnostic still counts as one error */
+  if (failure && errors == 0)
+    errors = 1;
+
+  for (guint i = 0; i < n; i++)
+    {
+      const MshedDiagnostic *d = mshed_diagnostics_get (diags, i);
+
+      if (d->severity == MSHED_SEVERITY_INFO)
+        self->n_infos++;
+      if (self->json)
+        json_array_add_object_element (self->diagnostics, diagnostic_to_json (file, d));
+      else
+        {
+          g_autofree char *line = mshed_diagnostic_format (d);
+
+          g_string_append_printf (self->out, "%s: %s\n", file, line);
+        }
+    }
+  if (failure && diags->n_errors == 0 && !self->json)
+    g_string_append_printf (self->out, "%s: %s: %s\n", file, _("error"), failure);
+
+  if (self->json)
+    {
+      JsonObject *o = json_object_new ();
+
+      json_object_set_string_member (o, "file", file);
+      json_object_set_boolean_member (o, "readable", TRUE);
+      json_object_set_int_member (o, "models", n_models);
+      json_object_set_int_member (o, "errors", errors);
+      json_object_set_int_member (o, "warnings", warnings);
+      json_set_string_or_null (o, "failure", failure);
+      json_array_add_object_element (self->files, o);
+    }
+  self->n_files++;
+  self->n_models += n_models;
+  self->n_errors += errors;
+  self->n_warnings += warnings;
+  mshed_cli_flush (self->out, FALSE);
+}
+
+static void
+report_unreadable (Validate   *self,
+                   const char *file,
+                   const char *message)
+{
+  mshed_cli_flush (self->out, TRUE);
+  mshed_cli_error ("%s", message);
+  if (self->json)
+    {
+      JsonObject *o = json_object_new ();
+
+      json_object_set_string_member (o, "file", file);
+      json_object_set_boolean_member (o, "readable", FALSE);
+      json_object_set_string_member (o, "failure", message);
+      json_array_add_object_element (self->files, o);
+    }
+  self->n_unreadable++;
+}
+
+/* Validates one nested model (payload of entry @index) into @diags. */
+static void
+validate_nested (Validate             *self,
+                 const MshedNresEntry *e,
+                 guint                 index,
+                 MshedDiagnostics     *diags)
+{
+  g_autoptr(GBytes) payload = mshed_nres_entry_dup_bytes (e);
+  g_autoptr(MshedNres) inner = NULL;
+  g_autoptr(MshedModel) model = NULL;
+  g_autofree char *name = mshed_nres_entry_dup_name (e);
+  gsize size = 0;
+  const guint8 *data = g_bytes_get_data (payload, &size);
+
+  if (!mshed_cli_has_nres_magic (payload))
+    {
+      mshed_diagnostics_add (diags,
+                             self->mode == MSHED_MODE_STRICT ? MSHED_SEVERITY_ERROR
+                                                             : MSHED_SEVERITY_WARNING,
+                             MSHED_CHECK_NRES_NESTED, G_MAXUINT32, (gint) index,
+                             MSHED_TABLE_DIRECTORY, index, "data_offset", e->data_offset,
+                             _("NRes directory record %u (“%s”): named like a model, but its "
+                               "%" G_GSIZE_FORMAT "-byte payload does not start with an NRes "
+                               "header (first bytes %02X %02X %02X %02X)"),
+                             index, name, size, size > 0 ? data[0] : 0,
+                             size > 1 ? data[1] : 0, size > 2 ? data[2] : 0,
+                             size > 3 ? data[3] : 0);
+      return;
+    }
+
+  mshed_diagnostics_set_context (diags, e->data_offset, name);
+  inner = mshed_nres_parse (payload, self->mode, diags, NULL);
+  if (inner != NULL)
+    model = mshed_model_new (inner, self->mode, diags, NULL);
+  mshed_diagnostics_set_context (diags, 0, NULL);
+}
+
+static gboolean
+bytes_look_like_nres (GBytes *bytes)
+{
+  return mshed_cli_has_nres_magic (bytes);
+}
+
+static void
+validate_file (Validate   *self,
+               const char *spec,
+               gboolean    named)
+{
+  g_autoptr(MshedDiagnostics) diags = mshed_diagnostics_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(MshedNres) nres = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *entry = NULL;
+  guint n_models = 0;
+
+  if (named && mshed_split_spec (spec, &path, &entry))
+    {
+      /* ARCHIVE:ENTRY: the outer container and that one nested model */
+      g_autoptr(MshedSource) source = mshed_source_open (spec, self->mode, diags, &error);
+
+      if (source == NULL && mshed_cli_error_status (error) == MSHED_CLI_EXIT_TROUBLE)
+        {
+          report_unreadable (self, spec, error->message);
+          return;
+        }
+      report (self, spec, diags, 1, source ? NULL : error->message);
+      return;
+    }
+  g_clear_pointer (&path, g_free);
+  g_clear_pointer (&entry, g_free);
+
+  bytes = mshed_map_file (spec, &error);
+  if (bytes == NULL)
+    {
+      report_unreadable (self, spec, error->message);
+      return;
+    }
+  if (!named && !bytes_look_like_nres (bytes))
+    return;
+
+  nres = mshed_nres_parse (bytes, self->mode, diags, &error);
+  if (nres == NULL)
+    {
+      report (self, spec, diags, 0, error->message);
+      return;
+    }
+
+  if (mshed_nres_looks_like_model (nres))
+    {
+      g_autoptr(MshedModel) model = mshed_model_new (nres, self->mode, diags, NULL);
+
+      n_models = 1;
+    }
+  else
+    {
+      guint n = mshed_nres_get_n_entries (nres);
+
+      for (guint i = 0; i < n; i++)
+        {
+          const MshedNresEntry *e = mshed_nres_peek_entry (nres, i);
+
+          if (!mshed_entry_is_model_name (e))
+            continue;
+          n_models++;
+          validate_nested (self, e, i, diags);
+        }
+    }
+  report (self, spec, diags, n_models, NULL);
+}
+
+/* Only files that start with "NRes" are validated; the rest are skipped silently. */
+static gboolean
+file_starts_with_nres (const char *path)
+{
+  FILE *f = fopen (path, "rb");
+  guint8 magic[4];
+  gboolean ok;
+
+  if (f == NULL)
+    return TRUE;  /* let validate_file report why it cannot be read */
+  ok = fread (magic, 1, 4, f) == 4 && mshed_read_u32 (magic) == MSHED_NRES_MAGIC;
+  fclose (f);
+  return ok;
+}
+
+static int
+compare_names (gconstpointer a,
+               gconstpointer b)
+{
+  /* g_ptr_array_sort passes pointers to the elements */
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+static void
+validate_directory (Validate   *self,
+                    const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GDir) dir = g_dir_open (path, 0, &error);
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+
+  if (dir == NULL)
+    {
+      report_unreadable (self, path, error->message);
+      return;
+    }
+  while ((name = g_dir_read_name (dir)))
+    g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, compare_names);
+  for (guint i = 0; i < names->len; i++)
+    {
+      g_autofree char *child = g_build_filename (path, g_ptr_array_index (names, i), NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR))
+        {
+          if (!g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+            validate_directory (self, child);
+        }
+      else if (g_file_test (child, G_FILE_TEST_IS_REGULAR) && file_starts_with_nres (child))
+        validate_file (self, child, FALSE);
+    }
+}
+
+static char *
+summary_line (const Validate *self)
+{
+  g_autoptr(GString) s = g_string_new (NULL);
+
+  g_string_append_printf (s, g_dngettext (NULL, "%u file", "%u files", self->n_files),
+                          self->n_files);
+  g_string_append (s, ", ");
+  g_string_append_printf (s, g_dngettext (NULL, "%u model", "%u models", self->n_models),
+                          self->n_models);
+  g_string_append (s, ": ");
+  g_string_append_printf (s, g_dngettext (NULL, "%u error", "%u errors", self->n_errors),
+                          self->n_errors);
+  g_string_append (s, ", ");
+  g_string_append_printf (s, g_dngettext (NULL, "%u warning", "%u warnings", self->n_warnings),
+                          self->n_warnings);
+  if (self->n_unreadable)
+    {
+      g_string_append (s, ", ");
+      g_string_append_printf (s, g_dngettext (NULL, "%u unreadable", "%u unreadable",
+                                              self->n_unreadable), self->n_unreadable);
+    }
+  return g_string_free (g_steal_pointer (&s), FALSE);
+}
+
+int
+mshed_cli_validate (int    argc,
+                    char **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GString) out = g_string_new (NULL);
+  g_autofree char *summary = NULL;
+  gboolean strict = FALSE, tolerant = FALSE, json = FALSE;
+  Validate self = { 0 };
+  GOptionEntry entries[] = {
+    { "strict", 0, 0, G_OPTION_ARG_NONE, &strict,
+      N_("Every violated invariant is an error (the default)"), NULL },
+    { "tolerant", 0, 0, G_OPTION_ARG_NONE, &tolerant,
+      N_("Report locally broken items as warnings, as the editor loads them"), NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json,
+      N_("Print one JSON document with every diagnostic"), NULL },
+    { NULL }
+  };
+  int status;
+
+  context = mshed_cli_context_new ("PATH…", _("Check models and archives against the format "
+                                              "rules. A directory is searched recursively for "
+                                              "files that start with “NRes”. An archive is "
+                                              "checked as a container and every *.msh entry "
+                                              "in it as a nested model; ARCHIVE:ENTRY checks "
+                                              "one nested model.\n\nExit status: 0 no errors "
+                                              "(warnings are listed), 1 errors found, 2 a file "
+                                              "could not be read."), entries);
+  if (!mshed_cli_parse (context, &argc, &argv))
+    return MSHED_CLI_EXIT_TROUBLE;
+  if (strict && tolerant)
+    {
+      mshed_cli_error (_("--strict and --tolerant exclude each other"));
+      return MSHED_CLI_EXIT_TROUBLE;
+    }
+  if (argc < 2)
+    {
+      mshed_cli_error (_("expected at least one PATH"));
+      return MSHED_CLI_EXIT_TROUBLE;
+    }
+
+  self.mode = tolerant ? MSHED_MODE_TOLERANT : MSHED_MODE_STRICT;
+  self.json = json;
+  self.out = out;
+  if (json)
+    {
+      self.files = json_array_new ();
+      self.diagnostics = json_array_new ();
+    }
+
+  for (int i = 1; i < argc; i++)
+    {
+      if (g_file_test (argv[i], G_FILE_TEST_IS_DIR))
+        validate_directory (&self, argv[i]);
+      else
+        validate_file (&self, argv[i], TRUE);
+    }
+
+  summary = summary_line (&self);
+  if (json)
+    {
+      g_autoptr(JsonGenerator) generator = json_generator_new ();
+      g_autoptr(JsonNode) root = json_node_new (JSON_NODE_OBJECT);
+      JsonObject *doc = json_object_new ();
+      JsonObject *totals = json_object_new ();
+      g_autofree char *text = NULL;
+
+      json_object_set_string_member (doc, "mode",
+                                     self.mode == MSHED_MODE_STRICT ? "strict" : "tolerant");
+      json_object_set_array_member (doc, "files", self.files);
+      json_object_set_array_member (doc, "diagnostics", self.diagnostics);
+      json_object_set_int_member (totals, "files", self.n_files);
+      json_object_set_int_member (totals, "models", self.n_models);
+      json_object_set_int_member (totals, "errors", self.n_errors);
+      json_object_set_int_member (totals, "warnings", self.n_warnings);
+      json_object_set_int_member (totals, "infos", self.n_infos);
+      json_object_set_int_member (totals, "unreadable", self.n_unreadable);
+      json_object_set_string_member (totals, "text", summary);
+      json_object_set_object_member (doc, "summary", totals);
+      json_node_take_object (root, doc);
+      json_generator_set_root (generator, root);
+      json_generator_set_pretty (generator, TRUE);
+      text = json_generator_to_data (generator, NULL);
+      g_string_append (out, text);
+      g_string_append_c (out, '\n');
+    }
+  else
+    g_string_append_printf (out, "%s\n", summary);
+  mshed_cli_flush (out, TRUE);
+
+  if (self.n_unreadable)
+    status = MSHED_CLI_EXIT_TROUBLE;
+  else if (self.n_errors)
+    status = MSHED_CLI_EXIT_PROBLEMS;
+  else
+    status = MSHED_CLI_EXIT_OK;
+  return status;
+}

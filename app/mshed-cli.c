@@ -1,0 +1,408 @@
+/* mshed-cli.c
+ *
+ * Copyright 2026 The mshed authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * mshed-cli: inspect, validate, round-trip, dump, list, extract and generate Parkan models
+ * and archives from the command line. Results go to stdout, errors to stderr.
+ */
+#define G_LOG_DOMAIN "mshed-cli"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <locale.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mshed-bytes.h"
+#include "mshed-cli-private.h"
+#include "mshed-error.h"
+
+typedef struct {
+  const char *name;
+  int       (*run) (int argc, char **argv);
+  const char *args;     /* untranslated syntax */
+  const char *summary;  /* N_() */
+} MshedCliCommand;
+
+#ifndef MSHED_CLI_HAVE_EDIT
+int
+mshed_cli_edit (int    argc,
+                char **argv)
+{
+  mshed_cli_error (_("“edit” is not available in this build"));
+  return MSHED_CLI_EXIT_TROUBLE;
+}
+#endif
+
+#ifndef MSHED_CLI_HAVE_RENDER
+int
+mshed_cli_render (int    argc,
+                  char **argv)
+{
+  mshed_cli_error (_("“render” is not available in this build"));
+  return MSHED_CLI_EXIT_TROUBLE;
+}
+#endif
+
+static const MshedCliCommand commands[] = {
+  { "info", mshed_cli_info, "FILE",
+    N_("Show a model's resources, attributes and totals") },
+  { "validate", mshed_cli_validate, "[--strict|--tolerant] [--json] PATH…",
+    N_("Check files or whole directories against the format rules") },
+  { "roundtrip", mshed_cli_roundtrip, "FILE…",
+    N_("Decode and re-encode, and compare the bytes") },
+  { "dump", mshed_cli_dump, "FILE --table TABLE [--json] [--decoded] [--range A..B]",
+    N_("Print one table of a model") },
+  { "ls", mshed_cli_ls, "ARCHIVE",
+    N_("List the entries of an archive") },
+  { "extract", mshed_cli_extract, "ARCHIVE ENTRY -o FILE",
+    N_("Write the payload of one archive entry to a file") },
+  { "generate", mshed_cli_generate, "[--seed N] [--triangles N] [OPTION…] -o FILE",
+    N_("Write a synthetic model or archive") },
+  { "edit", mshed_cli_edit, "…",
+    N_("Change fields, names and resources of a model") },
+  { "render", mshed_cli_render, "…",
+    N_("Draw a model to a PNG image without a display") },
+};
+
+static char *prgname_full = NULL;
+
+const char *
+mshed_cli_prgname (void)
+{
+  return prgname_full ? prgname_full : "mshed-cli";
+}
+
+void
+mshed_cli_error (const char *format,
+                 ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  fflush (stdout);
+  g_printerr ("%s: %s\n", mshed_cli_prgname (), message);
+}
+
+/**
+ * mshed_cli_context_new:
+ * @parameter: untranslated parameter syntax, e.g. "FILE"
+ * @summary: (nullable): translated summary shown by --help
+ */
+GOptionContext *
+mshed_cli_context_new (const char   *parameter,
+                       const char   *summary,
+                       GOptionEntry *entries)
+{
+  GOptionContext *context = g_option_context_new (parameter);
+
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  if (summary)
+    g_option_context_set_summary (context, summary);
+  if (entries)
+    g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  return context;
+}
+
+gboolean
+mshed_cli_parse (GOptionContext *context,
+                 int            *argc,
+                 char         ***argv)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!g_option_context_parse (context, argc, argv, &error))
+    {
+      mshed_cli_error ("%s", error->message);
+      g_printerr (_("Run “%s --help” for the options.\n"), mshed_cli_prgname ());
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * mshed_cli_type_name:
+ *
+ * Returns: (transfer full): a resource type as text: its four characters when they are all
+ *   printable ASCII (archive entries such as "WEAR", "Texm"), else the decimal number
+ */
+char *
+mshed_cli_type_name (guint32 type_id)
+{
+  guint8 c[4];
+  gboolean printable = TRUE;
+
+  mshed_write_u32 (c, type_id);
+  for (guint i = 0; i < 4; i++)
+    printable &= c[i] >= 0x21 && c[i] <= 0x7E;
+  if (printable)
+    return g_strndup ((const char *) c, 4);
+  return g_strdup_printf ("%u", type_id);
+}
+
+int
+mshed_cli_text_width (const char *utf8)
+{
+  if (utf8 == NULL)
+    return 0;
+  if (!g_utf8_validate (utf8, -1, NULL))
+    return (int) strlen (utf8);
+  return (int) g_utf8_strlen (utf8, -1);
+}
+
+/* Appends @text padded with spaces to @width characters, right-aligned for numbers. */
+void
+mshed_cli_pad (GString    *out,
+               const char *text,
+               int         width,
+               gboolean    right)
+{
+  int len = mshed_cli_text_width (text);
+
+  if (right)
+    for (int i = len; i < width; i++)
+      g_string_append_c (out, ' ');
+  g_string_append (out, text ? text : "");
+  if (!right)
+    for (int i = len; i < width; i++)
+      g_string_append_c (out, ' ');
+}
+
+/* Writes the buffered output as UTF-8 bytes (no locale conversion: scripts get what the
+ * file holds) once it is large, or always with @force. */
+void
+mshed_cli_flush (GString  *out,
+                 gboolean  force)
+{
+  if (out->len == 0 || (!force && out->len < 64 * 1024))
+    return;
+  fwrite (out->str, 1, out->len, stdout);
+  g_string_truncate (out, 0);
+  if (force)
+    fflush (stdout);
+}
+
+/* An input we could not read at all is trouble (2); one we read and found broken is a
+ * problem (1). */
+int
+mshed_cli_error_status (const GError *error)
+{
+  if (error != NULL && error->domain == MSHED_MODEL_ERROR && error->code == MSHED_MODEL_ERROR_IO)
+    return MSHED_CLI_EXIT_TROUBLE;
+  return MSHED_CLI_EXIT_PROBLEMS;
+}
+
+/**
+ * mshed_cli_open:
+ * @status: (out): the exit status to use on failure
+ *
+ * Opens FILE or ARCHIVE:ENTRY and reports a failure on stderr.
+ *
+ * Returns: (transfer full) (nullable): the source
+ */
+MshedSource *
+mshed_cli_open (const char       *spec,
+                MshedMode         mode,
+                MshedDiagnostics *diags,
+                int              *status)
+{
+  g_autoptr(GError) error = NULL;
+  MshedSource *source = mshed_source_open (spec, mode, diags, &error);
+
+  *status = MSHED_CLI_EXIT_OK;
+  if (source == NULL)
+    {
+      mshed_cli_error ("%s", error->message);
+      *status = mshed_cli_error_status (error);
+    }
+  return source;
+}
+
+guint64
+mshed_cli_triangle_count (const MshedModel *model)
+{
+  guint n = mshed_model_get_n_rows (model, MSHED_TABLE_BATCHES);
+  guint64 total = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      MshedBatch batch;
+
+      if (mshed_model_get_batch (model, i, &batch))
+        total += batch.index_count / 3;
+    }
+  return total;
+}
+
+gboolean
+mshed_cli_has_nres_magic (GBytes *bytes)
+{
+  gsize size = 0;
+  const guint8 *data = g_bytes_get_data (bytes, &size);
+
+  return size >= 4 && mshed_read_u32 (data) == MSHED_NRES_MAGIC;
+}
+
+/**
+ * mshed_cli_reencode:
+ * @bytes: an NRes file or payload
+ * @nested: TRUE for a model inside an archive (no deeper nesting is followed)
+ *
+ * Decodes @bytes tolerantly (the container, the model IR when it is a model, and every
+ * nested *.msh model of an archive), marks every resource as changed so that the writer
+ * really writes them, and serialises. Identical output means lossless writing.
+ *
+ * Returns: (transfer full) (nullable): the re-encoded bytes
+ */
+GBytes *
+mshed_cli_reencode (GBytes    *bytes,
+                    gboolean   nested,
+                    GError   **error)
+{
+  g_autoptr(MshedNres) nres = mshed_nres_parse (bytes, MSHED_MODE_TOLERANT, NULL, error);
+  g_autoptr(MshedModel) model = NULL;
+  guint n;
+
+  if (nres == NULL)
+    return NULL;
+  if (mshed_nres_looks_like_model (nres))
+    {
+      model = mshed_model_new (nres, MSHED_MODE_TOLERANT, NULL, error);
+      if (model == NULL)
+        return NULL;
+    }
+
+  n = mshed_nres_get_n_entries (nres);
+  for (guint i = 0; i < n; i++)
+    {
+      const MshedNresEntry *e = mshed_nres_peek_entry (nres, i);
+      g_autoptr(GBytes) payload = NULL;
+      g_autoptr(GBytes) inner = NULL;
+      g_autoptr(GError) local = NULL;
+
+      if (nested || model != NULL || !mshed_entry_is_model_name (e))
+        {
+          mshed_nres_touch (nres, i);
+          continue;
+        }
+      payload = mshed_nres_entry_dup_bytes (e);
+      if (!mshed_cli_has_nres_magic (payload))
+        {
+          mshed_nres_touch (nres, i);
+          continue;
+        }
+      inner = mshed_cli_reencode (payload, TRUE, &local);
+      if (inner == NULL)
+        {
+          /* an unreadable nested model stays opaque, as the writer keeps it */
+          mshed_nres_touch (nres, i);
+          continue;
+        }
+      mshed_nres_set_payload (nres, i, inner);
+    }
+  if (model != NULL)
+    return mshed_model_serialize (model);
+  return mshed_nres_serialize (nres, NULL);
+}
+
+/* Main ----------------------------------------------------------------------------------- */
+
+static void
+print_usage (FILE *stream)
+{
+  GString *s = g_string_new (NULL);
+
+  g_string_append_printf (s, _("Usage: %s COMMAND [OPTION…] [ARGUMENT…]\n"), "mshed-cli");
+  g_string_append (s, "\n");
+  g_string_append (s, _("Inspect, check and edit Parkan .msh models and NRes archives.\n"));
+  g_string_append (s, _("Wherever a FILE is accepted, ARCHIVE:ENTRY names a model inside an "
+                        "archive.\n"));
+  g_string_append (s, "\n");
+  g_string_append (s, _("Commands:\n"));
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    {
+      g_string_append_printf (s, "  %s %s\n      ", commands[i].name, commands[i].args);
+      g_string_append (s, _(commands[i].summary));
+      g_string_append_c (s, '\n');
+    }
+  g_string_append (s, "\n");
+  g_string_append (s, _("Options:\n"));
+  g_string_append_printf (s, "  %-18s %s\n", "-h, --help", _("Show this help"));
+  g_string_append_printf (s, "  %-18s %s\n", "-V, --version", _("Show the version"));
+  g_string_append (s, "\n");
+  g_string_append_printf (s, _("Run “%s COMMAND --help” for the options of a command.\n"),
+                          "mshed-cli");
+  g_string_append (s, _("Exit status: 0 success, 1 problems found or the operation failed, "
+                        "2 unreadable input or bad usage.\n"));
+  fputs (s->str, stream);
+  g_string_free (s, TRUE);
+}
+
+static const MshedCliCommand *
+find_command (const char *name)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    if (strcmp (commands[i].name, name) == 0)
+      return &commands[i];
+  return NULL;
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  const MshedCliCommand *command;
+  int status;
+
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
+  if (argc < 2 || argv[1][0] == '\0')
+    {
+      print_usage (stderr);
+      return MSHED_CLI_EXIT_TROUBLE;
+    }
+  if (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0 ||
+      strcmp (argv[1], "help") == 0)
+    {
+      if (argc >= 3 && strcmp (argv[1], "help") == 0 && (command = find_command (argv[2])))
+        {
+          char *help_argv[] = { argv[2], (char *) "--help", NULL };
+
+          prgname_full = g_strdup_printf ("mshed-cli %s", command->name);
+          g_set_prgname (prgname_full);  /* once: GOptionContext's usage line uses it */
+          return command->run (2, help_argv);
+        }
+      print_usage (stdout);
+      return MSHED_CLI_EXIT_OK;
+    }
+  if (strcmp (argv[1], "--version") == 0 || strcmp (argv[1], "-V") == 0)
+    {
+      printf ("mshed-cli %s\n", PACKAGE_VERSION);
+      return MSHED_CLI_EXIT_OK;
+    }
+
+  command = find_command (argv[1]);
+  if (command == NULL)
+    {
+      g_set_prgname ("mshed-cli");
+      mshed_cli_error (_("“%s” is not a command"), argv[1]);
+      print_usage (stderr);
+      return MSHED_CLI_EXIT_TROUBLE;
+    }
+
+  prgname_full = g_strdup_printf ("mshed-cli %s", command->name);
+  g_set_prgname (prgname_full);
+  status = command->run (argc - 1, argv + 1);
+  fflush (stdout);
+  g_clear_pointer (&prgname_full, g_free);
+  return status;
+}

@@ -1,0 +1,214 @@
+/* test-cli-edit.c
+ *
+ * Copyright 2026 The mshed authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * mshed-cli edit, run as a user runs it ($MSHED_CLI).
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "mshed-generator.h"
+#include "mshed-model.h"
+#include "mshed-source.h"
+
+typedef struct {
+  char *dir;
+  char *model;
+} Fixture;
+
+static void
+setup (Fixture       *f,
+       gconstpointer  data)
+{
+  MshedGenParams p;
+  g_autoptr(GBytes) bytes = NULL;
+
+  f->dir = g_dir_make_tmp ("mshed-cli-edit-XXXXXX", NULL);
+  f->model = g_build_filename (f->dir, "m.msh", NULL);
+  mshed_gen_params_init (&p, 9);
+  p.n_triangles = 1500;
+  p.n_nodes = 6;
+  p.animated = TRUE;
+  bytes = mshed_generate_model_bytes (&p);
+  g_assert_true (g_file_set_contents (f->model, g_bytes_get_data (bytes, NULL),
+                                      (gssize) g_bytes_get_size (bytes), NULL));
+}
+
+static void
+teardown (Fixture       *f,
+          gconstpointer  data)
+{
+  GDir *d = g_dir_open (f->dir, 0, NULL);
+  const char *name;
+
+  while (d && (name = g_dir_read_name (d)))
+    {
+      g_autofree char *p = g_build_filename (f->dir, name, NULL);
+      g_unlink (p);
+    }
+  if (d)
+    g_dir_close (d);
+  g_rmdir (f->dir);
+  g_free (f->dir);
+  g_free (f->model);
+}
+
+static int
+run_cli (char **out,
+         char **err,
+         ...)
+{
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  const char *cli = g_getenv ("MSHED_CLI");
+  const char *arg;
+  int status = 0;
+  va_list ap;
+
+  g_assert_nonnull (cli);
+  g_ptr_array_add (args, (gpointer) cli);
+  g_ptr_array_add (args, "edit");
+  va_start (ap, err);
+  while ((arg = va_arg (ap, const char *)) != NULL)
+    g_ptr_array_add (args, (gpointer) arg);
+  va_end (ap);
+  g_ptr_array_add (args, NULL);
+  g_assert_true (g_spawn_sync (NULL, (char **) args->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                               out, err, &status, &error));
+  g_assert_no_error (error);
+  return WIFEXITED (status) ? WEXITSTATUS (status) : -1;
+}
+
+static MshedModel *
+load (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MshedSource) source = mshed_source_open (path, MSHED_MODE_STRICT, NULL, &error);
+
+  g_assert_no_error (error);
+  return mshed_model_ref (source->model);
+}
+
+static void
+test_edit_to_output (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autofree char *out_path = g_build_filename (f->dir, "out.msh", NULL);
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(MshedModel) before = load (f->model);
+  g_autoptr(MshedModel) after = NULL;
+  g_autofree char *name = NULL;
+  MshedSlot slot;
+
+  g_assert_cmpint (run_cli (&out, &err, f->model, "--set", "slots[1].batchCount=1",
+                            "--set", "vertices[5].z=12.5", "--rename-node", "2=башня",
+                            "--recompute", "bounds", "-o", out_path, NULL), ==, 0);
+  g_assert_nonnull (strstr (out, "slots[1].batchCount:"));
+  g_assert_nonnull (strstr (out, "node 2 name:"));
+  g_assert_nonnull (strstr (out, "recompute bounds:"));
+  g_assert_nonnull (strstr (out, "wrote"));
+  after = load (out_path);
+  mshed_model_get_slot (after, 1, &slot);
+  g_assert_cmpuint (slot.batch_count, ==, 1);
+  name = mshed_model_dup_name (after, 2);
+  g_assert_cmpstr (name, ==, "башня");
+  /* the input is untouched */
+  {
+    g_autoptr(GBytes) a = mshed_model_serialize (before);
+    g_autoptr(MshedModel) again = load (f->model);
+    g_autoptr(GBytes) b = mshed_model_serialize (again);
+
+    g_assert_true (g_bytes_equal (a, b));
+  }
+}
+
+static void
+test_edit_in_place (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autofree char *bak = g_strconcat (f->model, ".bak", NULL);
+  g_autofree char *orig = NULL;
+  g_autofree char *now = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  gsize orig_len, now_len;
+
+  g_assert_true (g_file_get_contents (f->model, &orig, &orig_len, NULL));
+  g_assert_cmpint (run_cli (&out, &err, f->model, "--set", "batches[0].materialIndex=0x3",
+                            NULL), ==, 0);
+  g_assert_nonnull (strstr (out, "saved"));
+  g_assert_true (g_file_get_contents (bak, &now, &now_len, NULL));
+  g_assert_cmpmem (orig, orig_len, now, now_len);
+  {
+    g_autoptr(MshedModel) m = load (f->model);
+    MshedBatch b;
+
+    mshed_model_get_batch (m, 0, &b);
+    g_assert_cmpuint (b.material_index, ==, 3);
+  }
+  /* nothing to change: the file is left alone */
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run_cli (&out, &err, f->model, "--set", "batches[0].materialIndex=3", NULL),
+                   ==, 0);
+  g_assert_nonnull (strstr (out, "unchanged"));
+  g_assert_nonnull (strstr (out, "nothing changed"));
+}
+
+static void
+test_edit_errors (Fixture       *f,
+                  gconstpointer  data)
+{
+  static const char *cases[][3] = {
+    { "--set", "slots[999].batchCount=1", "row 999" },
+    { "--set", "slots[1].nosuch=1", "nosuch" },
+    { "--set", "slots[1].batchCount=-4", "batchCount" },
+    { "--set", "nope[1].x=1", "nope" },
+    { "--set", "slots1.x", "TABLE[ROW].FIELD=VALUE" },
+    { "--rename-node", "1=塔", "Windows-1251" },
+    { "--recompute", "everything", "--recompute everything" },
+    { "--set", "nodes[0].slot0=900", "strict validation" },
+  };
+  g_autofree char *orig = NULL;
+  gsize orig_len;
+
+  g_assert_true (g_file_get_contents (f->model, &orig, &orig_len, NULL));
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *out = NULL;
+      g_autofree char *err = NULL;
+      g_autofree char *now = NULL;
+      gsize now_len;
+
+      g_assert_cmpint (run_cli (&out, &err, f->model, cases[i][0], cases[i][1], NULL), ==, 1);
+      if (strstr (err, cases[i][2]) == NULL)
+        g_error ("case %u: “%s” not in: %s", i, cases[i][2], err);
+      g_assert_nonnull (strstr (err, "Nothing was written"));
+      g_assert_true (g_file_get_contents (f->model, &now, &now_len, NULL));
+      g_assert_cmpmem (orig, orig_len, now, now_len);
+    }
+  {
+    g_autofree char *out = NULL;
+    g_autofree char *err = NULL;
+
+    g_assert_cmpint (run_cli (&out, &err, "/nonexistent.msh", NULL), ==, 2);
+  }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add ("/cli/edit/output", Fixture, NULL, setup, test_edit_to_output, teardown);
+  g_test_add ("/cli/edit/in-place", Fixture, NULL, setup, test_edit_in_place, teardown);
+  g_test_add ("/cli/edit/errors", Fixture, NULL, setup, test_edit_errors, teardown);
+
+  return g_test_run ();
+}

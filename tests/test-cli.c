@@ -1,0 +1,879 @@
+/* test-cli.c
+ *
+ * Copyright 2026 The mshed authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Runs the built mshed-cli ($MSHED_CLI) on generated files and checks exit statuses, what
+ * goes to stdout and stderr, and the bytes it writes. Expected values come from the library
+ * (generator, schema, model accessors), never from the CLI itself.
+ */
+#include "config.h"
+
+#include <json-glib/json-glib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "mshed-bytes.h"
+#include "mshed-generator.h"
+#include "mshed-model.h"
+#include "mshed-nres.h"
+#include "mshed-schema.h"
+
+static char *tmpdir;
+
+typedef struct {
+  int   status;
+  char *out;
+  char *err;
+} Run;
+
+static void
+run_clear (Run *run)
+{
+  g_clear_pointer (&run->out, g_free);
+  g_clear_pointer (&run->err, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
+
+/* Runs mshed-cli with the NULL-terminated arguments. */
+static void
+run_cli (Run  *run,
+         const char *first,
+         ...)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  const char *cli = g_getenv ("MSHED_CLI");
+  const char *arg;
+  int wait_status = 0;
+  va_list args;
+
+  g_assert_nonnull (cli);
+  g_ptr_array_add (argv, (gpointer) cli);
+  va_start (args, first);
+  for (arg = first; arg; arg = va_arg (args, const char *))
+    g_ptr_array_add (argv, (gpointer) arg);
+  va_end (args);
+  g_ptr_array_add (argv, NULL);
+
+  run_clear (run);
+  if (!g_spawn_sync (tmpdir, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                     &run->out, &run->err, &wait_status, &error))
+    g_error ("cannot run %s: %s", cli, error->message);
+  g_assert_true (WIFEXITED (wait_status));  /* never a crash */
+  run->status = WEXITSTATUS (wait_status);
+  g_test_message ("exit %d\nstdout: %.2000s\nstderr: %s", run->status, run->out, run->err);
+  /* no GLib warnings or criticals, whatever the command */
+  g_assert_null (strstr (run->err, "CRITICAL"));
+  g_assert_null (strstr (run->err, "WARNING"));
+}
+
+static char *
+path_in_tmp (const char *name)
+{
+  return g_build_filename (tmpdir, name, NULL);
+}
+
+/* @name: relative to the temporary directory, or absolute */
+static GBytes *
+read_file (const char *name)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_path_is_absolute (name) ? g_strdup (name) : path_in_tmp (name);
+  char *data = NULL;
+  gsize len = 0;
+
+  g_file_get_contents (path, &data, &len, &error);
+  g_assert_no_error (error);
+  return g_bytes_new_take (data, len);
+}
+
+static void
+write_file (const char *name,
+            GBytes     *bytes)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_path_is_absolute (name) ? g_strdup (name) : path_in_tmp (name);
+
+  g_file_set_contents (path, g_bytes_get_data (bytes, NULL), (gssize) g_bytes_get_size (bytes),
+                       &error);
+  g_assert_no_error (error);
+}
+
+static void
+gen_params (MshedGenParams *params)
+{
+  mshed_gen_params_init (params, 7);
+  params->n_triangles = 240;
+  params->n_nodes = 6;
+  params->animated = TRUE;
+  params->cyrillic_names = TRUE;
+  params->with_res18_20 = TRUE;
+}
+
+/* model.msh: the model of gen_params(); arc.rlb: an archive holding it as "Tank.msh" after a
+ * non-model entry. Written once. */
+static void
+ensure_fixtures (void)
+{
+  g_autofree char *model_path = path_in_tmp ("model.msh");
+  g_autofree char *archive_path = path_in_tmp ("arc.rlb");
+  g_autoptr(GBytes) model = NULL;
+  g_autoptr(MshedNres) archive = NULL;
+  g_autoptr(GBytes) archive_bytes = NULL;
+  g_autoptr(GBytes) text = g_bytes_new_static ("hello", 5);
+  MshedNresEntry templ = { 0 };
+  MshedGenParams params;
+
+  if (g_file_test (model_path, G_FILE_TEST_EXISTS))
+    return;
+  gen_params (&params);
+  model = mshed_generate_model_bytes (&params);
+  write_file (model_path, model);
+
+  archive = mshed_nres_new ();
+  templ.type_id = 0x54584554;  /* "TEXT" */
+  strcpy ((char *) templ.name, "readme.txt");
+  mshed_nres_insert_entry (archive, G_MAXUINT, &templ, text);
+  memset (&templ, 0, sizeof templ);
+  strcpy ((char *) templ.name, "Tank.msh");
+  mshed_nres_insert_entry (archive, G_MAXUINT, &templ, model);
+  archive_bytes = mshed_nres_build_canonical (archive);
+  write_file (archive_path, archive_bytes);
+}
+
+/* Offset in @path's bytes of the payload of resource @type (a loose model). */
+static guint32
+resource_offset (GBytes  *file,
+                 guint32  type)
+{
+  g_autoptr(MshedNres) nres = mshed_nres_parse (file, MSHED_MODE_TOLERANT, NULL, NULL);
+  gint index;
+
+  g_assert_nonnull (nres);
+  index = mshed_nres_find_type (nres, type);
+  g_assert_cmpint (index, >=, 0);
+  return mshed_nres_peek_entry (nres, (guint) index)->data_offset;
+}
+
+static gboolean
+write_text (const char *name,
+            const char *text)
+{
+  g_autofree char *path = path_in_tmp (name);
+
+  return g_file_set_contents (path, text, -1, NULL);
+}
+
+static gboolean
+tmp_file_exists (const char *name)
+{
+  g_autofree char *path = path_in_tmp (name);
+
+  return g_file_test (path, G_FILE_TEST_EXISTS);
+}
+
+static GBytes *
+patch_u16 (GBytes  *bytes,
+           gsize    offset,
+           guint16  value)
+{
+  gsize len = 0;
+  const guint8 *data = g_bytes_get_data (bytes, &len);
+  guint8 *copy = g_memdup2 (data, len);
+
+  g_assert_cmpuint (offset + 2, <=, len);
+  mshed_write_u16 (copy + offset, value);
+  return g_bytes_new_take (copy, len);
+}
+
+static JsonNode *
+parse_json (const char *text)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+
+  json_parser_load_from_data (parser, text, -1, &error);
+  g_assert_no_error (error);
+  return json_node_copy (json_parser_get_root (parser));
+}
+
+/* Cross-checks a JSON document with an independent parser when python3 is there. */
+static void
+check_json_with_python (const char *text)
+{
+  g_autofree char *python = g_find_program_in_path ("python3");
+  g_autofree char *path = path_in_tmp ("doc.json");
+  g_autoptr(GError) error = NULL;
+  int wait_status = 0;
+  const char *argv[] = { NULL, "-c", "import json, sys; json.load(open(sys.argv[1]))", NULL,
+                         NULL };
+
+  if (python == NULL)
+    return;
+  g_file_set_contents (path, text, -1, &error);
+  g_assert_no_error (error);
+  argv[0] = python;
+  argv[3] = path;
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL,
+                &wait_status, &error);
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (wait_status) && WEXITSTATUS (wait_status) == 0);
+}
+
+/* Tests ---------------------------------------------------------------------------------- */
+
+static void
+test_usage (void)
+{
+  g_auto(Run) run = { 0 };
+
+  run_cli (&run, "--help", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  for (const char *const *c = (const char *const[]) { "info", "validate", "roundtrip", "dump",
+                                                      "ls", "extract", "generate", NULL };
+       *c; c++)
+    g_assert_nonnull (strstr (run.out, *c));
+
+  run_cli (&run, "--version", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, PACKAGE_VERSION));
+
+  run_cli (&run, "frobnicate", NULL);
+  g_assert_cmpint (run.status, ==, 2);
+  g_assert_nonnull (strstr (run.err, "frobnicate"));
+  g_assert_cmpstr (run.out, ==, "");
+
+  run_cli (&run, "info", NULL);
+  g_assert_cmpint (run.status, ==, 2);
+
+  run_cli (&run, "dump", "--bogus", "x", NULL);
+  g_assert_cmpint (run.status, ==, 2);
+
+  run_cli (&run, "validate", "--help", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "--tolerant"));
+}
+
+static void
+test_info (void)
+{
+  g_auto(Run) run = { 0 };
+  g_autofree char *model_path = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(MshedModel) model = NULL;
+  g_autoptr(GRegex) tri = NULL;
+  g_autofree char *expect = NULL;
+  guint64 triangles = 0;
+
+  ensure_fixtures ();
+  model_path = path_in_tmp ("model.msh");
+  bytes = read_file (model_path);
+  model = mshed_model_new_from_bytes (bytes, MSHED_MODE_STRICT, NULL, NULL);
+  g_assert_nonnull (model);
+  for (guint i = 0; i < mshed_model_get_n_rows (model, MSHED_TABLE_BATCHES); i++)
+    {
+      MshedBatch b;
+
+      g_assert_true (mshed_model_get_batch (model, i, &b));
+      triangles += b.index_count / 3;
+    }
+  g_assert_cmpuint (triangles, ==, 240);
+
+  run_cli (&run, "info", "model.msh", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_true (g_regex_match_simple ("^ +triangles +240$", run.out, G_REGEX_MULTILINE, 0));
+  expect = g_strdup_printf ("^ +frames +%u$", mshed_model_get_frame_count (model));
+  g_assert_true (g_regex_match_simple (expect, run.out, G_REGEX_MULTILINE, 0));
+  g_clear_pointer (&expect, g_free);
+  expect = g_strdup_printf ("^ +slots +%u$", mshed_model_get_n_rows (model, MSHED_TABLE_SLOTS));
+  g_assert_true (g_regex_match_simple (expect, run.out, G_REGEX_MULTILINE, 0));
+  g_assert_true (g_regex_match_simple ("^ +nodes +6$", run.out, G_REGEX_MULTILINE, 0));
+  g_assert_nonnull (strstr (run.out, "canonical layout"));
+  /* every resource has a row: index, type, size, attr1..3 */
+  for (guint i = 0; i < mshed_nres_get_n_entries (mshed_model_get_nres (model)); i++)
+    {
+      const MshedNresEntry *e = mshed_nres_peek_entry (mshed_model_get_nres (model), i);
+      g_autofree char *row = g_strdup_printf ("^ +%u +%u +%" G_GSIZE_FORMAT " +%u +%u +%u ",
+                                              i, e->type_id, mshed_nres_entry_get_size (e),
+                                              e->attr1, e->attr2, e->attr3);
+
+      g_assert_true (g_regex_match_simple (row, run.out, G_REGEX_MULTILINE, 0));
+    }
+
+  run_cli (&run, "info", "arc.rlb", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "archive, 1 nested models"));
+
+  run_cli (&run, "info", "arc.rlb:tank.MSH", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "Entry:       Tank.msh"));
+  g_assert_true (g_regex_match_simple ("^ +triangles +240$", run.out, G_REGEX_MULTILINE, 0));
+
+  run_cli (&run, "info", "arc.rlb:nothing.msh", NULL);
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_nonnull (strstr (run.err, "nothing.msh"));
+}
+
+static void
+test_validate_clean (void)
+{
+  g_auto(Run) run = { 0 };
+  g_autofree char *legacy = path_in_tmp ("legacy.msh");
+  g_autofree char *gen_archive = path_in_tmp ("gen.rlb");
+
+  ensure_fixtures ();
+  run_cli (&run, "generate", "--seed", "3", "--legacy", "--triangles", "50", "-o", legacy, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  run_cli (&run, "generate", "--seed", "5", "--archive", "4", "--triangles", "500",
+           "-o", gen_archive, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+
+  run_cli (&run, "validate", "model.msh", "arc.rlb", "gen.rlb", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "3 files, 6 models: 0 errors, 0 warnings"));
+
+  run_cli (&run, "validate", "--tolerant", "arc.rlb:Tank.msh", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "1 file, 1 model: 0 errors, 0 warnings"));
+
+  /* the legacy node layout is a note, not a problem */
+  run_cli (&run, "validate", "legacy.msh", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "legacy-nodes"));
+  g_assert_nonnull (strstr (run.out, "0 errors, 0 warnings"));
+
+  /* the bundled sample */
+  if (g_getenv ("MSHED_SAMPLE"))
+    {
+      run_cli (&run, "validate", g_getenv ("MSHED_SAMPLE"), NULL);
+      g_assert_cmpint (run.status, ==, 0);
+      g_assert_nonnull (strstr (run.out, "1 file, 1 model: 0 errors, 0 warnings"));
+    }
+}
+
+static void
+test_validate_defect (void)
+{
+  g_auto(Run) run = { 0 };
+  g_autofree char *model_path = NULL;
+  g_autofree char *bad_path = path_in_tmp ("bad.msh");
+  g_autofree char *bad_archive_path = path_in_tmp ("bad.rlb");
+  g_autoptr(GBytes) good = NULL;
+  g_autoptr(GBytes) bad = NULL;
+  g_autoptr(GBytes) bad_archive = NULL;
+  g_autoptr(GBytes) archive_bytes = NULL;
+  g_autoptr(MshedNres) archive = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *offset_text = NULL;
+  const MshedField *field;
+  JsonArray *diags;
+  JsonObject *d = NULL;
+  guint32 res2;
+  guint64 expect_offset;
+
+  ensure_fixtures ();
+  model_path = path_in_tmp ("model.msh");
+  good = read_file (model_path);
+  /* slot 1's batchCount far past the batch table */
+  res2 = resource_offset (good, 2);
+  field = mshed_schema_find_field (mshed_schema_get_table (MSHED_TABLE_SLOTS), "batchCount");
+  g_assert_nonnull (field);
+  bad = patch_u16 (good, res2 + 140 + 68 + field->offset, 9000);
+  write_file (bad_path, bad);
+
+  run_cli (&run, "validate", "bad.msh", NULL);
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_true (g_str_has_prefix (run.out, "bad.msh: error: "));
+  g_assert_nonnull (strstr (run.out, "slot-batch-range"));
+  g_assert_nonnull (strstr (run.out, "slot 1"));
+  g_assert_nonnull (strstr (run.out, "Res2"));
+  g_assert_nonnull (strstr (run.out, "1 file, 1 model: 1 error"));
+
+  /* tolerant: reported, but not an error */
+  run_cli (&run, "validate", "--tolerant", "bad.msh", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "bad.msh: warning: "));
+  g_assert_nonnull (strstr (run.out, "slot-batch-range"));
+
+  /* JSON names the resource, the record and the field */
+  run_cli (&run, "validate", "--json", "bad.msh", NULL);
+  g_assert_cmpint (run.status, ==, 1);
+  check_json_with_python (run.out);
+  root = parse_json (run.out);
+  diags = json_object_get_array_member (json_node_get_object (root), "diagnostics");
+  for (guint i = 0; i < json_array_get_length (diags) && d == NULL; i++)
+    {
+      JsonObject *o = json_array_get_object_element (diags, i);
+
+      if (g_strcmp0 (json_object_get_string_member (o, "check"), "slot-batch-range") == 0)
+        d = o;
+    }
+  g_assert_nonnull (d);
+  g_assert_cmpstr (json_object_get_string_member (d, "severity"), ==, "error");
+  g_assert_cmpstr (json_object_get_string_member (d, "file"), ==, "bad.msh");
+  g_assert_cmpint (json_object_get_int_member (d, "res_type"), ==, 2);
+  g_assert_cmpint (json_object_get_int_member (d, "res_index"), ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (d, "table"), ==, "slots");
+  g_assert_cmpint (json_object_get_int_member (d, "record"), ==, 1);
+  g_assert_false (json_object_get_null_member (d, "field"));
+  g_assert_true (g_str_has_prefix (json_object_get_string_member (d, "field"), "batch"));
+  g_assert_true (json_object_get_null_member (d, "entry"));
+  /* the offset points into slot 1 */
+  expect_offset = json_object_get_int_member (d, "offset");
+  g_assert_cmpuint (expect_offset, >=, res2 + 140 + 68);
+  g_assert_cmpuint (expect_offset, <, res2 + 140 + 2 * 68);
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (
+                     json_node_get_object (root), "summary"), "errors"), ==, 1);
+  g_clear_pointer (&root, json_node_unref);
+
+  /* the same defect inside an archive: named by entry, offset from the outer file start */
+  archive_bytes = read_file ("arc.rlb");
+  archive = mshed_nres_parse (archive_bytes, MSHED_MODE_STRICT, NULL, NULL);
+  g_assert_nonnull (archive);
+  mshed_nres_set_payload (archive, 1, bad);
+  bad_archive = mshed_nres_serialize (archive, NULL);
+  write_file (bad_archive_path, bad_archive);
+
+  run_cli (&run, "validate", "--json", "bad.rlb", NULL);
+  g_assert_cmpint (run.status, ==, 1);
+  root = parse_json (run.out);
+  diags = json_object_get_array_member (json_node_get_object (root), "diagnostics");
+  g_assert_cmpuint (json_array_get_length (diags), ==, 1);
+  d = json_array_get_object_element (diags, 0);
+  g_assert_cmpstr (json_object_get_string_member (d, "entry"), ==, "Tank.msh");
+  g_assert_cmpstr (json_object_get_string_member (d, "check"), ==, "slot-batch-range");
+  g_assert_cmpint (json_object_get_int_member (d, "offset"), ==,
+                   expect_offset + mshed_nres_peek_entry (archive, 1)->data_offset);
+
+  run_cli (&run, "validate", "bad.rlb", NULL);
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_nonnull (strstr (run.out, "bad.rlb: error: Tank.msh: "));
+  offset_text = g_strdup_printf ("offset 0x%" G_GINT64_MODIFIER "X",
+                                 expect_offset + mshed_nres_peek_entry (archive, 1)->data_offset);
+  g_assert_nonnull (strstr (run.out, offset_text));
+
+  run_cli (&run, "validate", "bad.rlb:Tank.msh", NULL);
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_nonnull (strstr (run.out, "slot-batch-range"));
+
+  /* a named file that is not NRes at all is a finding, not a crash */
+  g_assert_true (write_text ("plain.txt", "plain text, longer than a header"));
+  run_cli (&run, "validate", "plain.txt", NULL);
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_nonnull (strstr (run.out, "nres-magic"));
+}
+
+static void
+test_validate_unreadable (void)
+{
+  g_auto(Run) run = { 0 };
+  g_autofree char *dir = path_in_tmp ("tree");
+  g_autofree char *sub = path_in_tmp ("tree/sub");
+  g_autofree char *a = path_in_tmp ("tree/a.msh");
+  g_autofree char *b = path_in_tmp ("tree/sub/b.rlb");
+  g_autofree char *junk = path_in_tmp ("tree/notes.txt");
+  g_autoptr(GBytes) model = NULL;
+  g_autoptr(GBytes) archive = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *summary;
+
+  ensure_fixtures ();
+  model = read_file ("model.msh");
+  archive = read_file ("arc.rlb");
+  g_assert_cmpint (g_mkdir_with_parents (sub, 0755), ==, 0);
+  write_file (a, model);
+  write_file (b, archive);
+  g_assert_true (g_file_set_contents (junk, "not a model", -1, NULL));
+
+  /* directories recurse; files that are not NRes are skipped silently */
+  run_cli (&run, "validate", dir, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "2 files, 2 models: 0 errors, 0 warnings"));
+  g_assert_null (strstr (run.out, "notes.txt"));
+
+  run_cli (&run, "validate", "missing.msh", NULL);
+  g_assert_cmpint (run.status, ==, 2);
+  g_assert_nonnull (strstr (run.err, "missing.msh"));
+
+  /* unreadable beats problems */
+  run_cli (&run, "validate", "--json", "model.msh", "missing.msh", NULL);
+  g_assert_cmpint (run.status, ==, 2);
+  root = parse_json (run.out);
+  summary = json_object_get_object_member (json_node_get_object (root), "summary");
+  g_assert_cmpint (json_object_get_int_member (summary, "unreadable"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (summary, "files"), ==, 1);
+
+  /* a file shorter than the NRes header */
+  g_assert_true (write_text ("short.msh", "NRes"));
+  run_cli (&run, "validate", "short.msh", NULL);
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_nonnull (strstr (run.out, "nres-too-short"));
+}
+
+static void
+test_roundtrip (void)
+{
+  g_auto(Run) run = { 0 };
+  g_autoptr(GBytes) model = NULL;
+  g_autoptr(GBytes) broken = NULL;
+  g_autoptr(MshedNres) nres = NULL;
+  g_autofree char *expect = NULL;
+  gsize dir;
+
+  ensure_fixtures ();
+  run_cli (&run, "generate", "--seed", "11", "--legacy", "-o", "legacy2.msh", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  run_cli (&run, "generate", "--seed", "12", "--archive", "3", "-o", "gen2.rlb", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_true (write_text ("readme.txt", "plain text"));
+
+  run_cli (&run, "roundtrip", "model.msh", "arc.rlb", "arc.rlb:Tank.msh", "legacy2.msh",
+           "gen2.rlb", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_true (g_regex_match_simple ("^model.msh: OK, [0-9]+ bytes identical$", run.out,
+                                       G_REGEX_MULTILINE, 0));
+  g_assert_true (g_regex_match_simple ("^gen2.rlb: OK, [0-9]+ bytes identical$", run.out,
+                                       G_REGEX_MULTILINE, 0));
+
+  /* two equal sort_index values: a non-canonical file that the writer must keep as it is
+   * (nres.md §7.3: the stored table is never "fixed" silently) */
+  model = read_file ("model.msh");
+  nres = mshed_nres_parse (model, MSHED_MODE_STRICT, NULL, NULL);
+  g_assert_nonnull (nres);
+  dir = mshed_nres_get_directory_offset (nres);
+  broken = patch_u16 (model, dir + 60, (guint16) mshed_nres_peek_entry (nres, 1)->sort_index);
+  write_file ("unsorted.msh", broken);
+  run_cli (&run, "roundtrip", "unsorted.msh", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  expect = g_strdup_printf ("unsorted.msh: OK, %" G_GSIZE_FORMAT " bytes identical\n",
+                            g_bytes_get_size (broken));
+  g_assert_cmpstr (run.out, ==, expect);
+
+  /* not an archive at all */
+  run_cli (&run, "roundtrip", "readme.txt", NULL);
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_nonnull (strstr (run.err, "readme.txt"));
+
+  run_cli (&run, "roundtrip", "missing.msh", NULL);
+  g_assert_cmpint (run.status, ==, 2);
+}
+
+static void
+test_dump (void)
+{
+  static const char *tables[] = {
+    "nodes", "slots", "batches", "tris", "vertices", "keys", "names", "dir", "header",
+    "normals", "uvs", "indices", "map", "res15", "res18",
+  };
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(MshedModel) model = NULL;
+
+  ensure_fixtures ();
+  bytes = read_file ("model.msh");
+  model = mshed_model_new_from_bytes (bytes, MSHED_MODE_STRICT, NULL, NULL);
+  g_assert_nonnull (model);
+
+  for (guint t = 0; t < G_N_ELEMENTS (tables); t++)
+    {
+      g_auto(Run) run = { 0 };
+      g_autoptr(JsonNode) root = NULL;
+      const MshedTableInfo *info = mshed_schema_find_table (tables[t]);
+      JsonObject *doc;
+      JsonArray *records;
+      guint n_rows, n_lines;
+      g_auto(GStrv) lines = NULL;
+
+      g_test_message ("table %s", tables[t]);
+      g_assert_nonnull (info);
+      n_rows = info->id == MSHED_TABLE_HEADER ? info->n_fields
+                                              : mshed_model_get_n_rows (model, info->id);
+      g_assert_cmpuint (n_rows, >, 0);
+
+      run_cli (&run, "dump", "model.msh", "--table", tables[t], NULL);
+      g_assert_cmpint (run.status, ==, 0);
+      lines = g_strsplit (run.out, "\n", -1);
+      n_lines = g_strv_length (lines) - 1;  /* the text ends with a newline */
+      g_assert_cmpuint (n_lines, ==, n_rows + 1);
+      /* the header line names the schema fields */
+      for (guint f = 0; f < info->n_fields && info->id != MSHED_TABLE_HEADER; f++)
+        g_assert_nonnull (strstr (lines[0], info->fields[f].name));
+
+      run_cli (&run, "dump", "model.msh", "--table", tables[t], "--json", NULL);
+      g_assert_cmpint (run.status, ==, 0);
+      if (t < 3)
+        check_json_with_python (run.out);
+      root = parse_json (run.out);
+      doc = json_node_get_object (root);
+      records = json_object_get_array_member (doc, "records");
+      g_assert_cmpuint (json_array_get_length (records), ==, n_rows);
+      g_assert_cmpint (json_object_get_int_member (doc, "rows"), ==, n_rows);
+      g_clear_pointer (&root, json_node_unref);
+
+      if (n_rows > 2 && info->id != MSHED_TABLE_HEADER)
+        {
+          run_cli (&run, "dump", "model.msh", "--table", tables[t], "--json", "--range", "1..2",
+                   "--decoded", NULL);
+          g_assert_cmpint (run.status, ==, 0);
+          root = parse_json (run.out);
+          records = json_object_get_array_member (json_node_get_object (root), "records");
+          g_assert_cmpuint (json_array_get_length (records), ==, 2);
+          g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (records, 0),
+                                                       "row"), ==, 1);
+        }
+    }
+}
+
+static void
+test_dump_values (void)
+{
+  g_auto(Run) run = { 0 };
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(MshedModel) model = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *name0 = NULL;
+  JsonObject *rec;
+  MshedBatch batch;
+  float pos[3], normal[3];
+  const guint8 *raw;
+  guint32 len;
+
+  ensure_fixtures ();
+  bytes = read_file ("model.msh");
+  model = mshed_model_new_from_bytes (bytes, MSHED_MODE_STRICT, NULL, NULL);
+  g_assert_nonnull (model);
+
+  g_assert_true (mshed_model_get_batch (model, 1, &batch));
+  run_cli (&run, "dump", "model.msh", "-t", "batches", "--json", "-r", "1", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  root = parse_json (run.out);
+  rec = json_array_get_object_element (json_object_get_array_member (json_node_get_object (root),
+                                                                      "records"), 0);
+  g_assert_cmpint (json_object_get_int_member (rec, "indexCount"), ==, batch.index_count);
+  g_assert_cmpint (json_object_get_int_member (rec, "indexStart"), ==, batch.index_start);
+  g_assert_cmpint (json_object_get_int_member (rec, "baseVertex"), ==, batch.base_vertex);
+  g_assert_cmpint (json_object_get_int_member (rec, "offset"), ==,
+                   mshed_model_get_record_offset (model, MSHED_TABLE_BATCHES, 1));
+  g_clear_pointer (&root, json_node_unref);
+
+  /* vertices --decoded: position plus the decoded normal */
+  g_assert_true (mshed_model_get_position (model, 3, pos));
+  g_assert_true (mshed_model_get_normal (model, 3, normal));
+  run_cli (&run, "dump", "model.msh", "-t", "vertices", "--decoded", "--json", "-r", "3", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  root = parse_json (run.out);
+  rec = json_array_get_object_element (json_object_get_array_member (json_node_get_object (root),
+                                                                      "records"), 0);
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (rec, "x"), pos[0], 1e-6);
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (rec, "z"), pos[2], 1e-6);
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (rec, "nx"), normal[0], 1e-5);
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (rec, "nz"), normal[2], 1e-5);
+  g_clear_pointer (&root, json_node_unref);
+
+  /* names: UTF-8 text and the raw Windows-1251 bytes */
+  name0 = mshed_model_dup_name (model, 0);
+  g_assert_nonnull (name0);
+  g_assert_true (mshed_model_get_name_raw (model, 0, &raw, &len));
+  g_assert_cmpuint (len, >, 0);
+  g_assert_cmpuint (raw[0], >=, 0xC0);  /* Cyrillic: gen_params asks for it */
+  run_cli (&run, "dump", "model.msh", "-t", "names", "-r", "0", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, name0));
+  {
+    g_autofree char *hex = g_strdup_printf ("%02X %02X", raw[0], raw[1]);
+    g_assert_nonnull (strstr (run.out, hex));
+  }
+
+  /* bad table and range */
+  run_cli (&run, "dump", "model.msh", "-t", "teapots", NULL);
+  g_assert_cmpint (run.status, ==, 2);
+  run_cli (&run, "dump", "model.msh", "-t", "nodes", "-r", "5..2", NULL);
+  g_assert_cmpint (run.status, ==, 2);
+  /* an archive has only a directory */
+  run_cli (&run, "dump", "arc.rlb", "-t", "nodes", NULL);
+  g_assert_cmpint (run.status, ==, 1);
+  run_cli (&run, "dump", "arc.rlb", "-t", "dir", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "Tank.msh"));
+  g_assert_nonnull (strstr (run.out, "TEXT"));
+}
+
+static void
+test_archive (void)
+{
+  g_auto(Run) run = { 0 };
+  g_autoptr(GBytes) model = NULL;
+  g_autoptr(GBytes) out = NULL;
+
+  ensure_fixtures ();
+  model = read_file ("model.msh");
+
+  run_cli (&run, "ls", "arc.rlb", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_true (g_regex_match_simple ("^ +1 +0 +[0-9]+ +Tank\\.msh +model$", run.out,
+                                       G_REGEX_MULTILINE, 0));
+  g_assert_true (g_regex_match_simple ("^ +0 +TEXT +5 +readme\\.txt$", run.out,
+                                       G_REGEX_MULTILINE, 0));
+
+  run_cli (&run, "extract", "arc.rlb", "tank.msh", "-o", "out1.msh", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  out = read_file ("out1.msh");
+  g_assert_true (g_bytes_equal (out, model));
+  g_clear_pointer (&out, g_bytes_unref);
+
+  /* ARCHIVE:ENTRY form, replacing an existing file */
+  run_cli (&run, "extract", "arc.rlb:Tank.msh", "-o", "out1.msh", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  out = read_file ("out1.msh");
+  g_assert_true (g_bytes_equal (out, model));
+  g_clear_pointer (&out, g_bytes_unref);
+
+  run_cli (&run, "extract", "arc.rlb", "#0", "-o", "readme.out", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  out = read_file ("readme.out");
+  g_assert_cmpmem (g_bytes_get_data (out, NULL), g_bytes_get_size (out), "hello", 5);
+
+  run_cli (&run, "extract", "arc.rlb", "nope.msh", "-o", "x", NULL);
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_false (tmp_file_exists ("x"));
+  run_cli (&run, "extract", "arc.rlb", "Tank.msh", NULL);
+  g_assert_cmpint (run.status, ==, 2);
+
+  run_cli (&run, "dump", "arc.rlb:Tank.msh", "-t", "nodes", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "slot14"));
+}
+
+static void
+test_generate (void)
+{
+  g_auto(Run) run = { 0 };
+  g_autoptr(GBytes) a = NULL;
+  g_autoptr(GBytes) b = NULL;
+  g_autoptr(GBytes) expect = NULL;
+  MshedGenParams params;
+
+  run_cli (&run, "generate", "--seed", "42", "--triangles", "300", "--animated", "--res18",
+           "-o", "g1.msh", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  run_cli (&run, "generate", "--seed", "42", "--triangles", "300", "--animated", "--res18",
+           "-o", "g2.msh", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  a = read_file ("g1.msh");
+  b = read_file ("g2.msh");
+  g_assert_true (g_bytes_equal (a, b));
+
+  mshed_gen_params_init (&params, 42);
+  params.n_triangles = 300;
+  params.animated = TRUE;
+  params.with_res18_20 = TRUE;
+  expect = mshed_generate_model_bytes (&params);
+  g_assert_true (g_bytes_equal (a, expect));
+
+  run_cli (&run, "generate", "--triangles", "5", "-o", "g3.msh", NULL);
+  g_assert_cmpint (run.status, ==, 2);
+  run_cli (&run, "generate", "--seed", "1", NULL);
+  g_assert_cmpint (run.status, ==, 2);
+}
+
+/* Truncated and bit-flipped models: every command ends with a status, never a crash (and,
+ * in the sanitizer build, never an invalid read). */
+static void
+test_hostile (void)
+{
+  static const char *tables[] = {
+    "nodes", "slots", "batches", "tris", "vertices", "keys", "names", "dir", "header", "map",
+  };
+  g_autoptr(GBytes) model = NULL;
+  g_autoptr(GRand) rand = g_rand_new_with_seed (1234);
+  const guint8 *data;
+  gsize len;
+
+  ensure_fixtures ();
+  model = read_file ("model.msh");
+  data = g_bytes_get_data (model, &len);
+
+  for (guint v = 0; v < 16; v++)
+    {
+      g_autoptr(GBytes) variant = NULL;
+      g_auto(Run) run = { 0 };
+
+      if (v < 6)
+        {
+          gsize cut[] = { 0, 15, 16, len / 2, len - 64, len - 1 };
+
+          variant = g_bytes_new (data, cut[v]);
+        }
+      else
+        {
+          guint8 *copy = g_memdup2 (data, len);
+          /* half of the flips hit the directory, the rest anywhere */
+          gsize at = v % 2 ? len - 1 - (gsize) g_rand_int_range (rand, 0, 16 * 64)
+                           : (gsize) g_rand_int_range (rand, 0, (gint32) len);
+
+          copy[at] ^= (guint8) (1u << g_rand_int_range (rand, 0, 8));
+          if (v % 3 == 0)
+            copy[(at * 7919) % len] ^= 0xFF;
+          variant = g_bytes_new_take (copy, len);
+        }
+      write_file ("hostile.msh", variant);
+      g_test_message ("variant %u", v);
+
+      run_cli (&run, "info", "hostile.msh", NULL);
+      g_assert_cmpint (run.status, <=, 2);
+      run_cli (&run, "validate", "hostile.msh", NULL);
+      g_assert_cmpint (run.status, <=, 1);
+      run_cli (&run, "validate", "--tolerant", "--json", "hostile.msh", NULL);
+      g_assert_cmpint (run.status, <=, 1);
+      run_cli (&run, "roundtrip", "hostile.msh", NULL);
+      g_assert_cmpint (run.status, <=, 1);
+      run_cli (&run, "ls", "hostile.msh", NULL);
+      g_assert_cmpint (run.status, <=, 1);
+      for (guint t = 0; t < G_N_ELEMENTS (tables); t++)
+        {
+          run_cli (&run, "dump", "hostile.msh", "-t", tables[t], "--decoded", NULL);
+          g_assert_cmpint (run.status, <=, 1);
+        }
+    }
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  if (g_getenv ("MSHED_CLI") == NULL)
+    {
+      g_printerr ("MSHED_CLI is not set: run this test through meson\n");
+      return 77;
+    }
+  tmpdir = g_dir_make_tmp ("mshed-cli-XXXXXX", &error);
+  g_assert_no_error (error);
+
+  g_test_add_func ("/cli/usage", test_usage);
+  g_test_add_func ("/cli/info", test_info);
+  g_test_add_func ("/cli/validate/clean", test_validate_clean);
+  g_test_add_func ("/cli/validate/defect", test_validate_defect);
+  g_test_add_func ("/cli/validate/unreadable", test_validate_unreadable);
+  g_test_add_func ("/cli/roundtrip", test_roundtrip);
+  g_test_add_func ("/cli/dump/tables", test_dump);
+  g_test_add_func ("/cli/dump/values", test_dump_values);
+  g_test_add_func ("/cli/archive", test_archive);
+  g_test_add_func ("/cli/generate", test_generate);
+  g_test_add_func ("/cli/hostile", test_hostile);
+  status = g_test_run ();
+
+  {
+    g_autofree char *quoted = g_shell_quote (tmpdir);
+    g_autofree char *command = g_strdup_printf ("rm -rf %s", quoted);
+
+    if (status == 0)
+      g_spawn_command_line_sync (command, NULL, NULL, NULL, NULL);
+  }
+  g_free (tmpdir);
+  return status;
+}

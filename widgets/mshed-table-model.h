@@ -1,0 +1,118 @@
+/* mshed-table-model.h
+ *
+ * Copyright 2026 The mshed authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A GListModel over one table of an MshedDocument. It holds no object per record: row objects
+ * (MshedTableRow) are created when a view asks for them and are cached only while someone
+ * holds them (a weak cache), so a 600,000-row index table costs what is on screen.
+ *
+ * Structural changes of the table (rows inserted, removed, a reload) become items-changed;
+ * in-place edits emit MshedTableRow::changed on the live rows they touch. The model also
+ * describes its columns from the schema (mshed-schema.h) and formats, parses and commits
+ * cell values, so the grid widget only presents.
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "mshed-document.h"
+
+G_BEGIN_DECLS
+
+/* A row ---------------------------------------------------------------------------------- */
+
+#define MSHED_TYPE_TABLE_ROW (mshed_table_row_get_type ())
+G_DECLARE_FINAL_TYPE (MshedTableRow, mshed_table_row, MSHED, TABLE_ROW, GObject)
+
+/* The record index in the document's table; G_MAXUINT once the record was removed. */
+guint              mshed_table_row_get_index        (MshedTableRow   *self);
+
+/* Columns -------------------------------------------------------------------------------- */
+
+typedef enum {
+  MSHED_COLUMN_FIELD,        /* a schema field as mshed_field_format() shows it */
+  MSHED_COLUMN_DECODED,      /* a field with a divisor, shown decoded (raw / divisor) */
+  MSHED_COLUMN_NAME,         /* the node's Res10 name (UTF-8) */
+  MSHED_COLUMN_NAME_LENGTH,  /* the Res10 record's length word */
+  MSHED_COLUMN_NAME_HEX,     /* the Res10 record's bytes in hexadecimal */
+  MSHED_COLUMN_ENTRY_NAME,   /* directory: the entry name */
+} MshedColumnKind;
+
+typedef struct {
+  MshedColumnKind   kind;
+  MshedTableId      table;       /* where the value lives (vertices: normals, UVs) */
+  const MshedField *field;       /* NULL for the name columns */
+  const char       *id;          /* stable: the field name, "nx.raw", "name", ... */
+  const char       *title;       /* column title */
+  const char       *blurb;       /* translated description, nullable */
+  MshedDerived      stale_mask;  /* derived targets this column shows */
+  guint             width_chars;
+  guint             raw : 1;     /* shown only with raw values on */
+  guint             editable : 1;
+  guint             numeric : 1; /* right-aligned, sorted numerically */
+} MshedTableColumn;
+
+/* The model ------------------------------------------------------------------------------ */
+
+#define MSHED_TYPE_TABLE_MODEL (mshed_table_model_get_type ())
+G_DECLARE_FINAL_TYPE (MshedTableModel, mshed_table_model, MSHED, TABLE_MODEL, GObject)
+
+MshedTableModel   *mshed_table_model_new            (MshedDocument   *document,
+                                                     MshedTableId     table);
+MshedDocument     *mshed_table_model_get_document   (MshedTableModel *self);
+void               mshed_table_model_set_document   (MshedTableModel *self,
+                                                     MshedDocument   *document);
+MshedTableId       mshed_table_model_get_table      (MshedTableModel *self);
+
+/* Emits MshedTableRow::changed on every live row (stale set or diagnostics changed). */
+void               mshed_table_model_refresh_rows   (MshedTableModel *self);
+/* Row objects alive now, and created since the model was made (tests, benchmark). */
+guint              mshed_table_model_get_n_live_rows (MshedTableModel *self);
+guint64            mshed_table_model_get_n_created  (MshedTableModel *self);
+
+guint              mshed_table_model_get_n_columns  (MshedTableModel *self);
+const MshedTableColumn *mshed_table_model_get_column (MshedTableModel *self,
+                                                     guint            column);
+/* By id ("slot3", "nx", "nx.raw", "name"); -1 when there is none. */
+gint               mshed_table_model_find_column    (MshedTableModel *self,
+                                                     const char      *id);
+
+/* The text a cell shows; NULL when the record does not exist (short linked table).
+ * *is_none (nullable) is TRUE for the 0xFFFF sentinel. */
+char              *mshed_table_model_dup_cell_text  (MshedTableModel *self,
+                                                     guint            row,
+                                                     guint            column,
+                                                     gboolean        *is_none);
+/* The text the editor starts with: what can be typed back (hex for flags, "none"). */
+char              *mshed_table_model_dup_edit_text  (MshedTableModel *self,
+                                                     guint            row,
+                                                     guint            column);
+/* Checks @text against the column without changing anything. */
+gboolean           mshed_table_model_check_cell_text (MshedTableModel *self,
+                                                     guint            column,
+                                                     const char      *text,
+                                                     GError         **error);
+/* Commits @text through a document command; on failure the model is untouched. */
+gboolean           mshed_table_model_set_cell_text  (MshedTableModel *self,
+                                                     guint            row,
+                                                     guint            column,
+                                                     const char      *text,
+                                                     GError         **error);
+/* The raw numeric value (decoded for decoded columns), for sorting and references. */
+gboolean           mshed_table_model_get_cell_value (MshedTableModel *self,
+                                                     guint            row,
+                                                     guint            column,
+                                                     double          *value);
+/* The row a reference cell points to (slot cell -> slot, hdr1 -> parent node, ...). FALSE
+ * for cells without a reference or holding "none". The target may be out of range. */
+gboolean           mshed_table_model_get_reference  (MshedTableModel *self,
+                                                     guint            row,
+                                                     guint            column,
+                                                     MshedTableId    *table,
+                                                     guint           *target);
+/* A description of the column's type and accepted input ("u16: 0…65535, or none"). */
+char              *mshed_table_model_dup_input_hint (MshedTableModel *self,
+                                                     guint            column);
+
+G_END_DECLS

@@ -1,0 +1,130 @@
+/* mshed-table-view-private.h
+ *
+ * Copyright 2026 The mshed authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The table view's instance struct, shared by mshed-table-view.c (cells, editing, input),
+ * mshed-table-view-search.c (sorting, filtering) and mshed-table-view-clipboard.c; and the
+ * internals the widget tests drive.
+ */
+#pragma once
+
+#include "mshed-cell-editor.h"
+#include "mshed-table-model.h"
+#include "mshed-table-view.h"
+
+G_BEGIN_DECLS
+
+#define INDEX_COLUMN (-1)          /* the row-number column */
+#define INCREMENTAL_ROWS 100000    /* sort and filter in steps above this many rows */
+
+struct _MshedTableView
+{
+  GtkWidget           parent_instance;
+
+  /* template */
+  GtkWidget          *box;
+  GtkSearchEntry     *search_entry;
+  GtkLabel           *count_label;
+  GtkToggleButton    *raw_toggle;
+  GtkRevealer        *message_revealer;
+  GtkLabel           *message_label;
+  GtkScrolledWindow  *scroller;
+  GtkColumnView      *column_view;
+  GtkMultiSelection  *selection;
+  GtkSortListModel   *sort_model;
+  GtkFilterListModel *filter_model;
+  GtkColumnViewColumn *index_column;
+
+  MshedCellEditor    *editor;
+  MshedTableModel    *model;
+  MshedDocument      *document;
+  GSignalGroup       *document_signals;
+  MshedTableId        table;
+
+  GPtrArray          *columns;        /* GtkColumnViewColumn, one per model column */
+  GPtrArray          *probes;         /* MshedProbeSorter: [0] index column, [i + 1] column i */
+  GObject            *probe_a;
+  GObject            *probe_b;
+  GtkCustomFilter    *filter;
+
+  GHashTable         *bound_cells;    /* GtkInscription set */
+  GHashTable         *diags;          /* (table << 40 | record) -> GPtrArray of DiagEntry */
+  gboolean            diags_dirty;
+  GtkBitset          *highlight;
+
+  guint               cur_row;        /* record index, G_MAXUINT: none */
+  guint               cache_row;      /* a record and its view position, to spare scans */
+  guint               cache_pos;
+  gint                cur_col;        /* model column, INDEX_COLUMN: none */
+  gint                anchor_col;
+  guint               edit_row;
+  gint                edit_col;
+  guint               last_emitted_row;
+  guint               block_selection;
+
+  guint               focus_tick;
+  guint               focus_position;
+  guint               focus_tries;
+  gboolean            show_raw;
+};
+
+
+/* mshed-table-view.c */
+const MshedTableColumn *_mshed_table_view_column        (MshedTableView *self,
+                                                         gint            column);
+gboolean         _mshed_table_view_column_shown         (MshedTableView *self,
+                                                         gint            column);
+GArray          *_mshed_table_view_shown_columns        (MshedTableView *self);
+guint            _mshed_table_view_position_to_row      (MshedTableView *self,
+                                                         guint           position);
+guint            _mshed_table_view_row_position         (MshedTableView *self,
+                                                         guint           row);
+gint             _mshed_table_view_current_column       (MshedTableView *self);
+void             _mshed_table_view_show_message         (MshedTableView *self,
+                                                         const char     *message);
+void             _mshed_table_view_scroll_to            (MshedTableView *self,
+                                                         guint           position,
+                                                         gboolean        focus);
+void             _mshed_table_view_selection_changed_cb (MshedTableView *self,
+                                                         guint           position,
+                                                         guint           n_items);
+
+/* mshed-table-view-search.c */
+GtkSorter       *_mshed_table_view_probe_sorter_new     (void);
+void             _mshed_table_view_sorter_changed_cb    (MshedTableView *self);
+void             _mshed_table_view_update_count         (MshedTableView *self);
+void             _mshed_table_view_apply_filter_text    (MshedTableView *self,
+                                                         const char     *text);
+void             _mshed_table_view_search_changed_cb    (MshedTableView *self,
+                                                         GtkSearchEntry *entry);
+void             _mshed_table_view_search_activate_cb   (MshedTableView *self,
+                                                         GtkSearchEntry *entry);
+void             _mshed_table_view_search_stop_cb       (MshedTableView *self,
+                                                         GtkSearchEntry *entry);
+
+/* mshed-table-view-clipboard.c */
+void             _mshed_table_view_copy_action          (GtkWidget      *widget,
+                                                         const char     *action_name,
+                                                         GVariant       *parameter);
+void             _mshed_table_view_paste_action         (GtkWidget      *widget,
+                                                         const char     *action_name,
+                                                         GVariant       *parameter);
+
+/* for the tests */
+MshedTableModel *_mshed_table_view_get_model       (MshedTableView *self);
+MshedCellEditor *_mshed_table_view_get_editor      (MshedTableView *self);
+GtkColumnView   *_mshed_table_view_get_column_view (MshedTableView *self);
+GListModel      *_mshed_table_view_get_rows        (MshedTableView *self);
+/* The shown cell of record @row and column @field ("#" for the row number), or NULL when it
+ * is not on screen. Its parent carries the state classes. */
+GtkWidget       *_mshed_table_view_find_cell       (MshedTableView *self,
+                                                    guint           row,
+                                                    const char     *field);
+void             _mshed_table_view_set_current     (MshedTableView *self,
+                                                    guint           row,
+                                                    const char     *field,
+                                                    const char     *anchor_field);
+gboolean         _mshed_table_view_follow_current  (MshedTableView *self);
+
+G_END_DECLS

@@ -1,0 +1,1637 @@
+/* mshed-table-view.c
+ *
+ * Copyright 2026 The mshed authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "mshed-table-view"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <string.h>
+
+#include "mshed-cell-editor.h"
+#include "mshed-error.h"
+#include "mshed-table-model.h"
+#include "mshed-table-view.h"
+#include "mshed-table-view-private.h"
+
+#define FOCUS_TRIES 8
+
+/* MshedTableView --------------------------------------------------------------------------- */
+
+typedef struct {
+  MshedSeverity severity;
+  char         *field;     /* NULL: the whole record */
+  char         *message;
+} DiagEntry;
+
+typedef struct {
+  MshedTableView *view;    /* not owned */
+  gint            column;
+} ColumnRef;
+
+typedef struct {
+  ColumnRef      ref;
+  GtkListItem   *item;     /* not owned */
+  MshedTableRow *row;
+  gulong         changed_id;
+} Cell;
+
+enum {
+  PROP_0,
+  PROP_DOCUMENT,
+  PROP_TABLE,
+  N_PROPS
+};
+
+enum {
+  ROW_SELECTED,
+  FOLLOW_REFERENCE,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+static GQuark cell_quark;
+
+G_DEFINE_FINAL_TYPE (MshedTableView, mshed_table_view, GTK_TYPE_WIDGET)
+
+static void refresh_cell (GtkWidget *inscription);
+
+/* Helpers ---------------------------------------------------------------------------------- */
+
+const MshedTableColumn *
+_mshed_table_view_column (MshedTableView *self,
+            gint            column)
+{
+  if (column < 0 || (guint) column >= mshed_table_model_get_n_columns (self->model))
+    return NULL;
+  return mshed_table_model_get_column (self->model, (guint) column);
+}
+
+gboolean
+_mshed_table_view_column_shown (MshedTableView *self,
+              gint            column)
+{
+  const MshedTableColumn *c = _mshed_table_view_column (self, column);
+
+  return c != NULL && (self->show_raw || !c->raw);
+}
+
+/* The columns shown, in order. */
+GArray *
+_mshed_table_view_shown_columns (MshedTableView *self)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (guint));
+  guint n = mshed_table_model_get_n_columns (self->model);
+
+  for (guint i = 0; i < n; i++)
+    if (_mshed_table_view_column_shown (self, (gint) i))
+      g_array_append_val (out, i);
+  return out;
+}
+
+guint
+_mshed_table_view_position_to_row (MshedTableView *self,
+                 guint           position)
+{
+  g_autoptr(MshedTableRow) row = g_list_model_get_item (G_LIST_MODEL (self->selection),
+                                                        position);
+
+  return row ? mshed_table_row_get_index (row) : G_MAXUINT;
+}
+
+static gboolean
+view_is_identity (MshedTableView *self)
+{
+  return gtk_sort_list_model_get_sorter (self->sort_model) == NULL &&
+         gtk_filter_list_model_get_filter (self->filter_model) == NULL;
+}
+
+/* The position of record @row in the (sorted, filtered) view, G_MAXUINT when hidden. */
+static guint
+row_to_position (MshedTableView *self,
+                 guint           row)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->selection));
+
+  if (view_is_identity (self))
+    return row < n ? row : G_MAXUINT;
+  for (guint i = 0; i < n; i++)
+    if (_mshed_table_view_position_to_row (self, i) == row)
+      return i;
+  return G_MAXUINT;
+}
+
+/* row_to_position() with a one-entry cache, so that the current row is found in O(1) while
+ * the view is sorted or filtered. */
+guint
+_mshed_table_view_row_position (MshedTableView *self,
+              guint           row)
+{
+  if (row == G_MAXUINT)
+    return G_MAXUINT;
+  if (self->cache_row == row && self->cache_pos != G_MAXUINT &&
+      _mshed_table_view_position_to_row (self, self->cache_pos) == row)
+    return self->cache_pos;
+  self->cache_row = row;
+  self->cache_pos = row_to_position (self, row);
+  return self->cache_pos;
+}
+
+static void
+seed_position (MshedTableView *self,
+               guint           row,
+               guint           position)
+{
+  self->cache_row = row;
+  self->cache_pos = position;
+}
+
+static GtkWidget *
+get_list_view (MshedTableView *self)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->column_view));
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_LIST_VIEW (child))
+      return child;
+  return NULL;
+}
+
+void
+_mshed_table_view_show_message (MshedTableView *self,
+              const char     *message)
+{
+  gtk_label_set_text (self->message_label, message);
+  gtk_revealer_set_reveal_child (self->message_revealer, TRUE);
+}
+
+static void
+message_close_cb (MshedTableView *self)
+{
+  gtk_revealer_set_reveal_child (self->message_revealer, FALSE);
+}
+
+static void
+refresh_all_cells (MshedTableView *self)
+{
+  g_autoptr(GPtrArray) cells = g_ptr_array_new ();
+  GHashTableIter iter;
+  gpointer key;
+
+  g_hash_table_iter_init (&iter, self->bound_cells);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_ptr_array_add (cells, key);
+  for (guint i = 0; i < cells->len; i++)
+    refresh_cell (g_ptr_array_index (cells, i));
+}
+
+/* Diagnostics ------------------------------------------------------------------------------ */
+
+static void
+diag_entry_free (gpointer data)
+{
+  DiagEntry *e = data;
+
+  g_free (e->field);
+  g_free (e->message);
+  g_free (e);
+}
+
+static guint64
+diag_key (MshedTableId table,
+          guint64      record)
+{
+  return ((guint64) (table + 1) << 40) | (record & G_GUINT64_CONSTANT (0xFFFFFFFFFF));
+}
+
+static void
+rebuild_diags (MshedTableView *self)
+{
+  const MshedDiagnostics *diags;
+
+  self->diags_dirty = FALSE;
+  g_hash_table_remove_all (self->diags);
+  if (self->document == NULL)
+    return;
+  diags = mshed_document_get_diagnostics (self->document);
+  if (diags == NULL)
+    return;
+
+  for (guint i = 0; i < mshed_diagnostics_get_n_items (diags); i++)
+    {
+      const MshedDiagnostic *d = mshed_diagnostics_get (diags, i);
+      guint64 key;
+      GPtrArray *list;
+      DiagEntry *e;
+
+      if (d->severity == MSHED_SEVERITY_INFO || d->table < 0 || d->record < 0)
+        continue;
+      key = diag_key (d->table, (guint64) d->record);
+      list = g_hash_table_lookup (self->diags, &key);
+      if (list == NULL)
+        {
+          guint64 *k = g_new (guint64, 1);
+
+          *k = key;
+          list = g_ptr_array_new_with_free_func (diag_entry_free);
+          g_hash_table_insert (self->diags, k, list);
+        }
+      e = g_new0 (DiagEntry, 1);
+      e->severity = d->severity;
+      e->field = g_strdup (d->field);
+      e->message = g_strdup (d->message);
+      g_ptr_array_add (list, e);
+    }
+}
+
+static GPtrArray *
+lookup_diags (MshedTableView *self,
+              MshedTableId    table,
+              guint           record)
+{
+  guint64 key = diag_key (table, record);
+
+  if (self->diags_dirty)
+    rebuild_diags (self);
+  return g_hash_table_lookup (self->diags, &key);
+}
+
+/* Collects the messages of @list that concern @field (NULL: all of them) and returns the
+ * highest severity found, or -1. */
+static int
+collect_diags (GPtrArray  *list,
+               const char *field,
+               GString    *messages)
+{
+  int severity = -1;
+
+  if (list == NULL)
+    return -1;
+  for (guint i = 0; i < list->len; i++)
+    {
+      DiagEntry *e = g_ptr_array_index (list, i);
+
+      if (field != NULL && (e->field == NULL || g_ascii_strcasecmp (e->field, field) != 0))
+        continue;
+      if (messages->len > 0)
+        g_string_append_c (messages, '\n');
+      g_string_append (messages, e->message);
+      severity = MAX (severity, (int) e->severity);
+    }
+  return severity;
+}
+
+static void
+diagnostics_changed_cb (MshedTableView *self)
+{
+  self->diags_dirty = TRUE;
+  refresh_all_cells (self);
+}
+
+/* Cells ------------------------------------------------------------------------------------ */
+
+/* gtk_widget_set_tooltip_text() queries the pointer (an X round trip): only on change. */
+static void
+set_tooltip (GtkWidget  *widget,
+             const char *text)
+{
+  if (g_strcmp0 (gtk_widget_get_tooltip_text (widget), text) != 0)
+    gtk_widget_set_tooltip_text (widget, text);
+}
+
+static void
+set_class (GtkWidget  *widget,
+           const char *name,
+           gboolean    on)
+{
+  if (on)
+    gtk_widget_add_css_class (widget, name);
+  else
+    gtk_widget_remove_css_class (widget, name);
+}
+
+static const char *state_classes[] = {
+  "none", "invalid", "warning", "stale", "highlight", "current", "missing", "in-range",
+};
+
+static void
+clear_state (GtkWidget *inscription)
+{
+  GtkWidget *bg = gtk_widget_get_parent (inscription);
+
+  for (guint i = 0; i < G_N_ELEMENTS (state_classes); i++)
+    {
+      gtk_widget_remove_css_class (inscription, state_classes[i]);
+      if (bg != NULL)
+        gtk_widget_remove_css_class (bg, state_classes[i]);
+    }
+  set_tooltip (inscription, NULL);
+}
+
+static const char *
+column_field_name (const MshedTableColumn *c)
+{
+  if (c->field != NULL)
+    return c->field->name;
+  if (c->kind == MSHED_COLUMN_ENTRY_NAME)
+    return "name";
+  return NULL;
+}
+
+static void
+refresh_cell (GtkWidget *inscription)
+{
+  Cell *cell = g_object_get_qdata (G_OBJECT (inscription), cell_quark);
+  MshedTableView *self = cell->ref.view;
+  GtkWidget *bg = gtk_widget_get_parent (inscription);
+  g_autoptr(GString) tip = g_string_new (NULL);
+  g_autofree char *text = NULL;
+  guint index = cell->row ? mshed_table_row_get_index (cell->row) : G_MAXUINT;
+  const MshedTableColumn *c = _mshed_table_view_column (self, cell->ref.column);
+  gboolean is_none = FALSE, stale = FALSE, in_range = FALSE;
+  int severity = -1;
+
+  if (bg == NULL)
+    bg = inscription;
+
+  if (index == G_MAXUINT || self->document == NULL)
+    {
+      gtk_inscription_set_text (GTK_INSCRIPTION (inscription), NULL);
+      clear_state (inscription);
+      return;
+    }
+
+  if (cell->ref.column == INDEX_COLUMN)
+    {
+      text = g_strdup_printf ("%u", index);
+      severity = collect_diags (lookup_diags (self, self->table, index), NULL, tip);
+      if (self->table == MSHED_TABLE_NODES)
+        collect_diags (lookup_diags (self, MSHED_TABLE_NAMES, index), NULL, tip);
+    }
+  else if (c != NULL)
+    {
+      const char *field = column_field_name (c);
+
+      text = mshed_table_model_dup_cell_text (self->model, index, (guint) cell->ref.column,
+                                              &is_none);
+      if (c->kind == MSHED_COLUMN_NAME || c->kind == MSHED_COLUMN_NAME_LENGTH ||
+          c->kind == MSHED_COLUMN_NAME_HEX)
+        severity = collect_diags (lookup_diags (self, MSHED_TABLE_NAMES, index), NULL, tip);
+      else if (field != NULL)
+        severity = collect_diags (lookup_diags (self, c->table, index), field, tip);
+      if (c->stale_mask != MSHED_DERIVED_NONE)
+        stale = (mshed_document_get_row_stale (self->document, c->table, index) &
+                 c->stale_mask) != 0;
+      in_range = self->cur_col >= 0 && index == self->cur_row &&
+                 cell->ref.column >= MIN (self->anchor_col, self->cur_col) &&
+                 cell->ref.column <= MAX (self->anchor_col, self->cur_col);
+    }
+
+  gtk_inscription_set_text (GTK_INSCRIPTION (inscription), text ? text : "—");
+
+  set_class (bg, "missing", text == NULL);
+  set_class (bg, "none", is_none);
+  set_class (bg, "invalid", severity >= MSHED_SEVERITY_ERROR);
+  set_class (bg, "warning", severity == MSHED_SEVERITY_WARNING);
+  set_class (bg, "stale", stale);
+  set_class (bg, "highlight", self->highlight != NULL &&
+                              gtk_bitset_contains (self->highlight, index));
+  set_class (bg, "current", index == self->cur_row && cell->ref.column == self->cur_col);
+  set_class (bg, "in-range", in_range && cell->ref.column != self->cur_col);
+
+  if (stale)
+    {
+      if (tip->len > 0)
+        g_string_append_c (tip, '\n');
+      g_string_append (tip, _("Stale: derived from data that was edited; recompute it in the "
+                              "dependency panel"));
+    }
+  set_tooltip (inscription, tip->len > 0 ? tip->str : NULL);
+}
+
+static void
+cell_free (gpointer data)
+{
+  Cell *cell = data;
+
+  if (cell->row != NULL)
+    {
+      g_clear_signal_handler (&cell->changed_id, cell->row);
+      g_clear_object (&cell->row);
+    }
+  g_free (cell);
+}
+
+static void
+factory_setup_cb (GtkSignalListItemFactory *factory,
+                  GtkListItem              *item,
+                  ColumnRef                *ref)
+{
+  MshedTableView *self = ref->view;
+  const MshedTableColumn *c = _mshed_table_view_column (self, ref->column);
+  GtkWidget *inscription = gtk_inscription_new (NULL);
+  Cell *cell = g_new0 (Cell, 1);
+
+  cell->ref = *ref;
+  cell->item = item;
+  g_object_set_qdata_full (G_OBJECT (inscription), cell_quark, cell, cell_free);
+
+  gtk_widget_add_css_class (inscription, "cell-text");
+  gtk_inscription_set_text_overflow (GTK_INSCRIPTION (inscription),
+                                     GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
+  gtk_inscription_set_min_chars (GTK_INSCRIPTION (inscription), 3);
+  if (c != NULL)
+    {
+      gtk_inscription_set_nat_chars (GTK_INSCRIPTION (inscription), c->width_chars);
+      gtk_inscription_set_xalign (GTK_INSCRIPTION (inscription), c->numeric ? 1.0f : 0.0f);
+      if (c->numeric)
+        gtk_widget_add_css_class (inscription, "numeric");
+    }
+  else
+    {
+      gtk_inscription_set_nat_chars (GTK_INSCRIPTION (inscription), 6);
+      gtk_inscription_set_xalign (GTK_INSCRIPTION (inscription), 1.0f);
+      gtk_widget_add_css_class (inscription, "numeric");
+      gtk_widget_add_css_class (inscription, "row-number");
+    }
+  gtk_list_item_set_child (item, inscription);
+}
+
+static void
+factory_bind_cb (GtkSignalListItemFactory *factory,
+                 GtkListItem              *item,
+                 ColumnRef                *ref)
+{
+  GtkWidget *inscription = gtk_list_item_get_child (item);
+  Cell *cell = g_object_get_qdata (G_OBJECT (inscription), cell_quark);
+  MshedTableRow *row = gtk_list_item_get_item (item);
+
+  cell->item = item;
+  if (row != NULL)
+    {
+      cell->row = g_object_ref (row);
+      cell->changed_id = g_signal_connect_swapped (row, "changed", G_CALLBACK (refresh_cell),
+                                                   inscription);
+    }
+  g_hash_table_add (ref->view->bound_cells, inscription);
+  refresh_cell (inscription);
+}
+
+static void
+factory_unbind_cb (GtkSignalListItemFactory *factory,
+                   GtkListItem              *item,
+                   ColumnRef                *ref)
+{
+  GtkWidget *inscription = gtk_list_item_get_child (item);
+  Cell *cell = g_object_get_qdata (G_OBJECT (inscription), cell_quark);
+
+  if (cell->row != NULL)
+    {
+      g_clear_signal_handler (&cell->changed_id, cell->row);
+      g_clear_object (&cell->row);
+    }
+  g_hash_table_remove (ref->view->bound_cells, inscription);
+  clear_state (inscription);
+}
+
+static GtkListItemFactory *
+make_factory (MshedTableView *self,
+              gint            column)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+  ColumnRef *ref = g_new0 (ColumnRef, 1);
+
+  ref->view = self;
+  ref->column = column;
+  g_signal_connect_data (factory, "setup", G_CALLBACK (factory_setup_cb), ref,
+                         (GClosureNotify) (void (*) (void)) g_free, 0);
+  g_signal_connect (factory, "bind", G_CALLBACK (factory_bind_cb), ref);
+  g_signal_connect (factory, "unbind", G_CALLBACK (factory_unbind_cb), ref);
+  return factory;
+}
+
+/* The shown cell of (row, column), NULL when not on screen. */
+static GtkWidget *
+find_cell (MshedTableView *self,
+           guint           row,
+           gint            column)
+{
+  GHashTableIter iter;
+  gpointer key;
+
+  g_hash_table_iter_init (&iter, self->bound_cells);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      Cell *cell = g_object_get_qdata (G_OBJECT (key), cell_quark);
+
+      if (cell->ref.column == column && cell->row != NULL &&
+          mshed_table_row_get_index (cell->row) == row)
+        return key;
+    }
+  return NULL;
+}
+
+/* Current cell, scrolling and focus -------------------------------------------------------- */
+
+static void
+ensure_column_visible (MshedTableView *self,
+                       gint            column)
+{
+  GtkAdjustment *hadj = gtk_scrolled_window_get_hadjustment (self->scroller);
+  GHashTableIter iter;
+  gpointer key;
+  graphene_rect_t b;
+
+  g_hash_table_iter_init (&iter, self->bound_cells);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      Cell *cell = g_object_get_qdata (G_OBJECT (key), cell_quark);
+      GtkWidget *bg = gtk_widget_get_parent (key);
+      double value = gtk_adjustment_get_value (hadj);
+      double page = gtk_adjustment_get_page_size (hadj);
+
+      if (cell->ref.column != column || bg == NULL ||
+          !gtk_widget_compute_bounds (bg, GTK_WIDGET (self->scroller), &b))
+        continue;
+      if (b.origin.x < 0)
+        gtk_adjustment_set_value (hadj, value + b.origin.x);
+      else if (b.origin.x + b.size.width > page)
+        gtk_adjustment_set_value (hadj, value + MIN (b.origin.x,
+                                                     b.origin.x + b.size.width - page));
+      return;
+    }
+}
+
+static void
+set_current (MshedTableView *self,
+             guint           row,
+             gint            column,
+             gboolean        extend)
+{
+  self->cur_row = row;
+  if (column != INDEX_COLUMN || self->cur_col == INDEX_COLUMN)
+    {
+      self->cur_col = column;
+      if (!extend)
+        self->anchor_col = column;
+    }
+  refresh_all_cells (self);
+}
+
+static gboolean
+focus_tick_cb (GtkWidget     *widget,
+               GdkFrameClock *clock,
+               gpointer       user_data)
+{
+  MshedTableView *self = MSHED_TABLE_VIEW (widget);
+  GHashTableIter iter;
+  gpointer key;
+
+  /* an editor opened meanwhile (Tab to the next cell) keeps the focus */
+  if (self->editor != NULL && mshed_cell_editor_is_open (self->editor))
+    {
+      self->focus_tick = 0;
+      return G_SOURCE_REMOVE;
+    }
+
+  g_hash_table_iter_init (&iter, self->bound_cells);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      Cell *cell = g_object_get_qdata (G_OBJECT (key), cell_quark);
+      GtkWidget *bg = gtk_widget_get_parent (key);
+      GtkWidget *row_widget = bg ? gtk_widget_get_parent (bg) : NULL;
+
+      if (row_widget == NULL || gtk_list_item_get_position (cell->item) != self->focus_position)
+        continue;
+      gtk_widget_grab_focus (row_widget);
+      if (self->cur_col >= 0)
+        ensure_column_visible (self, self->cur_col);
+      self->focus_tick = 0;
+      return G_SOURCE_REMOVE;
+    }
+
+  if (++self->focus_tries >= FOCUS_TRIES)
+    {
+      self->focus_tick = 0;
+      return G_SOURCE_REMOVE;
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+void
+_mshed_table_view_scroll_to (MshedTableView *self,
+                    guint           position,
+                    gboolean        focus)
+{
+  GtkWidget *list = get_list_view (self);
+
+  /* HACK: gtk_column_view_scroll_to() arrives in 4.12, and setting the adjustment far into a
+   * long list can leave GTK 4.8's view blank (PLATFORM.md); the list's own action works. */
+  if (list != NULL)
+    gtk_widget_activate_action (list, "list.scroll-to-item", "u", position);
+
+  if (focus)
+    {
+      self->focus_position = position;
+      self->focus_tries = 0;
+      if (self->focus_tick == 0)
+        self->focus_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), focus_tick_cb,
+                                                         NULL, NULL);
+    }
+}
+
+/* Editing ---------------------------------------------------------------------------------- */
+
+static gboolean
+start_editing (MshedTableView *self,
+               guint           row,
+               gint            column,
+               const char     *initial_text)
+{
+  const MshedTableColumn *c = _mshed_table_view_column (self, column);
+  g_autofree char *text = NULL;
+  g_autofree char *title = NULL;
+  g_autofree char *hint = NULL;
+  g_autofree char *input = NULL;
+  GdkRectangle area = { 0, 0, 1, 1 };
+  GtkWidget *cell;
+  graphene_rect_t b;
+
+  if (c == NULL || self->document == NULL ||
+      row >= g_list_model_get_n_items (G_LIST_MODEL (self->model)))
+    return FALSE;
+  if (!c->editable)
+    {
+      gtk_widget_error_bell (GTK_WIDGET (self));
+      return FALSE;
+    }
+
+  text = mshed_table_model_dup_edit_text (self->model, row, (guint) column);
+  if (text == NULL)
+    {
+      gtk_widget_error_bell (GTK_WIDGET (self));
+      return FALSE;
+    }
+
+  self->edit_row = row;
+  self->edit_col = column;
+  set_current (self, row, column, FALSE);
+
+  /* TRANSLATORS: the title of the cell editor: column, then the record, e.g. "L0 G1 · row 4" */
+  title = g_strdup_printf (_("%s · row %u"), c->title, row);
+  input = mshed_table_model_dup_input_hint (self->model, (guint) column);
+  hint = c->blurb ? g_strdup_printf ("%s\n%s", c->blurb, input) : g_strdup (input);
+
+  ensure_column_visible (self, column);
+  cell = find_cell (self, row, column);
+  if (cell != NULL && gtk_widget_get_parent (cell) != NULL &&
+      gtk_widget_compute_bounds (gtk_widget_get_parent (cell), GTK_WIDGET (self), &b))
+    {
+      area.x = (int) floorf (b.origin.x);
+      area.y = (int) floorf (b.origin.y);
+      area.width = MAX (1, (int) ceilf (b.size.width));
+      area.height = MAX (1, (int) ceilf (b.size.height));
+    }
+  else if (gtk_widget_compute_bounds (GTK_WIDGET (self->scroller), GTK_WIDGET (self), &b))
+    {
+      area.x = (int) (b.origin.x + b.size.width / 2);
+      area.y = (int) b.origin.y;
+    }
+
+  /* never point outside the visible part of the grid: a popover pointing off-screen has
+   * no monitor to be placed on */
+  if (gtk_widget_compute_bounds (GTK_WIDGET (self->scroller), GTK_WIDGET (self), &b))
+    {
+      int x0 = (int) b.origin.x, y0 = (int) b.origin.y;
+      int x1 = x0 + MAX (1, (int) b.size.width) - 1, y1 = y0 + MAX (1, (int) b.size.height) - 1;
+
+      area.x = CLAMP (area.x, x0, x1);
+      area.y = CLAMP (area.y, y0, y1);
+      area.width = MAX (1, MIN (area.width, x1 - area.x + 1));
+      area.height = MAX (1, MIN (area.height, y1 - area.y + 1));
+    }
+
+  mshed_cell_editor_start (self->editor, &area, title, hint,
+                           initial_text ? initial_text : text, initial_text == NULL);
+  return TRUE;
+}
+
+static gint
+next_editable_column (MshedTableView *self,
+                      gint            column,
+                      int             step)
+{
+  gint n = (gint) mshed_table_model_get_n_columns (self->model);
+
+  for (gint i = column + step; i >= 0 && i < n; i += step)
+    if (_mshed_table_view_column_shown (self, i) && _mshed_table_view_column (self, i)->editable)
+      return i;
+  return -1;
+}
+
+static void
+editor_commit_cb (MshedTableView  *self,
+                  const char      *text,
+                  int              move,
+                  MshedCellEditor *editor)
+{
+  g_autoptr(GError) error = NULL;
+  gint next;
+
+  if (!mshed_table_model_set_cell_text (self->model, self->edit_row, (guint) self->edit_col,
+                                        text, &error))
+    {
+      mshed_cell_editor_reject (editor, error->message);
+      return;
+    }
+  mshed_cell_editor_accept (editor);
+
+  if (move != 0 && (next = next_editable_column (self, self->edit_col, move)) >= 0)
+    {
+      ensure_column_visible (self, next);
+      start_editing (self, self->edit_row, next, NULL);
+    }
+}
+
+static void
+editor_closed_cb (MshedTableView *self)
+{
+  if (self->cur_row != G_MAXUINT)
+    {
+      guint pos = _mshed_table_view_row_position (self, self->cur_row);
+
+      if (pos != G_MAXUINT)
+        {
+          _mshed_table_view_scroll_to (self, pos, TRUE);
+          return;
+        }
+    }
+  gtk_widget_grab_focus (GTK_WIDGET (self->column_view));
+}
+
+static guint
+current_row (MshedTableView *self)
+{
+  if (self->cur_row != G_MAXUINT &&
+      self->cur_row < g_list_model_get_n_items (G_LIST_MODEL (self->model)))
+    return self->cur_row;
+  return G_MAXUINT;
+}
+
+gint
+_mshed_table_view_current_column (MshedTableView *self)
+{
+  g_autoptr(GArray) shown = NULL;
+
+  if (self->cur_col >= 0 && _mshed_table_view_column_shown (self, self->cur_col))
+    return self->cur_col;
+  shown = _mshed_table_view_shown_columns (self);
+  return shown->len > 0 ? (gint) g_array_index (shown, guint, 0) : INDEX_COLUMN;
+}
+
+static void
+edit_current (MshedTableView *self,
+              const char     *initial_text)
+{
+  guint row = current_row (self);
+
+  if (row == G_MAXUINT && !mshed_table_view_get_selected_row (self, &row))
+    {
+      gtk_widget_error_bell (GTK_WIDGET (self));
+      return;
+    }
+  start_editing (self, row, _mshed_table_view_current_column (self), initial_text);
+}
+
+static void
+column_view_activate_cb (MshedTableView *self,
+                         guint           position)
+{
+  guint row = _mshed_table_view_position_to_row (self, position);
+
+  if (row == G_MAXUINT)
+    return;
+  seed_position (self, row, position);
+  if (row != self->cur_row)
+    self->cur_row = row;
+  start_editing (self, row, _mshed_table_view_current_column (self), NULL);
+}
+
+/* References ------------------------------------------------------------------------------- */
+
+static gboolean
+follow_reference (MshedTableView *self,
+                  guint           row,
+                  gint            column)
+{
+  const MshedTableColumn *c = _mshed_table_view_column (self, column);
+  const MshedTableInfo *info;
+  MshedModel *model;
+  MshedTableId table;
+  guint target, n;
+
+  if (c == NULL || self->document == NULL ||
+      !mshed_table_model_get_reference (self->model, row, (guint) column, &table, &target))
+    {
+      gtk_widget_error_bell (GTK_WIDGET (self));
+      return FALSE;
+    }
+
+  model = mshed_document_get_model (self->document);
+  n = model ? mshed_model_get_n_rows (model, table) : 0;
+  if (target >= n)
+    {
+      g_autofree char *message = NULL;
+
+      info = mshed_schema_get_table (table);
+      /* TRANSLATORS: following a reference to a row that does not exist, e.g.
+       * "L0 G1 refers to row 40 of Slots, but the table has 12 rows" */
+      message = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                              "%s refers to row %u of %s, but the table has "
+                                              "%u row",
+                                              "%s refers to row %u of %s, but the table has "
+                                              "%u rows",
+                                              n),
+                                 c->title, target, g_dgettext (GETTEXT_PACKAGE, info->title), n);
+      _mshed_table_view_show_message (self, message);
+      return FALSE;
+    }
+
+  g_signal_emit (self, signals[FOLLOW_REFERENCE], 0, (gint) table, target);
+  return TRUE;
+}
+
+/* Input ------------------------------------------------------------------------------------ */
+
+static Cell *
+pick_cell (MshedTableView *self,
+           double          x,
+           double          y)
+{
+  GtkWidget *picked = gtk_widget_pick (GTK_WIDGET (self->column_view), x, y, GTK_PICK_DEFAULT);
+
+  for (GtkWidget *w = picked; w != NULL && w != GTK_WIDGET (self->column_view);
+       w = gtk_widget_get_parent (w))
+    {
+      Cell *cell = g_object_get_qdata (G_OBJECT (w), cell_quark);
+
+      if (cell != NULL)
+        return cell;
+      /* the cell's background: its only child is our inscription */
+      if (gtk_widget_get_first_child (w) != NULL &&
+          (cell = g_object_get_qdata (G_OBJECT (gtk_widget_get_first_child (w)), cell_quark)))
+        return cell;
+    }
+  return NULL;
+}
+
+static void
+click_pressed_cb (MshedTableView  *self,
+                  int              n_press,
+                  double           x,
+                  double           y,
+                  GtkGestureClick *gesture)
+{
+  GtkEventController *controller = GTK_EVENT_CONTROLLER (gesture);
+  GdkModifierType state = gtk_event_controller_get_current_event_state (controller);
+  Cell *cell = pick_cell (self, x, y);
+  guint row;
+
+  if (cell == NULL || cell->row == NULL)
+    return;
+  row = mshed_table_row_get_index (cell->row);
+  if (row == G_MAXUINT)
+    return;
+  seed_position (self, row, gtk_list_item_get_position (cell->item));
+
+  if ((state & GDK_CONTROL_MASK) && n_press == 1 && cell->ref.column >= 0)
+    {
+      const MshedTableColumn *c = _mshed_table_view_column (self, cell->ref.column);
+
+      if (c != NULL && c->field != NULL && c->field->ref != MSHED_TABLE_NONE)
+        {
+          gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+          set_current (self, row, cell->ref.column, FALSE);
+          follow_reference (self, row, cell->ref.column);
+          return;
+        }
+    }
+
+  set_current (self, row, cell->ref.column, (state & GDK_SHIFT_MASK) != 0);
+}
+
+static gboolean
+key_pressed_cb (MshedTableView        *self,
+                guint                  keyval,
+                guint                  keycode,
+                GdkModifierType        state,
+                GtkEventControllerKey *controller)
+{
+  GdkModifierType mods = state & gtk_accelerator_get_default_mod_mask ();
+  g_autoptr(GArray) shown = NULL;
+  gunichar ch;
+
+  if (keyval == GDK_KEY_Left || keyval == GDK_KEY_Right ||
+      keyval == GDK_KEY_KP_Left || keyval == GDK_KEY_KP_Right)
+    {
+      int step = (keyval == GDK_KEY_Left || keyval == GDK_KEY_KP_Left) ? -1 : 1;
+      gint cur = _mshed_table_view_current_column (self);
+      guint i;
+
+      if (mods & ~GDK_SHIFT_MASK)
+        return FALSE;
+      shown = _mshed_table_view_shown_columns (self);
+      for (i = 0; i < shown->len; i++)
+        if ((gint) g_array_index (shown, guint, i) == cur)
+          break;
+      if (i == shown->len)
+        i = 0;
+      else if ((step < 0 && i > 0) || (step > 0 && i + 1 < shown->len))
+        i += step;
+      if (shown->len == 0)
+        return TRUE;
+      if (self->cur_row == G_MAXUINT)
+        mshed_table_view_get_selected_row (self, &self->cur_row);
+      set_current (self, self->cur_row, (gint) g_array_index (shown, guint, i),
+                   (mods & GDK_SHIFT_MASK) != 0);
+      ensure_column_visible (self, self->cur_col);
+      return TRUE;
+    }
+
+  if (keyval == GDK_KEY_F2 && mods == 0)
+    {
+      edit_current (self, NULL);
+      return TRUE;
+    }
+
+  /* typing over a cell starts editing it with that character */
+  if ((mods & ~GDK_SHIFT_MASK) == 0 && (ch = gdk_keyval_to_unicode (keyval)) != 0 &&
+      g_unichar_isgraph (ch))
+    {
+      char buf[8] = { 0 };
+
+      g_unichar_to_utf8 (ch, buf);
+      edit_current (self, buf);
+      return TRUE;
+    }
+
+  return FALSE;
+}
+
+void
+_mshed_table_view_selection_changed_cb (MshedTableView *self,
+                      guint           position,
+                      guint           n_items)
+{
+  GtkSelectionModel *model = GTK_SELECTION_MODEL (self->selection);
+  g_autoptr(GtkBitset) selected = gtk_selection_model_get_selection (model);
+  guint row;
+
+  if (gtk_bitset_is_empty (selected))
+    return;
+
+  if (gtk_bitset_get_size (selected) == 1 || self->cur_row == G_MAXUINT ||
+      _mshed_table_view_row_position (self, self->cur_row) == G_MAXUINT ||
+      !gtk_bitset_contains (selected, _mshed_table_view_row_position (self, self->cur_row)))
+    {
+      guint pos = gtk_bitset_get_minimum (selected);
+
+      row = _mshed_table_view_position_to_row (self, pos);
+      seed_position (self, row, pos);
+      if (row != self->cur_row)
+        set_current (self, row, self->cur_col, TRUE);
+    }
+
+  if (self->block_selection == 0 && self->cur_row != G_MAXUINT &&
+      self->cur_row != self->last_emitted_row)
+    {
+      self->last_emitted_row = self->cur_row;
+      g_signal_emit (self, signals[ROW_SELECTED], 0, self->cur_row);
+    }
+}
+
+static void
+edit_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  edit_current (MSHED_TABLE_VIEW (widget), NULL);
+}
+
+static void
+follow_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  _mshed_table_view_follow_current (MSHED_TABLE_VIEW (widget));
+}
+
+static void
+search_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  mshed_table_view_start_search (MSHED_TABLE_VIEW (widget));
+}
+
+/* Columns ---------------------------------------------------------------------------------- */
+
+static void
+update_raw_columns (MshedTableView *self)
+{
+  for (guint i = 0; i < self->columns->len; i++)
+    gtk_column_view_column_set_visible (g_ptr_array_index (self->columns, i),
+                                        _mshed_table_view_column_shown (self, (gint) i));
+  if (self->cur_col >= 0 && !_mshed_table_view_column_shown (self, self->cur_col))
+    self->cur_col = self->anchor_col = _mshed_table_view_current_column (self);
+  refresh_all_cells (self);
+}
+
+static void
+raw_toggled_cb (MshedTableView  *self,
+                GtkToggleButton *button)
+{
+  mshed_table_view_set_show_raw (self, gtk_toggle_button_get_active (button));
+}
+
+static void
+build_columns (MshedTableView *self)
+{
+  guint n = mshed_table_model_get_n_columns (self->model);
+  gboolean has_raw = FALSE;
+  g_autoptr(GtkListItemFactory) index_factory = make_factory (self, INDEX_COLUMN);
+  GtkSorter *probe_sorter = _mshed_table_view_probe_sorter_new ();
+
+  gtk_column_view_column_set_factory (self->index_column, index_factory);
+  gtk_column_view_column_set_sorter (self->index_column, probe_sorter);
+  g_ptr_array_add (self->probes, probe_sorter);
+
+  for (guint i = 0; i < n; i++)
+    {
+      const MshedTableColumn *c = mshed_table_model_get_column (self->model, i);
+      g_autoptr(GtkListItemFactory) factory = make_factory (self, (gint) i);
+      GtkColumnViewColumn *column = gtk_column_view_column_new (c->title, g_object_ref (factory));
+
+      probe_sorter = _mshed_table_view_probe_sorter_new ();
+      gtk_column_view_column_set_sorter (column, probe_sorter);
+      g_ptr_array_add (self->probes, probe_sorter);
+      gtk_column_view_column_set_resizable (column, TRUE);
+      gtk_column_view_column_set_visible (column, !c->raw);
+      gtk_column_view_append_column (self->column_view, column);
+      g_ptr_array_add (self->columns, column);
+      has_raw |= c->raw;
+    }
+
+  gtk_widget_set_visible (GTK_WIDGET (self->raw_toggle), has_raw);
+}
+
+/* GObject / GtkWidget ---------------------------------------------------------------------- */
+
+static void
+mshed_table_view_measure (GtkWidget      *widget,
+                          GtkOrientation  orientation,
+                          int             for_size,
+                          int            *minimum,
+                          int            *natural,
+                          int            *minimum_baseline,
+                          int            *natural_baseline)
+{
+  MshedTableView *self = MSHED_TABLE_VIEW (widget);
+
+  gtk_widget_measure (self->box, orientation, for_size, minimum, natural, minimum_baseline,
+                      natural_baseline);
+}
+
+static void
+mshed_table_view_size_allocate (GtkWidget *widget,
+                                int        width,
+                                int        height,
+                                int        baseline)
+{
+  MshedTableView *self = MSHED_TABLE_VIEW (widget);
+
+  gtk_widget_allocate (self->box, width, height, baseline, NULL);
+  if (self->editor != NULL)
+    gtk_popover_present (GTK_POPOVER (self->editor));
+}
+
+static gboolean
+mshed_table_view_grab_focus (GtkWidget *widget)
+{
+  return gtk_widget_grab_focus (GTK_WIDGET (MSHED_TABLE_VIEW (widget)->column_view));
+}
+
+static void
+model_items_changed_cb (MshedTableView *self)
+{
+  _mshed_table_view_update_count (self);
+}
+
+static void
+mshed_table_view_constructed (GObject *object)
+{
+  MshedTableView *self = MSHED_TABLE_VIEW (object);
+
+  G_OBJECT_CLASS (mshed_table_view_parent_class)->constructed (object);
+
+  self->model = mshed_table_model_new (NULL, self->table);
+  gtk_filter_list_model_set_model (self->filter_model, G_LIST_MODEL (self->model));
+  g_signal_connect_object (self->filter_model, "items-changed",
+                           G_CALLBACK (model_items_changed_cb), self, G_CONNECT_SWAPPED);
+  build_columns (self);
+  _mshed_table_view_update_count (self);
+}
+
+static void
+mshed_table_view_dispose (GObject *object)
+{
+  MshedTableView *self = MSHED_TABLE_VIEW (object);
+
+  if (self->focus_tick != 0)
+    {
+      gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->focus_tick);
+      self->focus_tick = 0;
+    }
+  if (self->editor != NULL)
+    {
+      gtk_widget_unparent (GTK_WIDGET (self->editor));
+      self->editor = NULL;
+    }
+  if (self->document_signals != NULL)
+    g_signal_group_set_target (self->document_signals, NULL);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), MSHED_TYPE_TABLE_VIEW);
+
+  g_clear_object (&self->document_signals);
+  g_clear_object (&self->document);
+  g_clear_object (&self->model);
+  g_clear_object (&self->filter);
+  g_clear_object (&self->probe_a);
+  g_clear_object (&self->probe_b);
+  g_clear_pointer (&self->columns, g_ptr_array_unref);
+  g_clear_pointer (&self->probes, g_ptr_array_unref);
+
+  G_OBJECT_CLASS (mshed_table_view_parent_class)->dispose (object);
+}
+
+static void
+mshed_table_view_finalize (GObject *object)
+{
+  MshedTableView *self = MSHED_TABLE_VIEW (object);
+
+  g_clear_pointer (&self->bound_cells, g_hash_table_unref);
+  g_clear_pointer (&self->diags, g_hash_table_unref);
+  g_clear_pointer (&self->highlight, gtk_bitset_unref);
+
+  G_OBJECT_CLASS (mshed_table_view_parent_class)->finalize (object);
+}
+
+static void
+mshed_table_view_get_property (GObject    *object,
+                               guint       prop_id,
+                               GValue     *value,
+                               GParamSpec *pspec)
+{
+  MshedTableView *self = MSHED_TABLE_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_DOCUMENT:
+      g_value_set_object (value, self->document);
+      break;
+    case PROP_TABLE:
+      g_value_set_int (value, self->table);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+mshed_table_view_set_property (GObject      *object,
+                               guint         prop_id,
+                               const GValue *value,
+                               GParamSpec   *pspec)
+{
+  MshedTableView *self = MSHED_TABLE_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_DOCUMENT:
+      mshed_table_view_set_document (self, g_value_get_object (value));
+      break;
+    case PROP_TABLE:
+      self->table = g_value_get_int (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+mshed_table_view_class_init (MshedTableViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->constructed = mshed_table_view_constructed;
+  object_class->dispose = mshed_table_view_dispose;
+  object_class->finalize = mshed_table_view_finalize;
+  object_class->get_property = mshed_table_view_get_property;
+  object_class->set_property = mshed_table_view_set_property;
+
+  widget_class->measure = mshed_table_view_measure;
+  widget_class->size_allocate = mshed_table_view_size_allocate;
+  widget_class->grab_focus = mshed_table_view_grab_focus;
+
+  properties[PROP_DOCUMENT] =
+    g_param_spec_object ("document", NULL, NULL, MSHED_TYPE_DOCUMENT,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* MshedTableId; the construct-time default is any of the model types, NODES */
+  properties[PROP_TABLE] =
+    g_param_spec_int ("table", NULL, NULL, 0, MSHED_N_TABLES - 1, MSHED_TABLE_NODES,
+                      G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * MshedTableView::row-selected:
+   * @row: the record index
+   */
+  signals[ROW_SELECTED] =
+    g_signal_new ("row-selected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                  NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
+  /**
+   * MshedTableView::follow-reference:
+   * @table: the MshedTableId of the target
+   * @row: the target record
+   */
+  signals[FOLLOW_REFERENCE] =
+    g_signal_new ("follow-reference", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
+                  NULL, NULL, G_TYPE_NONE, 2, G_TYPE_INT, G_TYPE_UINT);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/org/mshed/Mshed/mshed-table-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, MshedTableView, box);
+  gtk_widget_class_bind_template_child (widget_class, MshedTableView, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, MshedTableView, count_label);
+  gtk_widget_class_bind_template_child (widget_class, MshedTableView, raw_toggle);
+  gtk_widget_class_bind_template_child (widget_class, MshedTableView, message_revealer);
+  gtk_widget_class_bind_template_child (widget_class, MshedTableView, message_label);
+  gtk_widget_class_bind_template_child (widget_class, MshedTableView, scroller);
+  gtk_widget_class_bind_template_child (widget_class, MshedTableView, column_view);
+  gtk_widget_class_bind_template_child (widget_class, MshedTableView, selection);
+  gtk_widget_class_bind_template_child (widget_class, MshedTableView, sort_model);
+  gtk_widget_class_bind_template_child (widget_class, MshedTableView, filter_model);
+  gtk_widget_class_bind_template_child (widget_class, MshedTableView, index_column);
+  gtk_widget_class_bind_template_callback_full (widget_class, "search_changed_cb",
+                                                G_CALLBACK (_mshed_table_view_search_changed_cb));
+  gtk_widget_class_bind_template_callback_full (widget_class, "search_activate_cb",
+                                                G_CALLBACK (_mshed_table_view_search_activate_cb));
+  gtk_widget_class_bind_template_callback_full (widget_class, "search_stop_cb",
+                                                G_CALLBACK (_mshed_table_view_search_stop_cb));
+  gtk_widget_class_bind_template_callback (widget_class, raw_toggled_cb);
+  gtk_widget_class_bind_template_callback (widget_class, message_close_cb);
+  gtk_widget_class_bind_template_callback_full (widget_class, "selection_changed_cb",
+                                                G_CALLBACK (
+                                                  _mshed_table_view_selection_changed_cb));
+  gtk_widget_class_bind_template_callback (widget_class, column_view_activate_cb);
+
+  gtk_widget_class_install_action (widget_class, "table.copy", NULL,
+                                   _mshed_table_view_copy_action);
+  gtk_widget_class_install_action (widget_class, "table.paste", NULL,
+                                   _mshed_table_view_paste_action);
+  gtk_widget_class_install_action (widget_class, "table.edit", NULL, edit_action);
+  gtk_widget_class_install_action (widget_class, "table.follow-reference", NULL, follow_action);
+  gtk_widget_class_install_action (widget_class, "table.search", NULL, search_action);
+
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK,
+                                       "table.copy", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_v, GDK_CONTROL_MASK,
+                                       "table.paste", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F2, 0, "table.edit", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, GDK_CONTROL_MASK,
+                                       "table.follow-reference", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Enter, GDK_CONTROL_MASK,
+                                       "table.follow-reference", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK,
+                                       "table.search", NULL);
+
+  gtk_widget_class_set_css_name (widget_class, "tableview");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
+
+  g_type_ensure (MSHED_TYPE_TABLE_ROW);
+  cell_quark = g_quark_from_static_string ("mshed-table-view-cell");
+}
+
+static void
+mshed_table_view_init (MshedTableView *self)
+{
+  GtkEventController *keys;
+  GtkGesture *click;
+
+  self->table = MSHED_TABLE_NODES;
+  self->cur_row = G_MAXUINT;
+  self->cache_row = G_MAXUINT;
+  self->cache_pos = G_MAXUINT;
+  self->cur_col = INDEX_COLUMN;
+  self->anchor_col = INDEX_COLUMN;
+  self->last_emitted_row = G_MAXUINT;
+  self->columns = g_ptr_array_new_with_free_func (g_object_unref);
+  self->probes = g_ptr_array_new_with_free_func (g_object_unref);
+  self->probe_a = g_object_new (G_TYPE_OBJECT, NULL);
+  self->probe_b = g_object_new (G_TYPE_OBJECT, NULL);
+  self->bound_cells = g_hash_table_new (NULL, NULL);
+  self->diags = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+                                       (GDestroyNotify) g_ptr_array_unref);
+  self->filter = gtk_custom_filter_new (NULL, NULL, NULL);
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->editor = MSHED_CELL_EDITOR (mshed_cell_editor_new ());
+  gtk_widget_set_parent (GTK_WIDGET (self->editor), GTK_WIDGET (self));
+  g_signal_connect_object (self->editor, "commit", G_CALLBACK (editor_commit_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->editor, "closed", G_CALLBACK (editor_closed_cb), self,
+                           G_CONNECT_SWAPPED);
+
+  self->document_signals = g_signal_group_new (MSHED_TYPE_DOCUMENT);
+  g_signal_group_connect_swapped (self->document_signals, "diagnostics-changed",
+                                  G_CALLBACK (diagnostics_changed_cb), self);
+  g_signal_group_connect_swapped (self->document_signals, "stale-changed",
+                                  G_CALLBACK (refresh_all_cells), self);
+
+  g_signal_connect_object (gtk_column_view_get_sorter (self->column_view), "changed",
+                           G_CALLBACK (_mshed_table_view_sorter_changed_cb), self,
+                           G_CONNECT_SWAPPED);
+
+  keys = gtk_event_controller_key_new ();
+  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+  g_signal_connect_swapped (keys, "key-pressed", G_CALLBACK (key_pressed_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self->column_view), keys);
+
+  click = gtk_gesture_click_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_PRIMARY);
+  gtk_event_controller_set_propagation_phase (GTK_EVENT_CONTROLLER (click), GTK_PHASE_CAPTURE);
+  g_signal_connect_swapped (click, "pressed", G_CALLBACK (click_pressed_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self->column_view), GTK_EVENT_CONTROLLER (click));
+}
+
+/* Public API ------------------------------------------------------------------------------- */
+
+GtkWidget *
+mshed_table_view_new (MshedTableId table)
+{
+  g_return_val_if_fail (table >= 0 && table < MSHED_N_TABLES, NULL);
+
+  return g_object_new (MSHED_TYPE_TABLE_VIEW, "table", table, NULL);
+}
+
+/**
+ * mshed_table_view_get_document:
+ *
+ * Returns: (transfer none) (nullable): the document shown
+ */
+MshedDocument *
+mshed_table_view_get_document (MshedTableView *self)
+{
+  g_return_val_if_fail (MSHED_IS_TABLE_VIEW (self), NULL);
+
+  return self->document;
+}
+
+void
+mshed_table_view_set_document (MshedTableView *self,
+                               MshedDocument  *document)
+{
+  g_return_if_fail (MSHED_IS_TABLE_VIEW (self));
+  g_return_if_fail (document == NULL || MSHED_IS_DOCUMENT (document));
+
+  if (self->document == document)
+    return;
+
+  if (self->editor != NULL && mshed_cell_editor_is_open (self->editor))
+    gtk_popover_popdown (GTK_POPOVER (self->editor));
+
+  g_set_object (&self->document, document);
+  g_signal_group_set_target (self->document_signals, document);
+  self->diags_dirty = TRUE;
+  self->cur_row = G_MAXUINT;
+  self->last_emitted_row = G_MAXUINT;
+  g_clear_pointer (&self->highlight, gtk_bitset_unref);
+  self->block_selection++;
+  mshed_table_model_set_document (self->model, document);
+  self->block_selection--;
+  _mshed_table_view_update_count (self);
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DOCUMENT]);
+}
+
+MshedTableId
+mshed_table_view_get_table (MshedTableView *self)
+{
+  g_return_val_if_fail (MSHED_IS_TABLE_VIEW (self), MSHED_TABLE_NONE);
+
+  return self->table;
+}
+
+void
+mshed_table_view_set_highlight (MshedTableView *self,
+                                const guint    *rows,
+                                guint           n_rows)
+{
+  g_return_if_fail (MSHED_IS_TABLE_VIEW (self));
+  g_return_if_fail (rows != NULL || n_rows == 0);
+
+  g_clear_pointer (&self->highlight, gtk_bitset_unref);
+  if (n_rows > 0)
+    {
+      self->highlight = gtk_bitset_new_empty ();
+      for (guint i = 0; i < n_rows; i++)
+        gtk_bitset_add (self->highlight, rows[i]);
+    }
+  refresh_all_cells (self);
+}
+
+void
+mshed_table_view_reveal (MshedTableView *self,
+                         guint           row,
+                         const char     *field)
+{
+  guint pos;
+  gint column;
+
+  g_return_if_fail (MSHED_IS_TABLE_VIEW (self));
+
+  pos = _mshed_table_view_row_position (self, row);
+  if (pos == G_MAXUINT && gtk_filter_list_model_get_filter (self->filter_model) != NULL)
+    {
+      gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
+      _mshed_table_view_apply_filter_text (self, "");
+      pos = _mshed_table_view_row_position (self, row);
+    }
+  if (pos == G_MAXUINT)
+    return;
+
+  column = mshed_table_model_find_column (self->model, field);
+  if (column >= 0 && !_mshed_table_view_column_shown (self, column))
+    mshed_table_view_set_show_raw (self, TRUE);
+
+  self->block_selection++;
+  gtk_selection_model_select_item (GTK_SELECTION_MODEL (self->selection), pos, TRUE);
+  self->block_selection--;
+  self->last_emitted_row = row;
+  set_current (self, row, column >= 0 ? column : self->cur_col, FALSE);
+  _mshed_table_view_scroll_to (self, pos, TRUE);
+}
+
+void
+mshed_table_view_start_search (MshedTableView *self)
+{
+  g_return_if_fail (MSHED_IS_TABLE_VIEW (self));
+
+  gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+  gtk_editable_select_region (GTK_EDITABLE (self->search_entry), 0, -1);
+}
+
+gboolean
+mshed_table_view_get_selected_row (MshedTableView *self,
+                                   guint          *row)
+{
+  g_autoptr(GtkBitset) selected = NULL;
+  guint r;
+
+  g_return_val_if_fail (MSHED_IS_TABLE_VIEW (self), FALSE);
+
+  selected = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
+  if (gtk_bitset_is_empty (selected))
+    return FALSE;
+  if (self->cur_row != G_MAXUINT)
+    {
+      guint pos = _mshed_table_view_row_position (self, self->cur_row);
+
+      if (pos != G_MAXUINT && gtk_bitset_contains (selected, pos))
+        {
+          if (row != NULL)
+            *row = self->cur_row;
+          return TRUE;
+        }
+    }
+  r = _mshed_table_view_position_to_row (self, gtk_bitset_get_minimum (selected));
+  if (r == G_MAXUINT)
+    return FALSE;
+  if (row != NULL)
+    *row = r;
+  return TRUE;
+}
+
+gboolean
+mshed_table_view_start_editing (MshedTableView *self,
+                                guint           row,
+                                const char     *field)
+{
+  g_return_val_if_fail (MSHED_IS_TABLE_VIEW (self), FALSE);
+
+  return start_editing (self, row, mshed_table_model_find_column (self->model, field), NULL);
+}
+
+void
+mshed_table_view_set_show_raw (MshedTableView *self,
+                               gboolean        show_raw)
+{
+  g_return_if_fail (MSHED_IS_TABLE_VIEW (self));
+
+  show_raw = !!show_raw;
+  if (self->show_raw == show_raw)
+    return;
+  self->show_raw = show_raw;
+  gtk_toggle_button_set_active (self->raw_toggle, show_raw);
+  update_raw_columns (self);
+}
+
+gboolean
+mshed_table_view_get_show_raw (MshedTableView *self)
+{
+  g_return_val_if_fail (MSHED_IS_TABLE_VIEW (self), FALSE);
+
+  return self->show_raw;
+}
+
+void
+mshed_table_view_set_filter_text (MshedTableView *self,
+                                  const char     *text)
+{
+  g_return_if_fail (MSHED_IS_TABLE_VIEW (self));
+
+  gtk_editable_set_text (GTK_EDITABLE (self->search_entry), text ? text : "");
+  /* apply now rather than after the entry's delay */
+  _mshed_table_view_apply_filter_text (self, text);
+}
+
+/* Private API (tests) ------------------------------------------------------------------------ */
+
+MshedTableModel *
+_mshed_table_view_get_model (MshedTableView *self)
+{
+  return self->model;
+}
+
+MshedCellEditor *
+_mshed_table_view_get_editor (MshedTableView *self)
+{
+  return self->editor;
+}
+
+GtkColumnView *
+_mshed_table_view_get_column_view (MshedTableView *self)
+{
+  return self->column_view;
+}
+
+GListModel *
+_mshed_table_view_get_rows (MshedTableView *self)
+{
+  return G_LIST_MODEL (self->selection);
+}
+
+GtkWidget *
+_mshed_table_view_find_cell (MshedTableView *self,
+                             guint           row,
+                             const char     *field)
+{
+  gint column = g_strcmp0 (field, "#") == 0 ? INDEX_COLUMN
+                                           : mshed_table_model_find_column (self->model, field);
+
+  if (column < 0 && g_strcmp0 (field, "#") != 0)
+    return NULL;
+  return find_cell (self, row, column);
+}
+
+void
+_mshed_table_view_set_current (MshedTableView *self,
+                               guint           row,
+                               const char     *field,
+                               const char     *anchor_field)
+{
+  gint column = mshed_table_model_find_column (self->model, field);
+
+  set_current (self, row, column, FALSE);
+  if (anchor_field != NULL)
+    {
+      self->anchor_col = mshed_table_model_find_column (self->model, anchor_field);
+      refresh_all_cells (self);
+    }
+}
+
+gboolean
+_mshed_table_view_follow_current (MshedTableView *self)
+{
+  guint row = current_row (self);
+
+  if (row == G_MAXUINT && !mshed_table_view_get_selected_row (self, &row))
+    return FALSE;
+  return follow_reference (self, row, _mshed_table_view_current_column (self));
+}

@@ -1,0 +1,63 @@
+/* mshed-table-view.h
+ *
+ * Copyright 2026 The mshed authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * An editable grid over one table of a document: a GtkColumnView over an MshedTableModel,
+ * with a row-number column and one column per schema field. Cells are GtkInscriptions;
+ * Enter, F2, double-click or typing opens an explicit editor that commits through a
+ * document command. Cells that break an invariant carry the diagnostic; stale derived cells
+ * are shaded. Copy and paste tab-separated ranges, sort by a column, filter rows, and follow
+ * references (Ctrl+click, Ctrl+Return).
+ *
+ * Signals:
+ *  - row-selected (guint row): the user selected a row (the record index, not the position).
+ *  - follow-reference (gint table, guint row): the user followed a reference cell.
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "mshed-document.h"
+
+G_BEGIN_DECLS
+
+#define MSHED_TYPE_TABLE_VIEW (mshed_table_view_get_type ())
+G_DECLARE_FINAL_TYPE (MshedTableView, mshed_table_view, MSHED, TABLE_VIEW, GtkWidget)
+
+GtkWidget     *mshed_table_view_new               (MshedTableId    table);
+MshedDocument *mshed_table_view_get_document      (MshedTableView *self);
+void           mshed_table_view_set_document      (MshedTableView *self,
+                                                   MshedDocument  *document);
+MshedTableId   mshed_table_view_get_table         (MshedTableView *self);
+/* Linked-selection highlight of record rows (sorted or not); emits nothing. */
+void           mshed_table_view_set_highlight     (MshedTableView *self,
+                                                   const guint    *rows,
+                                                   guint           n_rows);
+/* Scrolls to record @row, selects it and focuses it; @field (nullable) becomes the current
+ * column. Clears the filter when it hides the row. Emits nothing. */
+void           mshed_table_view_reveal            (MshedTableView *self,
+                                                   guint           row,
+                                                   const char     *field);
+void           mshed_table_view_start_search      (MshedTableView *self);
+gboolean       mshed_table_view_get_selected_row  (MshedTableView *self,
+                                                   guint          *row);
+
+/* Opens the editor on a cell (visible or not); FALSE for read-only or unknown cells. */
+gboolean       mshed_table_view_start_editing     (MshedTableView *self,
+                                                   guint           row,
+                                                   const char     *field);
+/* The selected rows × the current column range as tab-separated text (what Ctrl+C copies). */
+char          *mshed_table_view_copy_selection    (MshedTableView *self);
+/* Pastes tab-separated text at the current cell as one undo step (what Ctrl+V does). Either
+ * every value is stored or, with @error set, none. */
+gboolean       mshed_table_view_paste_text        (MshedTableView *self,
+                                                   const char     *text,
+                                                   GError        **error);
+void           mshed_table_view_set_show_raw      (MshedTableView *self,
+                                                   gboolean        show_raw);
+gboolean       mshed_table_view_get_show_raw      (MshedTableView *self);
+void           mshed_table_view_set_filter_text   (MshedTableView *self,
+                                                   const char     *text);
+
+G_END_DECLS

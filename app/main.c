@@ -21,6 +21,7 @@ main (int   argc,
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 
+  g_set_application_name ("mshed");
   app = mshed_application_new ();
   return g_application_run (G_APPLICATION (app), argc, argv);
 }

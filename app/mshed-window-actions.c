@@ -128,6 +128,7 @@ rebuild_recent_menu (MshedWindow *self)
   GtkRecentManager *manager = gtk_recent_manager_get_default ();
   g_autoptr(GMenu) menu = g_menu_new ();
   GList *items = gtk_recent_manager_get_items (manager);
+  const char *app_name = g_get_application_name ();
   guint n = 0;
 
   for (GList *l = items; l && n < 10; l = l->next)
@@ -135,7 +136,7 @@ rebuild_recent_menu (MshedWindow *self)
       GtkRecentInfo *info = l->data;
       g_autoptr(GMenuItem) item = NULL;
 
-      if (!gtk_recent_info_has_application (info, g_get_application_name ()) ||
+      if ((app_name && !gtk_recent_info_has_application (info, app_name)) ||
           !gtk_recent_info_is_local (info) || !gtk_recent_info_exists (info))
         continue;
       item = g_menu_item_new (gtk_recent_info_get_display_name (info), NULL);

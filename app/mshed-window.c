@@ -545,6 +545,16 @@ build_archive_columns (MshedWindow *self)
 
 /* Opening -------------------------------------------------------------------------------- */
 
+static void
+remember_recent (const char *path)
+{
+  g_autofree char *absolute = g_canonicalize_filename (path, NULL);
+  g_autofree char *uri = g_filename_to_uri (absolute, NULL, NULL);
+
+  if (uri)
+    gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
+}
+
 gboolean
 mshed_window_open (MshedWindow *self,
                    const char  *spec)
@@ -571,8 +581,7 @@ mshed_window_open (MshedWindow *self,
     }
   if (probe->model == NULL)
     {
-      gtk_recent_manager_add_item (gtk_recent_manager_get_default (),
-                                   g_filename_to_uri (probe->path, NULL, NULL));
+      remember_recent (probe->path);
       show_archive (self, g_steal_pointer (&probe));
       return TRUE;
     }
@@ -607,8 +616,7 @@ mshed_window_open (MshedWindow *self,
     g_autofree char *path = NULL, *entry = NULL;
 
     mshed_split_spec (spec, &path, &entry);
-    gtk_recent_manager_add_item (gtk_recent_manager_get_default (),
-                                 g_filename_to_uri (path, NULL, NULL));
+    remember_recent (path);
   }
   _mshed_window_set_document (self, document, tolerant);
   return TRUE;
@@ -813,7 +821,8 @@ mshed_window_dispose (GObject *object)
   g_clear_object (&self->document_signals);
   g_clear_object (&self->document);
   g_clear_pointer (&self->archive, mshed_source_free);
-  gtk_widget_dispose_template (GTK_WIDGET (self), MSHED_TYPE_WINDOW);
+  /* No gtk_widget_dispose_template () here: GtkWindow destroys its own child and titlebar,
+   * and in GTK 4.8 disposing a window's template as well unparents a widget twice. */
   G_OBJECT_CLASS (mshed_window_parent_class)->dispose (object);
 }
 

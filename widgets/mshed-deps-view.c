@@ -258,6 +258,9 @@ mshed_deps_view_dispose (GObject *object)
     g_clear_signal_handler (&self->stale_handler, self->document);
   g_clear_object (&self->document);
   gtk_widget_dispose_template (GTK_WIDGET (self), MSHED_TYPE_DEPS_VIEW);
+  /* GTK 4.8 only unparents the template children it binds */
+  for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL;)
+    gtk_widget_unparent (child);
   G_OBJECT_CLASS (mshed_deps_view_parent_class)->dispose (object);
 }
 

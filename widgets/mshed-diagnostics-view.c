@@ -332,6 +332,9 @@ mshed_diagnostics_view_dispose (GObject *object)
     g_clear_signal_handler (&self->diagnostics_handler, self->document);
   g_clear_object (&self->document);
   gtk_widget_dispose_template (GTK_WIDGET (self), MSHED_TYPE_DIAGNOSTICS_VIEW);
+  /* GTK 4.8 only unparents the template children it binds */
+  for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL;)
+    gtk_widget_unparent (child);
   g_clear_object (&self->store);
   g_clear_object (&self->filtered);
   G_OBJECT_CLASS (mshed_diagnostics_view_parent_class)->dispose (object);

@@ -1,0 +1,357 @@
+/* test-gui.c
+ *
+ * Copyright 2026 The mshed authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Drives the real application window under Xvfb: open the bundled sample, rename a node in
+ * the tree, edit a slot cell in the grid, reject invalid input, undo, redo, save, and compare
+ * the saved bytes with what the document model alone produces; open a broken model and find
+ * it in tolerant mode with its problems listed; closing a modified document asks first.
+ * With MSHED_SCREENSHOT=FILE.png set it also saves a picture of the main window.
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <gtk/gtk.h>
+#include <string.h>
+
+#include "mshed-application.h"
+#include "mshed-bytes.h"
+#include "mshed-cell-editor.h"
+#include "mshed-node-tree-private.h"
+#include "mshed-table-view-private.h"
+#include "mshed-window-private.h"
+
+static MshedApplication *app;
+
+static void
+iterate (guint ms)
+{
+  gint64 end = g_get_monotonic_time () + (gint64) ms * 1000;
+
+  while (g_get_monotonic_time () < end)
+    {
+      while (g_main_context_iteration (NULL, FALSE))
+        ;
+      g_usleep (2000);
+    }
+}
+
+static char *
+copy_sample (const char *dir,
+             const char *name)
+{
+  const char *sample = g_getenv ("MSHED_SAMPLE");
+  g_autofree char *data = NULL;
+  gsize len = 0;
+  char *path = g_build_filename (dir, name, NULL);
+
+  g_assert_nonnull (sample);
+  g_assert_true (g_file_get_contents (sample, &data, &len, NULL));
+  g_assert_true (g_file_set_contents (path, data, (gssize) len, NULL));
+  return path;
+}
+
+static GBytes *
+file_bytes (const char *path)
+{
+  g_autofree char *data = NULL;
+  gsize len = 0;
+
+  g_assert_true (g_file_get_contents (path, &data, &len, NULL));
+  return g_bytes_new_take (g_steal_pointer (&data), len);
+}
+
+static MshedTableView *
+grid_of (MshedWindow  *window,
+         MshedTableId  table)
+{
+  for (guint i = 0; i < MSHED_WINDOW_N_GRIDS; i++)
+    if (mshed_window_grid_tables[i] == table)
+      return window->grids[i];
+  g_assert_not_reached ();
+  return NULL;
+}
+
+static void
+editor_type (MshedCellEditor *editor,
+             const char      *text)
+{
+  g_assert_true (mshed_cell_editor_is_open (editor));
+  gtk_editable_set_text (mshed_cell_editor_get_entry (editor), text);
+  g_signal_emit_by_name (mshed_cell_editor_get_entry (editor), "activate");
+  iterate (50);
+}
+
+static void
+save_screenshot (GtkWidget  *widget,
+                 const char *path)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
+  int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
+
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+}
+
+static void
+test_edit_undo_save (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("mshed-gui-XXXXXX", NULL);
+  g_autofree char *path = copy_sample (dir, "sample.msh");
+  g_autofree char *model_only_path = copy_sample (dir, "model-only.msh");
+  g_autofree char *backup = g_strconcat (path, ".bak", NULL);
+  MshedWindow *window = mshed_window_new (app);
+  MshedDocument *doc;
+  MshedTableView *slots;
+  MshedCellEditor *editor;
+  g_autoptr(GBytes) original = file_bytes (path);
+  g_autoptr(GBytes) before_invalid = NULL;
+  g_autoptr(GBytes) after_invalid = NULL;
+  g_autoptr(GBytes) edited = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GBytes) saved = NULL;
+  g_autoptr(GBytes) expected = NULL;
+  g_autoptr(MshedDocument) model_only = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *name = NULL;
+  MshedSlot slot;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 740);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (mshed_window_open (window, path));
+  iterate (300);
+  doc = mshed_window_get_document (window);
+  g_assert_nonnull (doc);
+  g_assert_false (mshed_document_get_modified (doc));
+
+  /* rename node 1 through the tree's editor (F2) */
+  mshed_node_tree_select_node (window->node_tree, 1);
+  iterate (50);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.rename-node", NULL);
+  editor = _mshed_node_tree_get_editor (window->node_tree);
+  editor_type (editor, "Турель");
+  name = mshed_model_dup_name (mshed_document_get_model (doc), 1);
+  g_assert_cmpstr (name, ==, "Турель");
+  g_assert_true (mshed_document_get_modified (doc));
+  g_assert_cmpstr (gtk_label_get_label (window->title_label), ==, "• sample.msh");
+
+  /* a slot cell through the grid: the unknown word unk30 of slot 2 */
+  slots = grid_of (window, MSHED_TABLE_SLOTS);
+  _mshed_window_select_grid (window, MSHED_TABLE_SLOTS);
+  mshed_table_view_reveal (slots, 2, "unk30");
+  iterate (100);
+  gtk_widget_activate_action (GTK_WIDGET (slots), "table.edit", NULL);
+  editor = _mshed_table_view_get_editor (slots);
+  editor_type (editor, "0x1234ABCD");
+  g_assert_true (mshed_model_get_slot (mshed_document_get_model (doc), 2, &slot));
+  g_assert_cmphex (slot.unk[0], ==, 0x1234ABCD);
+  edited = mshed_document_serialize_file (doc);
+
+  /* invalid input is refused with a reason and the model untouched */
+  before_invalid = mshed_document_serialize_file (doc);
+  mshed_table_view_reveal (slots, 2, "batchCount");
+  iterate (50);
+  gtk_widget_activate_action (GTK_WIDGET (slots), "table.edit", NULL);
+  editor_type (editor, "70000");
+  g_assert_true (mshed_cell_editor_is_open (editor));
+  g_assert_nonnull (mshed_cell_editor_get_error (editor));
+  g_assert_nonnull (strstr (mshed_cell_editor_get_error (editor), "batchCount"));
+  gtk_popover_popdown (GTK_POPOVER (editor));
+  after_invalid = mshed_document_serialize_file (doc);
+  g_assert_true (g_bytes_equal (before_invalid, after_invalid));
+
+  /* undo both edits from the window: the original bytes; redo: the edited ones */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
+  iterate (50);
+  bytes = mshed_document_serialize_file (doc);
+  g_assert_true (g_bytes_equal (bytes, original));
+  g_assert_false (mshed_document_get_modified (doc));
+  g_clear_pointer (&bytes, g_bytes_unref);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.redo", NULL);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.redo", NULL);
+  iterate (50);
+  bytes = mshed_document_serialize_file (doc);
+  g_assert_true (g_bytes_equal (bytes, edited));
+
+  if (g_getenv ("MSHED_SCREENSHOT"))
+    {
+      mshed_node_tree_select_node (window->node_tree, 2);
+      g_signal_emit_by_name (window->node_tree, "node-selected", 2);
+      iterate (500);
+      save_screenshot (GTK_WIDGET (window), g_getenv ("MSHED_SCREENSHOT"));
+    }
+
+  /* save through the window's action: nothing is stale, no question is asked */
+  g_assert_false (mshed_document_has_stale (doc));
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.save", NULL);
+  iterate (100);
+  g_assert_false (mshed_document_get_modified (doc));
+  saved = file_bytes (path);
+
+  /* the same edits through the document model alone give the same file */
+  model_only = mshed_document_open (model_only_path, MSHED_MODE_STRICT, &error);
+  g_assert_no_error (error);
+  g_assert_true (mshed_document_rename_node (model_only, 1, "Турель", &error));
+  g_assert_true (mshed_document_set_field_text (model_only, MSHED_TABLE_SLOTS, 2, "unk30",
+                                                "0x1234ABCD", &error));
+  g_assert_no_error (error);
+  expected = mshed_document_serialize_file (model_only);
+  g_assert_true (g_bytes_equal (saved, expected));
+  g_assert_false (g_bytes_equal (saved, original));
+
+  /* the original was kept as a one-time backup */
+  {
+    g_autoptr(GBytes) bak = file_bytes (backup);
+    g_assert_true (g_bytes_equal (bak, original));
+  }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate (50);
+  g_unlink (path);
+  g_unlink (backup);
+  g_unlink (model_only_path);
+  g_rmdir (dir);
+}
+
+static void
+test_broken_opens_tolerant (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("mshed-gui-XXXXXX", NULL);
+  g_autofree char *path = copy_sample (dir, "broken.msh");
+  g_autoptr(GBytes) bytes = file_bytes (path);
+  g_autoptr(MshedModel) model = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree guint8 *data = NULL;
+  MshedWindow *window;
+  MshedDocument *doc;
+  const MshedDiagnostics *diags;
+  const MshedDiagnostic *found = NULL;
+  guint32 offset;
+
+  /* plant a defect: slot 0's batch range runs past Res13 */
+  model = mshed_model_new_from_bytes (bytes, MSHED_MODE_STRICT, NULL, &error);
+  g_assert_no_error (error);
+  offset = mshed_model_get_record_offset (model, MSHED_TABLE_SLOTS, 0) + 6;
+  data = g_memdup2 (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+  mshed_write_u16 (data + offset, 0x7FFF);
+  g_assert_true (g_file_set_contents (path, (const char *) data, (gssize) g_bytes_get_size (bytes), NULL));
+
+  window = mshed_window_new (app);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (mshed_window_open (window, path));
+  iterate (300);
+  doc = mshed_window_get_document (window);
+  g_assert_nonnull (doc);
+  g_assert_cmpint (mshed_document_get_mode (doc), ==, MSHED_MODE_TOLERANT);
+  g_assert_true (gtk_revealer_get_reveal_child (window->notice_revealer));
+
+  diags = mshed_document_get_diagnostics (doc);
+  for (guint i = 0; i < diags->items->len && !found; i++)
+    {
+      const MshedDiagnostic *d = g_ptr_array_index (diags->items, i);
+      if (d->check == MSHED_CHECK_SLOT_BATCH_RANGE)
+        found = d;
+    }
+  g_assert_nonnull (found);
+  g_assert_cmpint (found->table, ==, MSHED_TABLE_SLOTS);
+  g_assert_cmpint (found->record, ==, 0);
+  /* the range is reported at its start field, with the file offset of that field */
+  g_assert_cmpstr (found->field, ==, "batchStart");
+  g_assert_cmpuint (found->offset, ==, offset - 2);
+  g_assert_nonnull (strstr (found->message, "ends past"));
+  g_assert_cmpuint (mshed_diagnostics_view_get_n_shown (window->diagnostics_view), >=, 1);
+
+  /* activating it shows the slot grid */
+  mshed_diagnostics_view_activate (window->diagnostics_view, 0);
+  iterate (100);
+  g_assert_cmpint (gtk_notebook_get_current_page (window->grid_notebook), ==, 1);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate (50);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+static void
+test_unreadable (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("mshed-gui-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "junk.msh", NULL);
+  MshedWindow *window = mshed_window_new (app);
+
+  g_assert_true (g_file_set_contents (path, "not a model at all", -1, NULL));
+  g_assert_false (mshed_window_open (window, path));
+  g_assert_true (mshed_window_is_empty (window));
+  gtk_window_destroy (GTK_WINDOW (window));
+  iterate (20);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+static void
+test_close_asks (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("mshed-gui-XXXXXX", NULL);
+  g_autofree char *path = copy_sample (dir, "close.msh");
+  MshedWindow *window = mshed_window_new (app);
+  GtkWidget *dialog = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GListModel) toplevels = gtk_window_get_toplevels ();
+  gboolean gone = FALSE;
+
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (mshed_window_open (window, path));
+  g_assert_true (mshed_document_rename_node (mshed_window_get_document (window), 0, "x", &error));
+  g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
+  gtk_window_close (GTK_WINDOW (window));
+  iterate (100);
+  g_assert_nonnull (window);  /* still open: it asked */
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) w = g_list_model_get_item (toplevels, i);
+      if (GTK_IS_MESSAGE_DIALOG (w))
+        dialog = GTK_WIDGET (w);
+    }
+  g_assert_nonnull (dialog);
+  gtk_dialog_response (GTK_DIALOG (dialog), 2);  /* discard */
+  iterate (100);
+  gone = window == NULL;
+  if (!gone)
+    gtk_window_destroy (GTK_WINDOW (window));
+  g_assert_true (gone);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_setenv ("GTK_A11Y", "none", FALSE);
+  g_setenv ("GSETTINGS_BACKEND", "memory", FALSE);
+  g_test_init (&argc, &argv, NULL);
+  if (!gtk_init_check ())
+    {
+      /* TAP's way of skipping a whole program */
+      g_print ("1..0 # SKIP no display\n");
+      return 0;
+    }
+  app = mshed_application_new ();
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
+
+  g_test_add_func ("/app/edit-undo-save", test_edit_undo_save);
+  g_test_add_func ("/app/broken-opens-tolerant", test_broken_opens_tolerant);
+  g_test_add_func ("/app/unreadable", test_unreadable);
+  g_test_add_func ("/app/close-asks", test_close_asks);
+  return g_test_run ();
+}

@@ -1,0 +1,1377 @@
+/* mshed-hex-model.c
+ *
+ * Copyright 2026 The mshed authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "mshed-hex-model"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mshed-bytes.h"
+#include "mshed-cp1251.h"
+#include "mshed-error.h"
+#include "mshed-hex-model.h"
+#include "mshed-model.h"
+#include "mshed-nres.h"
+
+typedef struct {
+  gsize start;
+  gsize end;
+  gint  res_index;
+} Segment;
+
+struct _MshedHexModel {
+  GObject        parent_instance;
+
+  MshedDocument *document;
+
+  gint           res_index;     /* MSHED_HEX_SOURCE_FILE or a directory index */
+  guint32        res_type;      /* followed through directory changes */
+  gsize          win_start;
+  gsize          win_length;    /* G_MAXSIZE: to the end */
+
+  /* the serialized model file and its directory (built lazily, dropped on change) */
+  GBytes        *file_bytes;
+  GArray        *segments;      /* Segment, sorted by start */
+  guint64        dir_offset;
+  guint          n_entries;
+  gboolean       file_valid;
+};
+
+G_DEFINE_FINAL_TYPE (MshedHexModel, mshed_hex_model, G_TYPE_OBJECT)
+
+/* Types with a known fixed record layout (msh.md §2); every other type is a variable-size
+ * raw resource whose length may change. */
+static gboolean
+type_is_fixed (guint32 type)
+{
+  switch (type)
+    {
+    case 1: case 2: case 3: case 4: case 5: case 6: case 7: case 8:
+    case 10: case 13: case 15: case 16: case 18: case 19:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+static void
+drop_file_cache (MshedHexModel *self)
+{
+  g_clear_pointer (&self->file_bytes, g_bytes_unref);
+  g_array_set_size (self->segments, 0);
+  self->dir_offset = 0;
+  self->n_entries = 0;
+  self->file_valid = FALSE;
+}
+
+static void
+mshed_hex_model_finalize (GObject *object)
+{
+  MshedHexModel *self = (MshedHexModel *) object;
+
+  drop_file_cache (self);
+  g_clear_pointer (&self->segments, g_array_unref);
+  g_clear_object (&self->document);
+
+  G_OBJECT_CLASS (mshed_hex_model_parent_class)->finalize (object);
+}
+
+static void
+mshed_hex_model_class_init (MshedHexModelClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = mshed_hex_model_finalize;
+}
+
+static void
+mshed_hex_model_init (MshedHexModel *self)
+{
+  self->res_index = MSHED_HEX_SOURCE_FILE;
+  self->win_length = G_MAXSIZE;
+  self->segments = g_array_new (FALSE, FALSE, sizeof (Segment));
+}
+
+MshedHexModel *
+mshed_hex_model_new (void)
+{
+  return g_object_new (MSHED_TYPE_HEX_MODEL, NULL);
+}
+
+static MshedModel *
+get_model (MshedHexModel *self)
+{
+  return self->document ? mshed_document_get_model (self->document) : NULL;
+}
+
+static MshedNres *
+get_nres (MshedHexModel *self)
+{
+  MshedModel *model = get_model (self);
+
+  return model ? mshed_model_get_nres (model) : NULL;
+}
+
+static const guint8 *
+payload_data (MshedHexModel *self,
+              gint           res_index,
+              gsize         *size)
+{
+  MshedNres *nres = get_nres (self);
+  const MshedNresEntry *e;
+  const guint8 *data;
+
+  *size = 0;
+  if (nres == NULL || res_index < 0 || (guint) res_index >= mshed_nres_get_n_entries (nres))
+    return NULL;
+  e = mshed_nres_peek_entry (nres, (guint) res_index);
+  data = mshed_nres_entry_get_data (e, size);
+  return data;
+}
+
+static guint32
+payload_type (MshedHexModel *self,
+              gint           res_index)
+{
+  MshedNres *nres = get_nres (self);
+
+  if (nres == NULL || res_index < 0 || (guint) res_index >= mshed_nres_get_n_entries (nres))
+    return 0;
+  return mshed_nres_peek_entry (nres, (guint) res_index)->type_id;
+}
+
+static int
+compare_segments (gconstpointer a,
+                  gconstpointer b)
+{
+  const Segment *sa = a, *sb = b;
+
+  return sa->start < sb->start ? -1 : sa->start > sb->start ? 1 : 0;
+}
+
+/* Serializes the model and walks the directory of the result (bounds-checked: the bytes come
+ * from our own writer, but a tolerant document may hold a broken container). */
+static void
+ensure_file (MshedHexModel *self)
+{
+  const guint8 *data;
+  gsize size = 0;
+  guint32 n, total;
+
+  if (self->file_valid || self->document == NULL)
+    return;
+
+  drop_file_cache (self);
+  self->file_valid = TRUE;
+  self->file_bytes = mshed_document_serialize (self->document);
+  if (self->file_bytes == NULL)
+    self->file_bytes = g_bytes_new (NULL, 0);
+  data = g_bytes_get_data (self->file_bytes, &size);
+  if (size < MSHED_NRES_HEADER_SIZE)
+    return;
+  n = mshed_read_u32 (data + 8);
+  total = mshed_read_u32 (data + 12);
+  if ((guint64) n * MSHED_NRES_RECORD_SIZE > total || total > size ||
+      total - (guint64) n * MSHED_NRES_RECORD_SIZE < MSHED_NRES_HEADER_SIZE)
+    return;
+  self->n_entries = n;
+  self->dir_offset = total - (guint64) n * MSHED_NRES_RECORD_SIZE;
+  for (guint i = 0; i < n; i++)
+    {
+      const guint8 *rec = data + self->dir_offset + (guint64) i * MSHED_NRES_RECORD_SIZE;
+      guint32 psize = mshed_read_u32 (rec + 12);
+      guint32 poff = mshed_read_u32 (rec + 56);
+      Segment seg;
+
+      if (!mshed_range_ok (poff, psize, size) || psize == 0)
+        continue;
+      seg.start = poff;
+      seg.end = (gsize) poff + psize;
+      seg.res_index = (gint) i;
+      g_array_append_val (self->segments, seg);
+    }
+  g_array_sort (self->segments, compare_segments);
+}
+
+static const Segment *
+find_segment (MshedHexModel *self,
+              gsize          offset)
+{
+  guint lo = 0, hi;
+
+  ensure_file (self);
+  hi = self->segments->len;
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+      const Segment *s = &g_array_index (self->segments, Segment, mid);
+
+      if (offset < s->start)
+        hi = mid;
+      else if (offset >= s->end)
+        lo = mid + 1;
+      else
+        return s;
+    }
+  /* overlapping payloads (hostile input): fall back to a linear scan */
+  for (guint i = 0; i < self->segments->len; i++)
+    {
+      const Segment *s = &g_array_index (self->segments, Segment, i);
+
+      if (offset >= s->start && offset < s->end)
+        return s;
+    }
+  return NULL;
+}
+
+void
+mshed_hex_model_set_document (MshedHexModel *self,
+                              MshedDocument *document)
+{
+  g_return_if_fail (MSHED_IS_HEX_MODEL (self));
+  g_return_if_fail (document == NULL || MSHED_IS_DOCUMENT (document));
+
+  if (self->document == document)
+    return;
+  drop_file_cache (self);
+  g_set_object (&self->document, document);
+  self->res_index = MSHED_HEX_SOURCE_FILE;
+  self->res_type = 0;
+  self->win_start = 0;
+  self->win_length = G_MAXSIZE;
+}
+
+MshedDocument *
+mshed_hex_model_get_document (MshedHexModel *self)
+{
+  g_return_val_if_fail (MSHED_IS_HEX_MODEL (self), NULL);
+  return self->document;
+}
+
+gsize
+mshed_hex_model_get_size (MshedHexModel *self)
+{
+  gsize size = 0;
+
+  g_return_val_if_fail (MSHED_IS_HEX_MODEL (self), 0);
+
+  if (self->document == NULL)
+    return 0;
+  if (self->res_index == MSHED_HEX_SOURCE_FILE)
+    {
+      ensure_file (self);
+      return g_bytes_get_size (self->file_bytes);
+    }
+  payload_data (self, self->res_index, &size);
+  return size;
+}
+
+gboolean
+mshed_hex_model_set_source (MshedHexModel *self,
+                            gint           res_index,
+                            gsize          start,
+                            gsize          length)
+{
+  MshedNres *nres;
+
+  g_return_val_if_fail (MSHED_IS_HEX_MODEL (self), FALSE);
+
+  nres = get_nres (self);
+  if (res_index != MSHED_HEX_SOURCE_FILE &&
+      (nres == NULL || res_index < 0 || (guint) res_index >= mshed_nres_get_n_entries (nres)))
+    return FALSE;
+  self->res_index = res_index;
+  self->res_type = payload_type (self, res_index);
+  self->win_start = start;
+  self->win_length = length;
+  return TRUE;
+}
+
+gint
+mshed_hex_model_get_res_index (MshedHexModel *self)
+{
+  g_return_val_if_fail (MSHED_IS_HEX_MODEL (self), MSHED_HEX_SOURCE_FILE);
+  return self->res_index;
+}
+
+gboolean
+mshed_hex_model_is_whole (MshedHexModel *self)
+{
+  g_return_val_if_fail (MSHED_IS_HEX_MODEL (self), TRUE);
+  return self->win_start == 0 && self->win_length == G_MAXSIZE;
+}
+
+void
+mshed_hex_model_get_window (MshedHexModel *self,
+                            gsize         *start,
+                            gsize         *end)
+{
+  gsize size, s, e;
+
+  g_return_if_fail (MSHED_IS_HEX_MODEL (self));
+
+  size = mshed_hex_model_get_size (self);
+  s = MIN (self->win_start, size);
+  e = self->win_length == G_MAXSIZE || self->win_length > size - s ? size : s + self->win_length;
+  if (start)
+    *start = s;
+  if (end)
+    *end = e;
+}
+
+gboolean
+mshed_hex_model_invalidate (MshedHexModel *self)
+{
+  MshedNres *nres;
+  gint found;
+
+  g_return_val_if_fail (MSHED_IS_HEX_MODEL (self), FALSE);
+
+  drop_file_cache (self);
+  if (self->res_index == MSHED_HEX_SOURCE_FILE)
+    return TRUE;
+  nres = get_nres (self);
+  if (nres != NULL && (guint) self->res_index < mshed_nres_get_n_entries (nres) &&
+      payload_type (self, self->res_index) == self->res_type)
+    return TRUE;
+  /* an entry was inserted or removed before ours, or ours was removed or retyped */
+  found = nres ? mshed_nres_find_type (nres, self->res_type) : -1;
+  if (found >= 0)
+    {
+      self->res_index = found;
+      return TRUE;
+    }
+  self->res_index = MSHED_HEX_SOURCE_FILE;
+  self->res_type = 0;
+  self->win_start = 0;
+  self->win_length = G_MAXSIZE;
+  return FALSE;
+}
+
+gboolean
+mshed_hex_model_affected_by (MshedHexModel     *self,
+                             const MshedChange *change)
+{
+  g_return_val_if_fail (MSHED_IS_HEX_MODEL (self), TRUE);
+
+  if (change == NULL ||
+      (change->flags & (MSHED_CHANGE_FLAG_ALL | MSHED_CHANGE_FLAG_LAYOUT |
+                        MSHED_CHANGE_FLAG_DIRECTORY)) ||
+      change->origin == MSHED_CHANGE_ORIGIN_RELOAD)
+    return TRUE;
+  if (self->res_index == MSHED_HEX_SOURCE_FILE)
+    return TRUE;
+  return change->res_index == self->res_index || change->res_index < 0;
+}
+
+const guint8 *
+mshed_hex_model_peek (MshedHexModel *self,
+                      gsize          offset,
+                      gsize         *available)
+{
+  const guint8 *data;
+  gsize size = 0;
+
+  g_return_val_if_fail (MSHED_IS_HEX_MODEL (self), NULL);
+
+  if (available)
+    *available = 0;
+  if (self->document == NULL)
+    return NULL;
+  if (self->res_index == MSHED_HEX_SOURCE_FILE)
+    {
+      ensure_file (self);
+      data = g_bytes_get_data (self->file_bytes, &size);
+    }
+  else
+    data = payload_data (self, self->res_index, &size);
+  if (data == NULL || offset >= size)
+    return NULL;
+  if (available)
+    *available = size - offset;
+  return data + offset;
+}
+
+gsize
+mshed_hex_model_read (MshedHexModel *self,
+                      gsize          offset,
+                      guint8        *buffer,
+                      gsize          n)
+{
+  gsize avail = 0;
+  const guint8 *p = mshed_hex_model_peek (self, offset, &avail);
+
+  if (p == NULL)
+    return 0;
+  n = MIN (n, avail);
+  memcpy (buffer, p, n);
+  return n;
+}
+
+/* Overlays ---------------------------------------------------------------------------- */
+
+static void
+overlay_clear (MshedHexOverlay *out,
+               gsize            offset)
+{
+  memset (out, 0, sizeof *out);
+  out->kind = MSHED_HEX_OVERLAY_NONE;
+  out->res_index = -1;
+  out->table = MSHED_TABLE_NONE;
+  out->record = -1;
+  out->label = "padding";
+  out->start = offset;
+  out->length = 1;
+}
+
+/* The field of @info covering byte @r of a record, with its index (-1 when none). */
+static const MshedField *
+field_at (const MshedTableInfo *info,
+          guint                 r,
+          guint                *index)
+{
+  for (guint i = 0; i < info->n_fields; i++)
+    {
+      const MshedField *f = &info->fields[i];
+
+      if (r >= f->offset && r < f->offset + mshed_field_type_size (f->type))
+        {
+          *index = i;
+          return f;
+        }
+    }
+  return NULL;
+}
+
+static void
+overlay_record (const MshedTableInfo *info,
+                guint                 stride,
+                gsize                 base,     /* payload offset of record 0 */
+                gsize                 size,     /* payload size */
+                gsize                 o,
+                MshedHexOverlay      *out)
+{
+  gsize n_whole = size > base ? (size - base) / stride : 0;
+  gsize rec = (o - base) / stride;
+  guint r = (guint) ((o - base) % stride);
+  const MshedField *f;
+  guint index = 0;
+
+  out->table = info->id;
+  if (rec >= n_whole)
+    {
+      out->kind = MSHED_HEX_OVERLAY_UNKNOWN;
+      out->label = "trailing";
+      out->start = base + n_whole * stride;
+      out->length = size - out->start;
+      return;
+    }
+  out->record = (gint64) rec;
+  f = field_at (info, r, &index);
+  if (f == NULL)
+    {
+      out->kind = MSHED_HEX_OVERLAY_UNKNOWN;
+      out->label = "gap";
+      out->start = o;
+      out->length = 1;
+      return;
+    }
+  out->field = f;
+  out->label = f->name;
+  out->kind = (f->flags & MSHED_FIELD_FLAG_UNKNOWN) ? MSHED_HEX_OVERLAY_UNKNOWN
+                                                    : MSHED_HEX_OVERLAY_KNOWN;
+  out->start = base + rec * stride + f->offset;
+  out->length = mshed_field_type_size (f->type);
+  out->color = index;
+}
+
+static void
+overlay_names (MshedHexModel   *self,
+               const guint8    *data,
+               gsize            size,
+               gsize            o,
+               MshedHexOverlay *out)
+{
+  MshedModel *model = get_model (self);
+  guint n = mshed_model_get_n_rows (model, MSHED_TABLE_NAMES);
+  guint lo = 0, hi = n;
+  guint32 rec_off, len;
+  guint64 text_end;
+
+  out->table = MSHED_TABLE_NAMES;
+  /* the last record starting at or before o */
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+
+      if (mshed_model_get_name_record_offset (model, mid) <= o)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo == 0)
+    goto unknown;
+  rec_off = mshed_model_get_name_record_offset (model, lo - 1);
+  if (!mshed_range_ok (rec_off, 4, size))
+    goto unknown;
+  len = mshed_read_u32 (data + rec_off);
+  out->record = lo - 1;
+  out->kind = MSHED_HEX_OVERLAY_KNOWN;
+  if (o < (gsize) rec_off + 4)
+    {
+      out->label = "len";
+      out->start = rec_off;
+      out->length = 4;
+      out->color = 0;
+      return;
+    }
+  text_end = (guint64) rec_off + 4 + (len ? (guint64) len + 1 : 0);
+  if (o < text_end && text_end <= size)
+    {
+      out->label = "text";
+      out->start = (gsize) rec_off + 4;
+      out->length = (gsize) (text_end - out->start);
+      out->color = 1;
+      return;
+    }
+  out->record = -1;
+
+unknown:
+  out->kind = MSHED_HEX_OVERLAY_UNKNOWN;
+  out->label = "trailing";
+  out->start = o;
+  out->length = 1;
+}
+
+/* Overlay of payload offset @o of resource @res_index, in payload offsets. */
+static void
+overlay_payload (MshedHexModel   *self,
+                 gint             res_index,
+                 gsize            o,
+                 MshedHexOverlay *out)
+{
+  MshedModel *model = get_model (self);
+  gsize size = 0;
+  const guint8 *data = payload_data (self, res_index, &size);
+  guint32 type = payload_type (self, res_index);
+  gboolean typed;
+  const MshedTableInfo *info;
+
+  overlay_clear (out, o);
+  out->res_index = res_index;
+  out->res_type = type;
+  typed = type_is_fixed (type) && mshed_model_find_resource (model, type) == res_index;
+
+  if (typed && type == 1)
+    {
+      guint stride = mshed_model_get_node_stride (model);
+
+      if (stride == 38)
+        overlay_record (mshed_schema_get_table (MSHED_TABLE_NODES), 38, 0, size, o, out);
+      else if (stride > 0)
+        {
+          /* legacy 24-byte records: layout unknown (msh.md §4.1) */
+          out->kind = MSHED_HEX_OVERLAY_UNKNOWN;
+          out->table = MSHED_TABLE_NODES;
+          out->label = "legacy";
+          out->record = (gint64) (o / stride);
+          out->start = (o / stride) * stride;
+          out->length = MIN ((gsize) stride, size - out->start);
+        }
+      else
+        goto opaque;
+      return;
+    }
+  if (typed && type == 2)
+    {
+      if (o < MSHED_RES2_HEADER_SIZE)
+        overlay_record (mshed_schema_get_table (MSHED_TABLE_HEADER), MSHED_RES2_HEADER_SIZE,
+                        0, MIN (size, (gsize) MSHED_RES2_HEADER_SIZE), o, out);
+      else
+        overlay_record (mshed_schema_get_table (MSHED_TABLE_SLOTS), 68,
+                        MSHED_RES2_HEADER_SIZE, size, o, out);
+      return;
+    }
+  if (typed && type == 10)
+    {
+      overlay_names (self, data, size, o, out);
+      return;
+    }
+  if (typed && (info = mshed_schema_table_for_type (type)) != NULL && info->stride > 0)
+    {
+      overlay_record (info, info->stride, info->header_size, size, o, out);
+      return;
+    }
+
+opaque:
+  out->kind = MSHED_HEX_OVERLAY_UNKNOWN;
+  out->table = MSHED_TABLE_NONE;
+  out->label = "opaque";
+  out->start = 0;
+  out->length = size;
+}
+
+static void
+overlay_file (MshedHexModel   *self,
+              gsize            o,
+              MshedHexOverlay *out)
+{
+  static const char *header_labels[] = { "magic", "version", "count", "size" };
+  const Segment *seg;
+  gsize dir_end;
+
+  overlay_clear (out, o);
+  ensure_file (self);
+
+  if (o < MSHED_NRES_HEADER_SIZE)
+    {
+      out->kind = MSHED_HEX_OVERLAY_CONTAINER;
+      out->label = header_labels[o / 4];
+      out->start = o & ~(gsize) 3;
+      out->length = 4;
+      out->color = (guint) (o / 4);
+      return;
+    }
+  dir_end = self->dir_offset + (gsize) self->n_entries * MSHED_NRES_RECORD_SIZE;
+  if (self->n_entries > 0 && o >= self->dir_offset && o < dir_end)
+    {
+      const MshedTableInfo *info = mshed_schema_get_table (MSHED_TABLE_DIRECTORY);
+      gsize rec = (o - self->dir_offset) / MSHED_NRES_RECORD_SIZE;
+      guint r = (guint) ((o - self->dir_offset) % MSHED_NRES_RECORD_SIZE);
+      gsize base = self->dir_offset + rec * MSHED_NRES_RECORD_SIZE;
+      const MshedField *f;
+      guint index = 0;
+
+      out->kind = MSHED_HEX_OVERLAY_CONTAINER;
+      out->table = MSHED_TABLE_DIRECTORY;
+      out->record = (gint64) rec;
+      out->res_index = (gint) rec;
+      if (r >= 20 && r < 20 + MSHED_NRES_NAME_SIZE)
+        {
+          out->label = "name";
+          out->start = base + 20;
+          out->length = MSHED_NRES_NAME_SIZE;
+          out->color = 5;
+          return;
+        }
+      f = field_at (info, r, &index);
+      if (f != NULL)
+        {
+          out->field = f;
+          out->label = f->name;
+          out->start = base + f->offset;
+          out->length = mshed_field_type_size (f->type);
+          out->color = index < 5 ? index : index + 1;
+        }
+      return;
+    }
+  seg = find_segment (self, o);
+  if (seg != NULL)
+    {
+      overlay_payload (self, seg->res_index, o - seg->start, out);
+      out->start += seg->start;
+      if (out->start + out->length > seg->end)
+        out->length = seg->end - out->start;
+    }
+}
+
+gboolean
+mshed_hex_model_get_overlay (MshedHexModel   *self,
+                             gsize            offset,
+                             MshedHexOverlay *out)
+{
+  g_return_val_if_fail (MSHED_IS_HEX_MODEL (self), FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  overlay_clear (out, offset);
+  if (self->document == NULL || offset >= mshed_hex_model_get_size (self))
+    return FALSE;
+  if (self->res_index == MSHED_HEX_SOURCE_FILE)
+    overlay_file (self, offset, out);
+  else
+    overlay_payload (self, self->res_index, offset, out);
+  if (out->length == 0)
+    out->length = 1;
+  return TRUE;
+}
+
+static const char *
+table_title (MshedTableId table)
+{
+  if (table < 0 || table >= MSHED_N_TABLES)
+    return NULL;
+  return _(mshed_schema_get_table (table)->title);
+}
+
+char *
+mshed_hex_overlay_describe (const MshedHexOverlay *ov)
+{
+  const char *title = table_title (ov->table);
+
+  g_return_val_if_fail (ov != NULL, NULL);
+
+  if (ov->kind == MSHED_HEX_OVERLAY_CONTAINER && ov->table == MSHED_TABLE_NONE)
+    /* translators: %s is a field of the 16-byte container header, e.g. "magic" */
+    return g_strdup_printf (_("NRes header · %s"), ov->label);
+  if (ov->kind == MSHED_HEX_OVERLAY_NONE)
+    return g_strdup (_("Padding between payloads"));
+  if (ov->table == MSHED_TABLE_NONE)
+    /* translators: an NRes resource whose layout is not known */
+    return g_strdup_printf (_("Resource %d (type %u): opaque payload, meaning unknown"),
+                            ov->res_index, ov->res_type);
+  if (g_strcmp0 (ov->label, "legacy") == 0)
+    return g_strdup_printf (_("%s · record %" G_GINT64_FORMAT " · legacy 24-byte record, "
+                              "layout unknown"), title, ov->record);
+  if (ov->record < 0)
+    return g_strdup_printf (_("%s · bytes after the last whole record (unknown)"), title);
+  if (ov->kind == MSHED_HEX_OVERLAY_UNKNOWN)
+    /* translators: table · record index · field name; the field's meaning is unknown */
+    return g_strdup_printf (_("%s · record %" G_GINT64_FORMAT " · %s (unknown)"),
+                            title, ov->record, ov->label);
+  /* translators: table · record index · field name */
+  return g_strdup_printf (_("%s · record %" G_GINT64_FORMAT " · %s"),
+                          title, ov->record, ov->label);
+}
+
+char *
+mshed_hex_model_format_value (MshedHexModel         *self,
+                              const MshedHexOverlay *ov)
+{
+  guint8 rec[256];
+  gsize avail = 0;
+  const guint8 *p;
+
+  g_return_val_if_fail (MSHED_IS_HEX_MODEL (self), NULL);
+
+  p = mshed_hex_model_peek (self, ov->start, &avail);
+  if (p == NULL || avail < ov->length)
+    return NULL;
+
+  if (ov->field != NULL)
+    {
+      const MshedField *f = ov->field;
+      guint fsize = mshed_field_type_size (f->type);
+      g_autofree char *raw = NULL;
+      double v;
+
+      if (fsize > ov->length || f->offset + fsize > sizeof rec)
+        return NULL;
+      memset (rec, 0, sizeof rec);
+      memcpy (rec + f->offset, p, fsize);
+      raw = mshed_field_format (f, rec);
+      v = mshed_field_read (f, rec);
+      if (f->divisor > 0)
+        {
+          double d = v / f->divisor;
+
+          if (f->divisor == 127.0)
+            d = CLAMP (d, -1.0, 1.0);
+          return g_strdup_printf ("%s (÷%g = %.6g)", raw, f->divisor, d);
+        }
+      if (g_strcmp0 (f->name, "selPacked") == 0)
+        {
+          guint16 sp = (guint16) v;
+          char s[3][8];
+
+          for (guint k = 0; k < 3; k++)
+            {
+              guint16 sel = mshed_selector (sp, k);
+
+              if (sel == MSHED_NONE)
+                g_strlcpy (s[k], "none", sizeof s[k]);
+              else
+                g_snprintf (s[k], sizeof s[k], "%u", sel);
+            }
+          /* translators: the three 2-bit selectors of a triangle descriptor, then the
+           * unknown upper bits */
+          return g_strdup_printf (_("%s (selectors %s, %s, %s; bits 6–15: 0x%03X)"),
+                                  raw, s[0], s[1], s[2], (guint) (sp >> 6));
+        }
+      if (f->type == MSHED_FIELD_U32 && (f->flags & MSHED_FIELD_FLAG_UNKNOWN))
+        {
+          char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+          /* an unknown word might be a float: show both readings */
+          return g_strdup_printf (_("%s (as f32: %s)"), raw,
+                                  g_ascii_formatd (buf, sizeof buf, "%.7g", mshed_read_f32 (p)));
+        }
+      return g_steal_pointer (&raw);
+    }
+  if (g_strcmp0 (ov->label, "len") == 0 || ov->kind == MSHED_HEX_OVERLAY_CONTAINER)
+    {
+      if (g_strcmp0 (ov->label, "name") == 0)
+        {
+          gsize n = 0;
+
+          while (n < ov->length && p[n] != 0)
+            n++;
+          return mshed_cp1251_to_utf8 (p, n, NULL);
+        }
+      if (ov->length == 4)
+        return g_strdup_printf ("%u (0x%08X)", mshed_read_u32 (p), mshed_read_u32 (p));
+      return NULL;
+    }
+  if (g_strcmp0 (ov->label, "text") == 0)
+    {
+      g_autofree char *text = mshed_cp1251_to_utf8 (p, ov->length > 0 ? ov->length - 1 : 0,
+                                                    NULL);
+      return g_strdup_printf ("“%s”", text);
+    }
+  return NULL;
+}
+
+/* Offsets ------------------------------------------------------------------------------ */
+
+gboolean
+mshed_hex_model_to_resource (MshedHexModel *self,
+                             gsize          offset,
+                             gint          *res_index,
+                             gsize         *res_offset)
+{
+  const Segment *seg;
+
+  g_return_val_if_fail (MSHED_IS_HEX_MODEL (self), FALSE);
+
+  *res_index = -1;
+  *res_offset = offset;
+  if (self->document == NULL)
+    return FALSE;
+  if (self->res_index != MSHED_HEX_SOURCE_FILE)
+    {
+      *res_index = self->res_index;
+      return TRUE;
+    }
+  seg = find_segment (self, offset);
+  if (seg == NULL)
+    return FALSE;
+  *res_index = seg->res_index;
+  *res_offset = offset - seg->start;
+  return TRUE;
+}
+
+gboolean
+mshed_hex_model_file_to_resource (MshedHexModel *self,
+                                  guint64        file_offset,
+                                  gint          *res_index,
+                                  gsize         *res_offset)
+{
+  const Segment *seg;
+
+  g_return_val_if_fail (MSHED_IS_HEX_MODEL (self), FALSE);
+
+  *res_index = -1;
+  *res_offset = (gsize) file_offset;
+  if (self->document == NULL || file_offset > G_MAXSIZE)
+    return FALSE;
+  seg = find_segment (self, (gsize) file_offset);
+  if (seg == NULL)
+    return FALSE;
+  *res_index = seg->res_index;
+  *res_offset = (gsize) file_offset - seg->start;
+  return TRUE;
+}
+
+gsize
+mshed_hex_model_from_resource (MshedHexModel *self,
+                               gint           res_index,
+                               gsize          res_offset)
+{
+  g_return_val_if_fail (MSHED_IS_HEX_MODEL (self), G_MAXSIZE);
+
+  if (self->res_index != MSHED_HEX_SOURCE_FILE)
+    return res_index == self->res_index ? res_offset : G_MAXSIZE;
+  ensure_file (self);
+  for (guint i = 0; i < self->segments->len; i++)
+    {
+      const Segment *s = &g_array_index (self->segments, Segment, i);
+
+      if (s->res_index == res_index && res_offset < s->end - s->start)
+        return s->start + res_offset;
+    }
+  return G_MAXSIZE;
+}
+
+/* Edits -------------------------------------------------------------------------------- */
+
+static char *
+resource_label (MshedHexModel *self,
+                gint           res_index)
+{
+  guint32 type = payload_type (self, res_index);
+  const MshedTableInfo *info = type_is_fixed (type) ? mshed_schema_table_for_type (type) : NULL;
+
+  if (info != NULL)
+    /* translators: e.g. "Res2 (Slots)" */
+    return g_strdup_printf (_("Res%u (%s)"), type, _(info->title));
+  return g_strdup_printf (_("Res%u"), type);
+}
+
+gboolean
+mshed_hex_model_can_edit (MshedHexModel  *self,
+                          gsize           offset,
+                          GError        **error)
+{
+  gint res = -1;
+  gsize res_off;
+  gsize ws, we;
+
+  g_return_val_if_fail (MSHED_IS_HEX_MODEL (self), FALSE);
+
+  if (self->document == NULL)
+    {
+      g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_NOT_FOUND,
+                   _("No document is open"));
+      return FALSE;
+    }
+  mshed_hex_model_get_window (self, &ws, &we);
+  if (offset < ws || offset > we || (offset == we && !mshed_hex_model_can_resize (self, offset)))
+    {
+      g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_RANGE,
+                   _("Offset 0x%" G_GSIZE_MODIFIER "X lies outside the bytes shown"), offset);
+      return FALSE;
+    }
+  if (self->res_index == MSHED_HEX_SOURCE_FILE &&
+      !mshed_hex_model_to_resource (self, offset, &res, &res_off))
+    {
+      g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_UNSUPPORTED,
+                   _("File offset 0x%" G_GSIZE_MODIFIER "X is not inside a resource payload: "
+                     "the NRes header, directory and padding are written by the container "
+                     "writer (edit entries in the directory table)"), offset);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+mshed_hex_model_can_resize (MshedHexModel *self,
+                            gsize          offset)
+{
+  gint res = -1;
+  gsize res_off;
+
+  g_return_val_if_fail (MSHED_IS_HEX_MODEL (self), FALSE);
+
+  if (self->document == NULL || !mshed_hex_model_is_whole (self))
+    return FALSE;
+  if (self->res_index != MSHED_HEX_SOURCE_FILE)
+    res = self->res_index;
+  else if (!mshed_hex_model_to_resource (self, offset, &res, &res_off))
+    return FALSE;
+  return !type_is_fixed (payload_type (self, res));
+}
+
+gboolean
+mshed_hex_model_replace (MshedHexModel  *self,
+                         gsize           offset,
+                         gsize           old_length,
+                         GBytes         *bytes,
+                         GError        **error)
+{
+  g_autoptr(GBytes) empty = NULL;
+  gsize new_length;
+  gint res = -1;
+  gsize res_off = offset;
+  gsize payload_size = 0;
+  gsize ws, we;
+
+  g_return_val_if_fail (MSHED_IS_HEX_MODEL (self), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (bytes == NULL)
+    bytes = empty = g_bytes_new (NULL, 0);
+  new_length = g_bytes_get_size (bytes);
+
+  if (!mshed_hex_model_can_edit (self, offset, error))
+    return FALSE;
+  mshed_hex_model_get_window (self, &ws, &we);
+  if (!mshed_range_ok (offset, old_length, we))
+    {
+      g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_RANGE,
+                   _("%" G_GSIZE_FORMAT " bytes at offset 0x%" G_GSIZE_MODIFIER "X run past "
+                     "the end of the bytes shown"), old_length, offset);
+      return FALSE;
+    }
+  if (!mshed_hex_model_to_resource (self, offset, &res, &res_off))
+    return FALSE;  /* can_edit() said why already; not reached */
+  payload_data (self, res, &payload_size);
+  if (!mshed_range_ok (res_off, old_length, payload_size))
+    {
+      g_autofree char *label = resource_label (self, res);
+
+      g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_RANGE,
+                   _("The edit at offset 0x%" G_GSIZE_MODIFIER "X runs past the end of %s"),
+                   offset, label);
+      return FALSE;
+    }
+  if (new_length != old_length && !mshed_hex_model_can_resize (self, offset))
+    {
+      g_autofree char *label = resource_label (self, res);
+
+      if (type_is_fixed (payload_type (self, res)))
+        g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_RANGE,
+                     _("%s has fixed-size records: an edit there cannot change its length "
+                       "(overwrite bytes instead)"), label);
+      else
+        g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_RANGE,
+                     _("Bytes of %s can only be inserted or deleted while the whole resource "
+                       "is shown"), label);
+      return FALSE;
+    }
+  if (new_length == old_length && old_length > 0)
+    {
+      const guint8 *cur = mshed_hex_model_peek (self, offset, NULL);
+
+      if (cur != NULL && memcmp (cur, g_bytes_get_data (bytes, NULL), old_length) == 0)
+        return TRUE;  /* nothing to change: no empty undo step */
+    }
+  if (old_length == 0 && new_length == 0)
+    return TRUE;
+  return mshed_document_replace_bytes (self->document, (guint) res, res_off, old_length, bytes,
+                                       error);
+}
+
+/* Search ------------------------------------------------------------------------------- */
+
+static gboolean
+match_at (const guint8 *p,
+          const guint8 *pattern,
+          const guint8 *mask,
+          gsize         length)
+{
+  if (mask == NULL)
+    return memcmp (p, pattern, length) == 0;
+  for (gsize i = 0; i < length; i++)
+    if ((p[i] & mask[i]) != (pattern[i] & mask[i]))
+      return FALSE;
+  return TRUE;
+}
+
+/* First match in [lo, hi) (forwards) or last match starting in [lo, hi) (backwards). */
+static gboolean
+scan (const guint8 *data,
+      gsize         lo,
+      gsize         hi,
+      gsize         end,
+      const guint8 *pattern,
+      const guint8 *mask,
+      gsize         length,
+      gboolean      backwards,
+      gsize        *found)
+{
+  gsize last = end >= length ? end - length + 1 : 0;
+
+  hi = MIN (hi, last);
+  if (lo >= hi)
+    return FALSE;
+  if (!backwards)
+    {
+      gboolean plain_first = mask == NULL || mask[0] == 0xFF;
+
+      for (gsize i = lo; i < hi; i++)
+        {
+          if (plain_first)
+            {
+              const guint8 *q = memchr (data + i, pattern[0], hi - i);
+
+              if (q == NULL)
+                return FALSE;
+              i = (gsize) (q - data);
+            }
+          if (match_at (data + i, pattern, mask, length))
+            {
+              *found = i;
+              return TRUE;
+            }
+        }
+      return FALSE;
+    }
+  for (gsize i = hi; i-- > lo;)
+    if (match_at (data + i, pattern, mask, length))
+      {
+        *found = i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+gboolean
+mshed_hex_model_find (MshedHexModel *self,
+                      const guint8  *pattern,
+                      const guint8  *mask,
+                      gsize          length,
+                      gsize          from,
+                      gboolean       backwards,
+                      gsize         *found)
+{
+  const guint8 *data;
+  gsize ws, we;
+
+  g_return_val_if_fail (MSHED_IS_HEX_MODEL (self), FALSE);
+  g_return_val_if_fail (found != NULL, FALSE);
+
+  if (length == 0)
+    return FALSE;
+  mshed_hex_model_get_window (self, &ws, &we);
+  data = mshed_hex_model_peek (self, 0, NULL);
+  if (data == NULL || we - ws < length)
+    return FALSE;
+  from = CLAMP (from, ws, we);
+  if (!backwards)
+    return scan (data, from, we, we, pattern, mask, length, FALSE, found) ||
+           scan (data, ws, from, we, pattern, mask, length, FALSE, found);
+  return scan (data, ws, from + 1, we, pattern, mask, length, TRUE, found) ||
+         scan (data, from + 1, we, we, pattern, mask, length, TRUE, found);
+}
+
+/* Parsing and formatting --------------------------------------------------------------- */
+
+static gboolean
+parse_hex_tokens (const char  *text,
+                  gboolean     wildcards,
+                  GByteArray  *out,
+                  GByteArray  *mask,
+                  GError     **error)
+{
+  const char *p = text;
+  const char *open = strchr (text, '{');
+
+  if (open != NULL)
+    p = open + 1;  /* a pasted C array: only its body */
+
+  while (*p != '\0' && *p != '}')
+    {
+      guint8 b, m = 0xFF;
+
+      if (g_ascii_isspace (*p) || *p == ',' || *p == ';' || *p == ':' || *p == '-')
+        {
+          p++;
+          continue;
+        }
+      if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && g_ascii_isxdigit (p[2]))
+        {
+          p += 2;
+          if (!g_ascii_isxdigit (p[1]))
+            {
+              /* "0xA" */
+              b = (guint8) g_ascii_xdigit_value (p[0]);
+              p += 1;
+              g_byte_array_append (out, &b, 1);
+              if (mask)
+                g_byte_array_append (mask, &m, 1);
+              continue;
+            }
+        }
+      if (wildcards && *p == '?')
+        {
+          b = 0;
+          m = 0;
+          p += (p[1] == '?') ? 2 : 1;
+        }
+      else if (g_ascii_isxdigit (p[0]) && g_ascii_isxdigit (p[1]))
+        {
+          b = (guint8) (g_ascii_xdigit_value (p[0]) << 4 | g_ascii_xdigit_value (p[1]));
+          p += 2;
+        }
+      else
+        {
+          g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_RANGE,
+                       g_ascii_isxdigit (p[0])
+                         ? _("“%s” has an odd number of hexadecimal digits")
+                         : _("“%s” is not a list of hexadecimal bytes (e.g. DE AD BE EF)"),
+                       text);
+          return FALSE;
+        }
+      g_byte_array_append (out, &b, 1);
+      if (mask)
+        g_byte_array_append (mask, &m, 1);
+    }
+  if (out->len == 0)
+    {
+      g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_RANGE,
+                   _("No bytes given"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+GBytes *
+mshed_hex_parse_bytes (const char  *text,
+                       GError     **error)
+{
+  g_autoptr(GByteArray) out = g_byte_array_new ();
+
+  g_return_val_if_fail (text != NULL, NULL);
+
+  if (!parse_hex_tokens (text, FALSE, out, NULL, error))
+    return NULL;
+  return g_byte_array_free_to_bytes (g_steal_pointer (&out));
+}
+
+static gboolean
+parse_integer (const char  *text,
+               gint64       min,
+               gint64       max,
+               gint64      *value,
+               GError     **error)
+{
+  g_autofree char *s = g_strstrip (g_strdup (text));
+  gboolean hex = g_ascii_strncasecmp (s, "0x", 2) == 0;
+  char *end = NULL;
+  gint64 v;
+
+  if (hex)
+    {
+      guint64 u = g_ascii_strtoull (s + 2, &end, 16);
+
+      v = u > (guint64) G_MAXINT64 ? -1 : (gint64) u;
+      /* hexadecimal gives the bit pattern of signed types */
+      if (min < 0 && v > max && v <= max - min)
+        v += min * 2;
+    }
+  else
+    v = g_ascii_strtoll (s, &end, 10);
+  if (*s == '\0' || (hex && s[2] == '\0') || end == NULL || *end != '\0')
+    {
+      g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_RANGE,
+                   _("“%s” is not an integer (decimal or 0x… hexadecimal)"), text);
+      return FALSE;
+    }
+  if (v < min || v > max)
+    {
+      g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_RANGE,
+                   _("%s is out of range %" G_GINT64_FORMAT "…%" G_GINT64_FORMAT),
+                   s, min, max);
+      return FALSE;
+    }
+  *value = v;
+  return TRUE;
+}
+
+gboolean
+mshed_hex_parse_pattern (MshedHexSearchKind   kind,
+                         const char          *text,
+                         GByteArray         **pattern,
+                         GByteArray         **mask,
+                         GError             **error)
+{
+  g_autoptr(GByteArray) pat = g_byte_array_new ();
+  g_autoptr(GByteArray) msk = g_byte_array_new ();
+  guint8 buf[4];
+  gint64 v = 0;
+  gboolean ok = TRUE;
+
+  g_return_val_if_fail (text != NULL, FALSE);
+
+  switch (kind)
+    {
+    case MSHED_HEX_SEARCH_HEX:
+      ok = parse_hex_tokens (text, TRUE, pat, msk, error);
+      break;
+    case MSHED_HEX_SEARCH_TEXT:
+      {
+        g_autoptr(GBytes) enc = NULL;
+
+        if (*text == '\0')
+          {
+            g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_RANGE, _("No text given"));
+            return FALSE;
+          }
+        enc = mshed_utf8_to_cp1251 (text, error);
+        if (enc == NULL)
+          return FALSE;
+        g_byte_array_append (pat, g_bytes_get_data (enc, NULL), (guint) g_bytes_get_size (enc));
+        g_byte_array_set_size (msk, pat->len);
+        memset (msk->data, 0xFF, msk->len);
+      }
+      break;
+    case MSHED_HEX_SEARCH_U8:
+    case MSHED_HEX_SEARCH_I8:
+      ok = parse_integer (text, kind == MSHED_HEX_SEARCH_U8 ? 0 : G_MININT8,
+                          kind == MSHED_HEX_SEARCH_U8 ? G_MAXUINT8 : G_MAXINT8, &v, error);
+      buf[0] = (guint8) v;
+      g_byte_array_append (pat, buf, 1);
+      break;
+    case MSHED_HEX_SEARCH_U16:
+    case MSHED_HEX_SEARCH_I16:
+      ok = parse_integer (text, kind == MSHED_HEX_SEARCH_U16 ? 0 : G_MININT16,
+                          kind == MSHED_HEX_SEARCH_U16 ? G_MAXUINT16 : G_MAXINT16, &v, error);
+      mshed_write_u16 (buf, (guint16) v);
+      g_byte_array_append (pat, buf, 2);
+      break;
+    case MSHED_HEX_SEARCH_U32:
+    case MSHED_HEX_SEARCH_I32:
+      ok = parse_integer (text, kind == MSHED_HEX_SEARCH_U32 ? 0 : G_MININT32,
+                          kind == MSHED_HEX_SEARCH_U32 ? G_MAXUINT32 : G_MAXINT32, &v, error);
+      mshed_write_u32 (buf, (guint32) v);
+      g_byte_array_append (pat, buf, 4);
+      break;
+    case MSHED_HEX_SEARCH_F32:
+    default:
+      {
+        g_autofree char *s = g_strstrip (g_strdup (text));
+        char *end = NULL;
+        double d = g_ascii_strtod (s, &end);
+
+        if (*s == '\0' || end == NULL || *end != '\0' || !isfinite ((float) d))
+          {
+            g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_RANGE,
+                         _("“%s” is not a finite 32-bit float (use a dot for decimals)"), text);
+            return FALSE;
+          }
+        mshed_write_f32 (buf, (float) d);
+        g_byte_array_append (pat, buf, 4);
+      }
+      break;
+    }
+  if (!ok)
+    return FALSE;
+  if (msk->len != pat->len)
+    {
+      g_byte_array_set_size (msk, pat->len);
+      memset (msk->data, 0xFF, msk->len);
+    }
+  if (pattern)
+    *pattern = g_steal_pointer (&pat);
+  if (mask)
+    *mask = g_steal_pointer (&msk);
+  return TRUE;
+}
+
+char *
+mshed_hex_format_bytes (const guint8       *data,
+                        gsize               length,
+                        MshedHexCopyFormat  format)
+{
+  GString *s = g_string_sized_new (length * 3 + 64);
+
+  switch (format)
+    {
+    case MSHED_HEX_COPY_C_ARRAY:
+      g_string_append_printf (s, "static const unsigned char data[%" G_GSIZE_FORMAT "] = {",
+                              length);
+      for (gsize i = 0; i < length; i++)
+        {
+          if (i % 12 == 0)
+            g_string_append (s, "\n  ");
+          else
+            g_string_append_c (s, ' ');
+          g_string_append_printf (s, "0x%02X%s", data[i], i + 1 < length ? "," : "");
+        }
+      g_string_append (s, "\n};\n");
+      break;
+    case MSHED_HEX_COPY_TEXT:
+      for (gsize i = 0; i < length; i++)
+        g_string_append_c (s, data[i] >= 0x20 && data[i] < 0x7F ? (char) data[i] : '.');
+      break;
+    case MSHED_HEX_COPY_HEX:
+    default:
+      for (gsize i = 0; i < length; i++)
+        g_string_append_printf (s, i ? " %02X" : "%02X", data[i]);
+      break;
+    }
+  return g_string_free (s, FALSE);
+}

@@ -217,6 +217,9 @@ mshed_application_startup (GApplication *app)
 
   G_APPLICATION_CLASS (mshed_application_parent_class)->startup (app);
 
+  if (g_get_application_name () == NULL)
+    g_set_application_name ("mshed");
+
   if (source)
     schema = g_settings_schema_source_lookup (source, APP_ID, TRUE);
   if (schema)

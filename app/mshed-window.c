@@ -702,6 +702,20 @@ static const MshedTableId unknown_tables[] = {
 };
 
 static void
+on_unknown_record_activated (MshedWindow       *self,
+                             guint              row,
+                             MshedUnknownTable *table)
+{
+  MshedTableId id = mshed_unknown_table_get_table (table);
+
+  gtk_notebook_set_current_page (self->side_notebook, 1);
+  mshed_hex_view_show_record (self->hex_view, id, row);
+  if (_mshed_window_select_grid (self, id))
+    mshed_table_view_reveal (grid_for (self, id == MSHED_TABLE_NORMALS ? MSHED_TABLE_POSITIONS : id),
+                             row, NULL);
+}
+
+static void
 on_unknown_table_changed (MshedWindow *self)
 {
   guint i = gtk_drop_down_get_selected (GTK_DROP_DOWN (self->unknown_table_combo));
@@ -910,6 +924,8 @@ mshed_window_init (MshedWindow *self)
     }
   build_archive_columns (self);
   mshed_data_inspector_set_hex_view (self->data_inspector, self->hex_view);
+  g_signal_connect_object (self->unknown_table, "record-activated",
+                           G_CALLBACK (on_unknown_record_activated), self, G_CONNECT_SWAPPED);
   on_unknown_table_changed (self);
   bind_preview_controls (self);
 

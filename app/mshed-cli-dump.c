@@ -11,6 +11,8 @@
 
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <glib/gi18n.h>
 #include <math.h>
 #include <stdio.h>
@@ -63,7 +65,7 @@ json_number (double v)
   if (!isfinite (v))
     return g_strdup (isnan (v) ? "\"nan\"" : (v > 0 ? "\"inf\"" : "\"-inf\""));
   if (v == floor (v) && fabs (v) < 1e15)
-    return g_strdup_printf ("%" G_GINT64_FORMAT, (gint64) v);
+    return g_strdup_printf ("%" PRId64, (gint64) v);
   return g_strdup (g_ascii_formatd (buf, sizeof buf, "%.9g", v));
 }
 
@@ -81,10 +83,10 @@ dump_begin (Dump       *d,
       json_escape (d->out, file);
       g_string_append (d->out, ",\n  \"table\": ");
       json_escape (d->out, table);
-      g_string_append_printf (d->out, ",\n  \"rows\": %" G_GUINT64_FORMAT, n_rows);
+      g_string_append_printf (d->out, ",\n  \"rows\": %" PRIu64, n_rows);
       if (n_rows)
-        g_string_append_printf (d->out, ",\n  \"first\": %" G_GUINT64_FORMAT
-                                ",\n  \"last\": %" G_GUINT64_FORMAT, first, last);
+        g_string_append_printf (d->out, ",\n  \"first\": %" PRIu64
+                                ",\n  \"last\": %" PRIu64, first, last);
       g_string_append (d->out, ",\n  \"columns\": [");
       for (guint c = 0; c < d->n_cols; c++)
         {
@@ -215,7 +217,7 @@ parse_range (const char *text,
   if (*first > *last)
     {
       g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_RANGE,
-                   _("the range %s is empty: %" G_GUINT64_FORMAT " is after %" G_GUINT64_FORMAT),
+                   _("the range %s is empty: %" PRIu64 " is after %" PRIu64),
                    text, *first, *last);
       return FALSE;
     }
@@ -320,7 +322,7 @@ dump_fixed (Dump                 *d,
   g_autoptr(GPtrArray) json = g_ptr_array_new_with_free_func (g_free);
   char digits[32];
 
-  g_snprintf (digits, sizeof digits, "%" G_GUINT64_FORMAT, n_rows);
+  g_snprintf (digits, sizeof digits, "%" PRIu64, n_rows);
   add_column (names, widths, right, "row", (int) strlen (digits), TRUE);
   add_column (names, widths, right, "offset", 10, TRUE);
   for (guint f = 0; f < info->n_fields; f++)
@@ -345,10 +347,10 @@ dump_fixed (Dump                 *d,
       g_ptr_array_set_size (text, 0);
       g_ptr_array_set_size (json, 0);
       offset = base + mshed_model_get_record_offset (model, info->id, (guint) row);
-      g_ptr_array_add (text, g_strdup_printf ("%" G_GUINT64_FORMAT, row));
-      g_ptr_array_add (json, g_strdup_printf ("%" G_GUINT64_FORMAT, row));
-      g_ptr_array_add (text, g_strdup_printf ("0x%08" G_GINT64_MODIFIER "X", offset));
-      g_ptr_array_add (json, g_strdup_printf ("%" G_GUINT64_FORMAT, offset));
+      g_ptr_array_add (text, g_strdup_printf ("%" PRIu64, row));
+      g_ptr_array_add (json, g_strdup_printf ("%" PRIu64, row));
+      g_ptr_array_add (text, g_strdup_printf ("0x%08" PRIX64, offset));
+      g_ptr_array_add (json, g_strdup_printf ("%" PRIu64, offset));
       for (guint f = 0; f < info->n_fields; f++)
         {
           char *t, *j;
@@ -431,8 +433,8 @@ dump_raw_nodes (Dump              *d,
   dump_begin (d, source->entry ? source->entry : source->path, "nodes", n_rows, first, last);
   for (guint64 row = first; row <= last && row < n_rows; row++)
     {
-      g_autofree char *index = g_strdup_printf ("%" G_GUINT64_FORMAT, row);
-      g_autofree char *offset = g_strdup_printf ("0x%08" G_GINT64_MODIFIER "X",
+      g_autofree char *index = g_strdup_printf ("%" PRIu64, row);
+      g_autofree char *offset = g_strdup_printf ("0x%08" PRIX64,
                                                  base_offset (source) + e->data_offset +
                                                  row * stride);
       g_autofree char *name = mshed_model_dup_name (model, (guint) row);
@@ -468,9 +470,9 @@ dump_header (Dump              *d,
   for (guint f = 0; record && f < info->n_fields; f++)
     {
       const MshedField *field = &info->fields[f];
-      g_autofree char *offset = g_strdup_printf ("0x%08" G_GINT64_MODIFIER "X",
+      g_autofree char *offset = g_strdup_printf ("0x%08" PRIX64,
                                                  base + field->offset);
-      g_autofree char *offset_json = g_strdup_printf ("%" G_GUINT64_FORMAT, base + field->offset);
+      g_autofree char *offset_json = g_strdup_printf ("%" PRIu64, base + field->offset);
       g_autofree char *value = NULL;
       g_autofree char *value_json = NULL;
       char *text[4], *json[4];
@@ -523,7 +525,7 @@ dump_names (Dump              *d,
     {
       const guint8 *raw = NULL;
       guint32 len = 0;
-      g_autofree char *index = g_strdup_printf ("%" G_GUINT64_FORMAT, row);
+      g_autofree char *index = g_strdup_printf ("%" PRIu64, row);
       g_autofree char *offset = NULL;
       g_autofree char *offset_json = NULL;
       g_autofree char *length = NULL;
@@ -534,8 +536,8 @@ dump_names (Dump              *d,
 
       if (!mshed_model_get_name_raw (model, (guint) row, &raw, &len))
         break;
-      offset = g_strdup_printf ("0x%08" G_GINT64_MODIFIER "X", off);
-      offset_json = g_strdup_printf ("%" G_GUINT64_FORMAT, off);
+      offset = g_strdup_printf ("0x%08" PRIX64, off);
+      offset_json = g_strdup_printf ("%" PRIu64, off);
       length = g_strdup_printf ("%u", len);
       bytes = hex_bytes (raw, len);
       text[0] = index;
@@ -592,18 +594,18 @@ dump_directory (Dump              *d,
       const MshedNresEntry *e = mshed_nres_peek_entry (nres, (guint) row);
       char *text[10], *json[10] = { NULL };
 
-      text[0] = g_strdup_printf ("%" G_GUINT64_FORMAT, row);
-      text[1] = g_strdup_printf ("0x%08" G_GINT64_MODIFIER "X", dir + row * MSHED_NRES_RECORD_SIZE);
+      text[0] = g_strdup_printf ("%" PRIu64, row);
+      text[1] = g_strdup_printf ("0x%08" PRIX64, dir + row * MSHED_NRES_RECORD_SIZE);
       text[2] = mshed_cli_type_name (e->type_id);
       text[3] = g_strdup_printf ("%u", e->attr1);
       text[4] = g_strdup_printf ("%u", e->attr2);
-      text[5] = g_strdup_printf ("%" G_GSIZE_FORMAT, mshed_nres_entry_get_size (e));
+      text[5] = g_strdup_printf ("%zu", mshed_nres_entry_get_size (e));
       text[6] = g_strdup_printf ("%u", e->attr3);
       text[7] = g_strdup_printf ("%u", e->data_offset);
       text[8] = g_strdup_printf ("%u", e->sort_index);
       text[9] = mshed_nres_entry_dup_name (e);
       json[0] = text[0];
-      json[1] = g_strdup_printf ("%" G_GUINT64_FORMAT, dir + row * MSHED_NRES_RECORD_SIZE);
+      json[1] = g_strdup_printf ("%" PRIu64, dir + row * MSHED_NRES_RECORD_SIZE);
       json[2] = g_strdup_printf ("%u", e->type_id);
       for (guint c = 3; c <= 8; c++)
         json[c] = text[c];

@@ -173,9 +173,9 @@ mshed_cli_generate (int    argc,
   if (quiet)
     return MSHED_CLI_EXIT_OK;
   if (n_models > 0)
-    printf (_("%s: archive of %u models, %" G_GSIZE_FORMAT " bytes\n"), output, n_models, size);
+    printf (_("%s: archive of %u models, %zu bytes\n"), output, n_models, size);
   else
-    printf (_("%s: model of %u triangles, %" G_GSIZE_FORMAT " bytes\n"), output,
+    printf (_("%s: model of %u triangles, %zu bytes\n"), output,
             CLAMP (params.n_triangles, MSHED_GEN_MIN_TRIANGLES, MSHED_GEN_MAX_TRIANGLES), size);
   return MSHED_CLI_EXIT_OK;
 }

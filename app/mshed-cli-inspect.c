@@ -9,6 +9,8 @@
 
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <glib/gi18n.h>
 #include <stdio.h>
 #include <string.h>
@@ -90,7 +92,7 @@ print_resources (GString         *out,
       w_type = MAX (w_type, mshed_cli_text_width (type));
       w_name = MAX (w_name, mshed_cli_text_width (name));
       w_kind = MAX (w_kind, mshed_cli_text_width (kind));
-      g_snprintf (buf, sizeof buf, "%" G_GSIZE_FORMAT, mshed_nres_entry_get_size (e));
+      g_snprintf (buf, sizeof buf, "%zu", mshed_nres_entry_get_size (e));
       w_size = MAX (w_size, (int) strlen (buf));
     }
 
@@ -116,7 +118,7 @@ print_resources (GString         *out,
       g_string_append (out, "  ");
       mshed_cli_pad (out, g_ptr_array_index (types, i), w_type, FALSE);
       g_string_append (out, "  ");
-      g_snprintf (buf, sizeof buf, "%" G_GSIZE_FORMAT, mshed_nres_entry_get_size (e));
+      g_snprintf (buf, sizeof buf, "%zu", mshed_nres_entry_get_size (e));
       mshed_cli_pad (out, buf, w_size, TRUE);
       if (with_attrs)
         g_string_append_printf (out, "  %10u  %10u  %10u", e->attr1, e->attr2, e->attr3);
@@ -145,7 +147,7 @@ print_total (GString    *out,
 {
   g_string_append (out, "  ");
   mshed_cli_pad (out, label, 22, FALSE);
-  g_string_append_printf (out, "%" G_GUINT64_FORMAT "\n", value);
+  g_string_append_printf (out, "%" PRIu64 "\n", value);
 }
 
 static void
@@ -256,7 +258,7 @@ mshed_cli_info (int    argc,
                                      "%u)\n"), source->entry, source->entry_index,
                               e->data_offset);
     }
-  g_string_append_printf (out, _("Size:        %" G_GSIZE_FORMAT " bytes\n"), size);
+  g_string_append_printf (out, _("Size:        %zu bytes\n"), size);
   g_string_append_printf (out, _("Container:   NRes version 0x%X, %u entries, %s\n"),
                           mshed_nres_get_version (nres), mshed_nres_get_n_entries (nres),
                           mshed_nres_is_canonical (nres)
@@ -436,7 +438,7 @@ mshed_cli_extract (int    argc,
       mshed_cli_error ("%s", error->message);
       return MSHED_CLI_EXIT_PROBLEMS;
     }
-  printf (_("%s: wrote %" G_GSIZE_FORMAT " bytes of entry %d\n"), output, size, index);
+  printf (_("%s: wrote %zu bytes of entry %d\n"), output, size, index);
   return MSHED_CLI_EXIT_OK;
 }
 
@@ -502,19 +504,15 @@ roundtrip_one (GString    *out,
       at++;
   if (at == common && len_a == len_b)
     {
-      g_string_append_printf (out, _("%s: OK, %" G_GSIZE_FORMAT " bytes identical\n"), spec,
+      g_string_append_printf (out, _("%s: OK, %zu bytes identical\n"), spec,
                               len_a);
       return MSHED_CLI_EXIT_OK;
     }
   if (at < common)
-    g_string_append_printf (out, _("%s: DIFFERS at offset %" G_GSIZE_FORMAT " (0x%"
-                                   G_GSIZE_MODIFIER "X): read 0x%02X, wrote 0x%02X; sizes %"
-                                   G_GSIZE_FORMAT " and %" G_GSIZE_FORMAT "\n"),
+    g_string_append_printf (out, _("%s: DIFFERS at offset %zu (0x%zX): read 0x%02X, wrote 0x%02X; sizes %zu and %zu\n"),
                             spec, at, at, a[at], b[at], len_a, len_b);
   else
-    g_string_append_printf (out, _("%s: DIFFERS at offset %" G_GSIZE_FORMAT " (0x%"
-                                   G_GSIZE_MODIFIER "X): read %" G_GSIZE_FORMAT
-                                   " bytes, wrote %" G_GSIZE_FORMAT "\n"),
+    g_string_append_printf (out, _("%s: DIFFERS at offset %zu (0x%zX): read %zu bytes, wrote %zu\n"),
                             spec, at, at, len_a, len_b);
   return MSHED_CLI_EXIT_PROBLEMS;
 }

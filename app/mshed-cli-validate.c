@@ -174,7 +174,7 @@ validate_nested (Validate             *self,
                              MSHED_CHECK_NRES_NESTED, G_MAXUINT32, (gint) index,
                              MSHED_TABLE_DIRECTORY, index, "data_offset", e->data_offset,
                              _("NRes directory record %u (“%s”): named like a model, but its "
-                               "%" G_GSIZE_FORMAT "-byte payload does not start with an NRes "
+                               "%zu-byte payload does not start with an NRes "
                                "header (first bytes %02X %02X %02X %02X)"),
                              index, name, size, size > 0 ? data[0] : 0,
                              size > 1 ? data[1] : 0, size > 2 ? data[2] : 0,

@@ -58,7 +58,6 @@ struct _MshedWindow {
   MshedDataInspector  *data_inspector;
   MshedUnknownTable   *unknown_table;
   MshedModelView      *model_view;
-  GtkWidget           *unknown_table_combo;
   GtkDropDown         *lod_dropdown;
   GtkDropDown         *group_dropdown;
   GtkToggleButton     *play_button;

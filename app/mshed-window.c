@@ -341,10 +341,10 @@ _mshed_window_set_document (MshedWindow   *self,
         {
           g_autofree char *text =
             g_strdup_printf (g_dngettext (NULL,
-                                          "This model fails strict validation (%u error). It was "
+                                          "This model fails strict validation (%u problem). It was "
                                           "opened in tolerant mode: broken ranges are skipped in "
                                           "the preview and listed under Problems.",
-                                          "This model fails strict validation (%u errors). It was "
+                                          "This model fails strict validation (%u problems). It was "
                                           "opened in tolerant mode: broken ranges are skipped in "
                                           "the preview and listed under Problems.",
                                           diags->n_errors + diags->n_warnings),
@@ -694,13 +694,6 @@ save_window_state (MshedWindow *self)
     }
 }
 
-/* Unknown-fields table's table chooser */
-
-static const MshedTableId unknown_tables[] = {
-  MSHED_TABLE_SLOTS, MSHED_TABLE_BATCHES, MSHED_TABLE_NODES, MSHED_TABLE_TRIS,
-  MSHED_TABLE_NORMALS, MSHED_TABLE_EXTRA15, MSHED_TABLE_EXTRA18, MSHED_TABLE_EXTRA16,
-};
-
 static void
 on_unknown_record_activated (MshedWindow       *self,
                              guint              row,
@@ -713,15 +706,6 @@ on_unknown_record_activated (MshedWindow       *self,
   if (_mshed_window_select_grid (self, id))
     mshed_table_view_reveal (grid_for (self, id == MSHED_TABLE_NORMALS ? MSHED_TABLE_POSITIONS : id),
                              row, NULL);
-}
-
-static void
-on_unknown_table_changed (MshedWindow *self)
-{
-  guint i = gtk_drop_down_get_selected (GTK_DROP_DOWN (self->unknown_table_combo));
-
-  if (i < G_N_ELEMENTS (unknown_tables))
-    mshed_unknown_table_set_table (self->unknown_table, unknown_tables[i]);
 }
 
 /* Preview controls ----------------------------------------------------------------------- */
@@ -884,7 +868,6 @@ mshed_window_class_init (MshedWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, MshedWindow, data_inspector);
   gtk_widget_class_bind_template_child (widget_class, MshedWindow, unknown_table);
   gtk_widget_class_bind_template_child (widget_class, MshedWindow, model_view);
-  gtk_widget_class_bind_template_child (widget_class, MshedWindow, unknown_table_combo);
   gtk_widget_class_bind_template_child (widget_class, MshedWindow, lod_dropdown);
   gtk_widget_class_bind_template_child (widget_class, MshedWindow, group_dropdown);
   gtk_widget_class_bind_template_child (widget_class, MshedWindow, play_button);
@@ -897,7 +880,6 @@ mshed_window_class_init (MshedWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_visibility_changed);
   gtk_widget_class_bind_template_callback (widget_class, on_archive_activate);
   gtk_widget_class_bind_template_callback (widget_class, on_notice_close);
-  gtk_widget_class_bind_template_callback (widget_class, on_unknown_table_changed);
 
   _mshed_window_class_actions_init (widget_class);
 }
@@ -926,7 +908,7 @@ mshed_window_init (MshedWindow *self)
   mshed_data_inspector_set_hex_view (self->data_inspector, self->hex_view);
   g_signal_connect_object (self->unknown_table, "record-activated",
                            G_CALLBACK (on_unknown_record_activated), self, G_CONNECT_SWAPPED);
-  on_unknown_table_changed (self);
+  mshed_unknown_table_set_table (self->unknown_table, MSHED_TABLE_SLOTS);
   bind_preview_controls (self);
 
   self->document_signals = g_signal_group_new (MSHED_TYPE_DOCUMENT);

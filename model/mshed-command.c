@@ -184,8 +184,7 @@ apply_splice (MshedNres *nres,
 
   if (!mshed_range_ok (offset, rlen, mshed_nres_entry_get_size (e)))
     {
-      g_critical ("splice of resource %u at %" G_GSIZE_FORMAT "+%" G_GSIZE_FORMAT
-                  " outside its %" G_GSIZE_FORMAT " bytes", index, offset, rlen,
+      g_critical ("splice of resource %u at %zu+%zu outside its %zu bytes", index, offset, rlen,
                   mshed_nres_entry_get_size (e));
       return FALSE;
     }

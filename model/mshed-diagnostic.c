@@ -7,6 +7,8 @@
 
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <glib/gi18n-lib.h>
 
 #include "mshed-diagnostic.h"
@@ -275,7 +277,7 @@ mshed_diagnostic_format (const MshedDiagnostic *self)
       sev = _("error");
       break;
     }
-  return g_strdup_printf ("%s: %s%s%s [%s, offset 0x%" G_GINT64_MODIFIER "X]", sev,
+  return g_strdup_printf ("%s: %s%s%s [%s, offset 0x%" PRIX64 "]", sev,
                           self->entry ? self->entry : "", self->entry ? ": " : "",
                           self->message, mshed_check_to_string (self->check), self->offset);
 }

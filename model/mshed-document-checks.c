@@ -12,6 +12,8 @@
 
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
@@ -226,7 +228,7 @@ check_batch (Ctx  *c,
       else
         report (c, c->err, MSHED_CHECK_BATCH_INDEX_RANGE, 13, MSHED_TABLE_BATCHES, b,
                 "indexStart", _("ignored: the batch is not drawn"),
-                _("Res13 batch %u, field indexStart: index range %u..%" G_GUINT64_FORMAT
+                _("Res13 batch %u, field indexStart: index range %u..%" PRIu64
                   " ends past the %u indices in Res6"),
                 b, start, (guint64) start + count - 1, n_indices);
       return;
@@ -254,8 +256,8 @@ check_batch (Ctx  *c,
       report (c, c->err, MSHED_CHECK_BATCH_VERTEX_RANGE, 13, MSHED_TABLE_BATCHES, b,
               "baseVertex", _("ignored: the triangles that use them are not drawn"),
               _("Res13 batch %u, field baseVertex: %u of its %u indices point past the "
-                "%u vertices in Res3 (the first: Res6 element %" G_GUINT64_FORMAT
-                " is %u, + baseVertex %u = vertex %" G_GUINT64_FORMAT ")"),
+                "%u vertices in Res3 (the first: Res6 element %" PRIu64
+                " is %u, + baseVertex %u = vertex %" PRIu64 ")"),
               b, n_bad, count, n_verts, (guint64) start + first,
               mshed_read_u16 (slice + 2 * first), base,
               (guint64) base + mshed_read_u16 (slice + 2 * first));

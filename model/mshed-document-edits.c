@@ -619,7 +619,7 @@ mshed_document_set_record (MshedDocument *self,
   if (table == MSHED_TABLE_DIRECTORY || len != cell.info->stride)
     {
       g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_RANGE,
-                   _("Table %s, row %u: a record is %u bytes long, not %" G_GSIZE_FORMAT),
+                   _("Table %s, row %u: a record is %u bytes long, not %zu"),
                    cell.info->name, row, cell.info->stride, len);
       return FALSE;
     }
@@ -734,8 +734,7 @@ mshed_document_set_resource_name (MshedDocument *self,
   if (len > MSHED_NRES_NAME_SIZE - 1)
     {
       g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_RANGE,
-                   _("NRes directory record %u, field name: “%s” is %" G_GSIZE_FORMAT
-                     " bytes long; at most 35 fit"), res_index, name, len);
+                   _("NRes directory record %u, field name: “%s” is %zu bytes long; at most 35 fit"), res_index, name, len);
       return FALSE;
     }
   mshed_entry_header_get (mshed_nres_peek_entry (doc_nres (self), res_index), &h);
@@ -803,8 +802,7 @@ mshed_document_replace_bytes (MshedDocument *self,
   if (!mshed_range_ok (offset, old_length, size))
     {
       g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_RANGE,
-                   _("Resource %u (Res%u): bytes %" G_GSIZE_FORMAT "..+%" G_GSIZE_FORMAT
-                     " lie outside its %" G_GSIZE_FORMAT " bytes"),
+                   _("Resource %u (Res%u): bytes %zu..+%zu lie outside its %zu bytes"),
                    res_index, e->type_id, offset, old_length, size);
       return FALSE;
     }
@@ -812,8 +810,7 @@ mshed_document_replace_bytes (MshedDocument *self,
                             e->type_id == 10))
     {
       g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_RANGE,
-                   _("Resource %u (Res%u) holds fixed-size records: replacing %" G_GSIZE_FORMAT
-                     " bytes with %" G_GSIZE_FORMAT " would change its length. Use the row "
+                   _("Resource %u (Res%u) holds fixed-size records: replacing %zu bytes with %zu would change its length. Use the row "
                      "commands (or a rename for Res10) instead."),
                    res_index, e->type_id, old_length, len);
       return FALSE;
@@ -878,7 +875,7 @@ mshed_document_set_resource_payload (MshedDocument *self,
       if (len < header || (len - header) % stride != 0)
         {
           g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_RANGE,
-                       _("Resource %u (Res%u): %" G_GSIZE_FORMAT " bytes is not %u header "
+                       _("Resource %u (Res%u): %zu bytes is not %u header "
                          "bytes plus whole %u-byte records"),
                        res_index, type, len, header, stride);
           return FALSE;
@@ -926,7 +923,7 @@ mshed_document_add_resource (MshedDocument *self,
   if (len > MSHED_NRES_NAME_SIZE - 1)
     {
       g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_RANGE,
-                   _("New resource, field name: “%s” is %" G_GSIZE_FORMAT " bytes long; at "
+                   _("New resource, field name: “%s” is %zu bytes long; at "
                      "most 35 fit"), name, len);
       return -1;
     }

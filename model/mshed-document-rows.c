@@ -650,8 +650,7 @@ row_op (MshedDocument *self,
       if (rlen != (gsize) n * info->stride)
         {
           g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_RANGE,
-                       _("Table %s: %u new rows need %" G_GSIZE_FORMAT " bytes, not %"
-                         G_GSIZE_FORMAT), info->name, n, (gsize) n * info->stride, rlen);
+                       _("Table %s: %u new rows need %zu bytes, not %zu"), info->name, n, (gsize) n * info->stride, rlen);
           return FALSE;
         }
     }

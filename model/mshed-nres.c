@@ -7,6 +7,8 @@
 
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
@@ -220,8 +222,7 @@ mshed_nres_parse (GBytes            *bytes,
   if (len < MSHED_NRES_HEADER_SIZE)
     return parse_fail (diags, error, MSHED_MODEL_ERROR_TRUNCATED, MSHED_CHECK_NRES_TOO_SHORT,
                        -1, "header", 0,
-                       g_strdup_printf (_("NRes header: the data is %" G_GSIZE_FORMAT
-                                          " bytes long, shorter than the 16-byte header"), len));
+                       g_strdup_printf (_("NRes header: the data is %zu bytes long, shorter than the 16-byte header"), len));
 
   if (memcmp (data, "NL\0\1", 4) == 0)
     return parse_fail (diags, error, MSHED_MODEL_ERROR_UNSUPPORTED, MSHED_CHECK_NRES_RSLI,
@@ -268,14 +269,13 @@ mshed_nres_parse (GBytes            *bytes,
                                             : MSHED_MODEL_ERROR_CONTAINER,
                            MSHED_CHECK_NRES_TOTAL_SIZE, -1, "total_size", 12,
                            g_strdup_printf (_("NRes header, field total_size: says %u bytes, "
-                                              "but the data is %" G_GSIZE_FORMAT " bytes"),
+                                              "but the data is %zu bytes"),
                                             total_size, len));
       if (diags)
         mshed_diagnostics_add (diags, MSHED_SEVERITY_WARNING, MSHED_CHECK_NRES_TOTAL_SIZE,
                                CONTAINER, -1, MSHED_TABLE_DIRECTORY, -1, "total_size", 12,
                                _("NRes header, field total_size: says %u bytes, but the data "
-                                 "is %" G_GSIZE_FORMAT " bytes; the %" G_GSIZE_FORMAT
-                                 " bytes after it are ignored"),
+                                 "is %zu bytes; the %zu bytes after it are ignored"),
                                total_size, len, len - total_size);
     }
 
@@ -345,9 +345,9 @@ mshed_nres_parse (GBytes            *bytes,
       if (!mshed_range_ok (e->data_offset, size, dir_offset))
         return parse_fail (diags, error, MSHED_MODEL_ERROR_CONTAINER,
                            MSHED_CHECK_NRES_DATA_RANGE, i, "size", rec_off + 12,
-                           g_strdup_printf (_("NRes directory record %d: payload %u..%" G_GUINT64_FORMAT
+                           g_strdup_printf (_("NRes directory record %d: payload %u..%" PRIu64
                                               " (data_offset %u, size %u) runs past the "
-                                              "directory at %" G_GUINT64_FORMAT),
+                                              "directory at %" PRIu64),
                                             i, e->data_offset,
                                             (guint64) e->data_offset + size,
                                             e->data_offset, size, dir_offset));
@@ -685,8 +685,7 @@ mshed_nres_set_name (MshedNres  *self,
   if (len > MSHED_NRES_NAME_SIZE - 1)
     {
       g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_RANGE,
-                   _("NRes directory record %u, field name: “%s” is %" G_GSIZE_FORMAT
-                     " bytes long; at most 35 fit"), index, name, len);
+                   _("NRes directory record %u, field name: “%s” is %zu bytes long; at most 35 fit"), index, name, len);
       return FALSE;
     }
   memset (e->name, 0, MSHED_NRES_NAME_SIZE);

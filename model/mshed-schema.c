@@ -7,6 +7,8 @@
 
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <glib/gi18n-lib.h>
 #include <errno.h>
 #include <math.h>
@@ -404,7 +406,7 @@ mshed_field_parse (const MshedField *field,
     if (v < min || v > max || (neg && hex))
       {
         g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_RANGE,
-                     _("Field %s: %s is out of range %" G_GINT64_FORMAT "…%" G_GINT64_FORMAT),
+                     _("Field %s: %s is out of range %" PRId64 "…%" PRId64),
                      field->name, text, min, max);
         return FALSE;
       }
@@ -439,7 +441,7 @@ mshed_field_format (const MshedField *field,
 
       if (width < 16)
         bits &= (G_GUINT64_CONSTANT (1) << (width * 4)) - 1;
-      return g_strdup_printf ("0x%0*" G_GINT64_MODIFIER "X", (int) width, bits);
+      return g_strdup_printf ("0x%0*" PRIX64, (int) width, bits);
     }
-  return g_strdup_printf ("%" G_GINT64_FORMAT, (gint64) v);
+  return g_strdup_printf ("%" PRId64, (gint64) v);
 }

@@ -13,6 +13,8 @@
 
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
@@ -78,7 +80,7 @@ check_gap (MshedDiagnostics *diags,
         mshed_diagnostics_add (diags, MSHED_SEVERITY_WARNING, MSHED_CHECK_NRES_PADDING,
                                CONTAINER, owner, MSHED_TABLE_DIRECTORY, owner, "size", p,
                                _("NRes directory record %d: the padding after its payload "
-                                 "holds the non-zero byte 0x%02X at offset %" G_GUINT64_FORMAT
+                                 "holds the non-zero byte 0x%02X at offset %" PRIu64
                                  " (kept as it is)"), owner, data[p], p);
     }
   if (pad_end >= to)
@@ -91,27 +93,27 @@ check_gap (MshedDiagnostics *diags,
                            CONTAINER, next, MSHED_TABLE_DIRECTORY, next, "data_offset",
                            pad_end,
                            foreign
-                             ? _("NRes directory record %d, field data_offset: %" G_GUINT64_FORMAT
-                                 " bytes of foreign data (offsets %" G_GUINT64_FORMAT "..%"
-                                 G_GUINT64_FORMAT ") lie before its payload, outside every "
+                             ? _("NRes directory record %d, field data_offset: %" PRIu64
+                                 " bytes of foreign data (offsets %" PRIu64 "..%"
+                                 PRIu64 ") lie before its payload, outside every "
                                  "payload (kept unless the archive is repacked)")
                              : _("NRes directory record %d, field data_offset: a gap of %"
-                                 G_GUINT64_FORMAT " zero bytes (offsets %" G_GUINT64_FORMAT
-                                 "..%" G_GUINT64_FORMAT ") lies before its payload (kept "
+                                 PRIu64 " zero bytes (offsets %" PRIu64
+                                 "..%" PRIu64 ") lies before its payload (kept "
                                  "unless the archive is repacked)"),
                            next, to - pad_end, pad_end, to - 1);
   else
     mshed_diagnostics_add (diags, MSHED_SEVERITY_WARNING, MSHED_CHECK_NRES_LAYOUT,
                            CONTAINER, owner, MSHED_TABLE_DIRECTORY, owner, "size", pad_end,
                            foreign
-                             ? _("NRes data region: %" G_GUINT64_FORMAT " bytes of foreign "
-                                 "data (offsets %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT
+                             ? _("NRes data region: %" PRIu64 " bytes of foreign "
+                                 "data (offsets %" PRIu64 "..%" PRIu64
                                  ") lie between the last payload and the directory at %"
-                                 G_GUINT64_FORMAT " (kept unless the archive is repacked)")
-                             : _("NRes data region: a gap of %" G_GUINT64_FORMAT " zero bytes "
-                                 "(offsets %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT ") lies "
+                                 PRIu64 " (kept unless the archive is repacked)")
+                             : _("NRes data region: a gap of %" PRIu64 " zero bytes "
+                                 "(offsets %" PRIu64 "..%" PRIu64 ") lies "
                                  "between the last payload and the directory at %"
-                                 G_GUINT64_FORMAT " (kept unless the archive is repacked)"),
+                                 PRIu64 " (kept unless the archive is repacked)"),
                            to - pad_end, pad_end, to - 1, dir_offset);
 }
 
@@ -235,8 +237,8 @@ mshed_validate_nres_layout (const MshedNres  *nres,
                                    "data_offset",
                                    dir_offset + (guint64) r->index * MSHED_NRES_RECORD_SIZE + 56,
                                    _("NRes directory record %u, field data_offset: its payload "
-                                     "%u..%" G_GUINT64_FORMAT " overlaps the payload of record "
-                                     "%d, which ends at %" G_GUINT64_FORMAT),
+                                     "%u..%" PRIu64 " overlaps the payload of record "
+                                     "%d, which ends at %" PRIu64),
                                    r->index, r->start, end - 1, owner, cursor);
           if (end > cursor)
             {
@@ -539,12 +541,12 @@ check_res1 (Ctx *c)
   if (r->size % e->attr3 != 0)
     report_dir (c, c->err, MSHED_CHECK_STRIDE, 1, "size",
                 _("ignored: the incomplete last record is not used"),
-                _("Res1, field size: %" G_GSIZE_FORMAT " bytes is not a multiple of the "
+                _("Res1, field size: %zu bytes is not a multiple of the "
                   "%u-byte node record"), r->size, e->attr3);
   else if (e->attr1 != r->size / e->attr3)
     report_dir (c, c->err, MSHED_CHECK_ATTR1, 1, "attr1",
                 _("ignored: the count is taken from the size"),
-                _("Res1, field attr1: %u nodes, but the payload holds %" G_GSIZE_FORMAT),
+                _("Res1, field attr1: %u nodes, but the payload holds %zu"),
                 e->attr1, r->size / e->attr3);
 
   c->n_nodes = (guint32) MIN (r->size / e->attr3, G_MAXUINT32);
@@ -561,7 +563,7 @@ check_res2 (Ctx *c)
   if (r->size < MSHED_RES2_HEADER_SIZE)
     report_dir (c, c->err, MSHED_CHECK_RES2_SIZE, 2, "size",
                 _("ignored: the model has no header and no slots"),
-                _("Res2, field size: %" G_GSIZE_FORMAT " bytes, shorter than the 140-byte "
+                _("Res2, field size: %zu bytes, shorter than the 140-byte "
                   "model header"), r->size);
   else
     {
@@ -571,7 +573,7 @@ check_res2 (Ctx *c)
       if (tail % 68 != 0)
         report_dir (c, c->err, MSHED_CHECK_RES2_SIZE, 2, "size",
                     _("ignored: the incomplete last slot is not used"),
-                    _("Res2, field size: the %" G_GSIZE_FORMAT " bytes after the 140-byte "
+                    _("Res2, field size: the %zu bytes after the 140-byte "
                       "header are not a multiple of the 68-byte slot record"), tail);
       else if (e->attr1 != c->n_slots)
         report_dir (c, c->err, MSHED_CHECK_ATTR1, 2, "attr1",
@@ -622,7 +624,7 @@ check_strided (Ctx *c)
       if (r->size % stride != 0)
         report_dir (c, c->err, MSHED_CHECK_STRIDE, t, "size",
                     _("ignored: the incomplete last record is not used"),
-                    _("Res%u, field size: %" G_GSIZE_FORMAT " bytes is not a multiple of the "
+                    _("Res%u, field size: %zu bytes is not a multiple of the "
                       "%u-byte record"), t, r->size, stride);
       else if (e->attr1 != count)
         report_dir (c, c->err, MSHED_CHECK_ATTR1, t, "attr1",
@@ -708,7 +710,7 @@ check_res10 (Ctx *c)
           report (c, c->err, MSHED_CHECK_RES10_TEXT, 10, MSHED_TABLE_NAMES, i, "text",
                   base + pos + 4, _("ignored: node names are not shown"),
                   _("Res10 name record %u, field text: the %u-byte name (and its "
-                    "terminator) runs past the end of the %" G_GSIZE_FORMAT "-byte table"),
+                    "terminator) runs past the end of the %zu-byte table"),
                   i, len, r->size);
           return;
         }
@@ -722,7 +724,7 @@ check_res10 (Ctx *c)
   if (pos != r->size)
     report (c, c->err, MSHED_CHECK_RES10_TRAILING, 10, MSHED_TABLE_NAMES, -1, NULL,
             base + pos, _("ignored: the extra bytes are not used"),
-            _("Res10: %" G_GUINT64_FORMAT " bytes follow the %u name records"),
+            _("Res10: %" PRIu64 " bytes follow the %u name records"),
             (guint64) r->size - pos, c->n_nodes);
 }
 
@@ -735,13 +737,13 @@ check_vertex_counts (Ctx *c)
   if (c->res[4].index >= 0 && c->res[4].size / 4 != c->n_verts)
     report_dir (c, c->err, MSHED_CHECK_VERTEX_COUNT, 4, "size",
                 _("ignored: vertices without a normal get none, extra normals are unused"),
-                _("Res4 holds %" G_GSIZE_FORMAT " normals, but Res3 holds %u vertices"),
+                _("Res4 holds %zu normals, but Res3 holds %u vertices"),
                 c->res[4].size / 4, c->n_verts);
   if (c->res[5].index >= 0 && c->res[5].size / 4 != c->n_verts)
     report_dir (c, c->err, MSHED_CHECK_VERTEX_COUNT, 5, "size",
                 _("ignored: vertices without texture coordinates get none, extra ones are "
                   "unused"),
-                _("Res5 holds %" G_GSIZE_FORMAT " texture coordinates, but Res3 holds %u "
+                _("Res5 holds %zu texture coordinates, but Res3 holds %u "
                   "vertices"), c->res[5].size / 4, c->n_verts);
   for (guint k = 0; k < G_N_ELEMENTS (extra); k++)
     {
@@ -750,7 +752,7 @@ check_vertex_counts (Ctx *c)
       if (r->index >= 0 && r->size / extra[k].stride != c->n_verts)
         report_dir (c, MSHED_SEVERITY_WARNING, MSHED_CHECK_EXTRA_COUNT, extra[k].type, "size",
                     _("the stream is kept as it is"),
-                    _("Res%u holds %" G_GSIZE_FORMAT " records, but Res3 holds %u vertices "
+                    _("Res%u holds %zu records, but Res3 holds %u vertices "
                       "(one per vertex is expected)"),
                     extra[k].type, r->size / extra[k].stride, c->n_verts);
     }
@@ -798,7 +800,7 @@ check_batches (Ctx *c)
             report (c, c->err, MSHED_CHECK_BATCH_INDEX_RANGE, 13, MSHED_TABLE_BATCHES, b,
                     "indexStart", rec_offset (c, 13, 0, 20, b, 10),
                     _("ignored: the batch is not drawn"),
-                    _("Res13 batch %u, field indexStart: index range %u..%" G_GUINT64_FORMAT
+                    _("Res13 batch %u, field indexStart: index range %u..%" PRIu64
                       " ends past the %u indices in Res6"),
                     b, start, (guint64) start + count - 1, c->n_indices);
           continue;
@@ -826,8 +828,8 @@ check_batches (Ctx *c)
                   "baseVertex", rec_offset (c, 13, 0, 20, b, 16),
                   _("ignored: the triangles that use them are not drawn"),
                   _("Res13 batch %u, field baseVertex: %u of its %u indices point past the "
-                    "%u vertices in Res3 (the first: Res6 element %" G_GUINT64_FORMAT
-                    " is %u, + baseVertex %u = vertex %" G_GUINT64_FORMAT ")"),
+                    "%u vertices in Res3 (the first: Res6 element %" PRIu64
+                    " is %u, + baseVertex %u = vertex %" PRIu64 ")"),
                   b, n_bad, count, c->n_verts, (guint64) start + first,
                   mshed_read_u16 (slice + 2 * first), base,
                   (guint64) base + mshed_read_u16 (slice + 2 * first));
@@ -1114,7 +1116,7 @@ check_map_values (Ctx     *c,
           report (c, MSHED_SEVERITY_WARNING, MSHED_CHECK_ANIM_MAP_VALUE, 19, MSHED_TABLE_MAP,
                   (gint64) map_start + f, "key",
                   rec_offset (c, 19, 0, 2, (guint64) map_start + f, 0), NULL,
-                  _("Res19 word %" G_GUINT64_FORMAT " (node %u, frame %u), field key: %u, but "
+                  _("Res19 word %" PRIu64 " (node %u, frame %u), field key: %u, but "
                     "the key times of the node's track give %u"),
                   (guint64) map_start + f, node, f, word, expect);
           return;
@@ -1139,8 +1141,8 @@ check_map_keys (Ctx     *c,
           report (c, MSHED_SEVERITY_WARNING, MSHED_CHECK_ANIM_MAP_KEY, 19, MSHED_TABLE_MAP,
                   (gint64) map_start + f, "key",
                   rec_offset (c, 19, 0, 2, (guint64) map_start + f, 0), NULL,
-                  _("Res19 word %" G_GUINT64_FORMAT " (node %u, frame %u), field key: %u is "
-                    "below the fallback %u, so the runtime also reads key %" G_GUINT64_FORMAT
+                  _("Res19 word %" PRIu64 " (node %u, frame %u), field key: %u is "
+                    "below the fallback %u, so the runtime also reads key %" PRIu64
                     ", past the %u keys in Res8"),
                   (guint64) map_start + f, node, f, word, fallback, (guint64) word + 1,
                   c->n_keys);
@@ -1178,7 +1180,7 @@ check_animation (Ctx *c)
             report (c, MSHED_SEVERITY_WARNING, MSHED_CHECK_ANIM_MAP_LAYOUT, 1,
                     MSHED_TABLE_NODES, n, "hdr2", rec_offset (c, 1, 0, 38, n, 4), NULL,
                     _("Res1 node %u, field hdr2: its frame map starts at word %u; packed in "
-                      "node order it would start at word %" G_GUINT64_FORMAT),
+                      "node order it would start at word %" PRIu64),
                     n, map_start, packed);
           packed += c->frames;
           animated++;
@@ -1244,7 +1246,7 @@ check_animation (Ctx *c)
   if (packed != c->n_words)
     report_dir (c, MSHED_SEVERITY_WARNING, MSHED_CHECK_ANIM_MAP_LAYOUT, 19, "size", NULL,
                 _("Res19, field size: %u map words, but %u animated nodes of %u frames each "
-                  "need %" G_GUINT64_FORMAT), c->n_words, animated, c->frames, packed);
+                  "need %" PRIu64), c->n_words, animated, c->frames, packed);
 }
 
 /**

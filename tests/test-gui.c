@@ -7,7 +7,7 @@
  * the tree, edit a slot cell in the grid, reject invalid input, undo, redo, save, and compare
  * the saved bytes with what the document model alone produces; open a broken model and find
  * it in tolerant mode with its problems listed; closing a modified document asks first.
- * With MSHED_SCREENSHOT=FILE.png set it also saves a picture of the main window.
+ * With MSHED_SCREENSHOT_DIR=DIR set it also saves pictures of every view there.
  */
 #include "config.h"
 
@@ -102,6 +102,52 @@ save_screenshot (GtkWidget  *widget,
 }
 
 static void
+shot (MshedWindow *window,
+      const char  *name)
+{
+  const char *dir = g_getenv ("MSHED_SCREENSHOT_DIR");
+  g_autofree char *path = NULL;
+
+  iterate (600);
+  path = g_build_filename (dir, name, NULL);
+  save_screenshot (GTK_WIDGET (window), path);
+  g_test_message ("screenshot %s", path);
+}
+
+/* With MSHED_SCREENSHOT_DIR set: pictures of every view, for people to look at (and the
+ * README's main window). Edits made here are undone again. */
+static void
+take_screenshots (MshedWindow   *window,
+                  MshedDocument *doc)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (g_getenv ("MSHED_SCREENSHOT_DIR") == NULL)
+    return;
+  mshed_node_tree_select_node (window->node_tree, 2);
+  g_signal_emit_by_name (window->node_tree, "node-selected", 2);
+  shot (window, "main.png");
+
+  _mshed_window_select_grid (window, MSHED_TABLE_SLOTS);
+  g_signal_emit_by_name (grid_of (window, MSHED_TABLE_SLOTS), "row-selected", 3);
+  gtk_notebook_set_current_page (window->side_notebook, 1);
+  shot (window, "hex.png");
+
+  gtk_notebook_set_current_page (window->side_notebook, 2);
+  shot (window, "unknown.png");
+
+  g_assert_true (mshed_document_set_field (doc, MSHED_TABLE_POSITIONS, 5, "x", 3.5, &error));
+  gtk_notebook_set_current_page (window->bottom_notebook, 1);
+  gtk_notebook_set_current_page (window->side_notebook, 0);
+  _mshed_window_select_grid (window, MSHED_TABLE_POSITIONS);
+  shot (window, "stale.png");
+  mshed_document_undo (doc);
+  gtk_notebook_set_current_page (window->bottom_notebook, 0);
+  _mshed_window_select_grid (window, MSHED_TABLE_NODES);
+  iterate (100);
+}
+
+static void
 test_edit_undo_save (void)
 {
   g_autofree char *dir = g_dir_make_tmp ("mshed-gui-XXXXXX", NULL);
@@ -131,6 +177,7 @@ test_edit_undo_save (void)
   doc = mshed_window_get_document (window);
   g_assert_nonnull (doc);
   g_assert_false (mshed_document_get_modified (doc));
+  take_screenshots (window, doc);
 
   /* rename node 1 through the tree's editor (F2) */
   mshed_node_tree_select_node (window->node_tree, 1);
@@ -181,14 +228,6 @@ test_edit_undo_save (void)
   iterate (50);
   bytes = mshed_document_serialize_file (doc);
   g_assert_true (g_bytes_equal (bytes, edited));
-
-  if (g_getenv ("MSHED_SCREENSHOT"))
-    {
-      mshed_node_tree_select_node (window->node_tree, 2);
-      g_signal_emit_by_name (window->node_tree, "node-selected", 2);
-      iterate (500);
-      save_screenshot (GTK_WIDGET (window), g_getenv ("MSHED_SCREENSHOT"));
-    }
 
   /* save through the window's action: nothing is stale, no question is asked */
   g_assert_false (mshed_document_has_stale (doc));
@@ -269,6 +308,8 @@ test_broken_opens_tolerant (void)
   g_assert_cmpuint (found->offset, ==, offset - 2);
   g_assert_nonnull (strstr (found->message, "ends past"));
   g_assert_cmpuint (mshed_diagnostics_view_get_n_shown (window->diagnostics_view), >=, 1);
+  if (g_getenv ("MSHED_SCREENSHOT_DIR"))
+    shot (window, "problems.png");
 
   /* activating it shows the slot grid */
   mshed_diagnostics_view_activate (window->diagnostics_view, 0);

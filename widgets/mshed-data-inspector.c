@@ -191,12 +191,11 @@ refresh (MshedDataInspector *self)
         const MshedNresEntry *e = mshed_nres_peek_entry (mshed_model_get_nres (m), (guint) res);
 
         /* translators: the data inspector's position: NRes type, resource index, offset */
-        loc = g_strdup_printf (_("Res%u (resource %d), offset 0x%" G_GSIZE_MODIFIER "X (%"
-                                 G_GSIZE_FORMAT ")"), e->type_id, res, res_off, res_off);
+        loc = g_strdup_printf (_("Res%u (resource %d), offset 0x%zX (%zu)"), e->type_id, res, res_off, res_off);
       }
     else
       /* translators: the data inspector's position outside any resource payload */
-      loc = g_strdup_printf (_("File offset 0x%" G_GSIZE_MODIFIER "X (read-only)"), cursor);
+      loc = g_strdup_printf (_("File offset 0x%zX (read-only)"), cursor);
     gtk_label_set_text (GTK_LABEL (self->location_label), loc);
   }
 
@@ -354,9 +353,9 @@ commit_raw (MshedDataInspector *self,
       if (g_bytes_get_size (bytes) != want)
         {
           g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_RANGE,
-                       g_dngettext (NULL, "Type exactly %" G_GSIZE_FORMAT " byte (hex rows "
+                       g_dngettext (NULL, "Type exactly %zu byte (hex rows "
                                     "overwrite, they never insert)",
-                                    "Type exactly %" G_GSIZE_FORMAT " bytes (hex rows "
+                                    "Type exactly %zu bytes (hex rows "
                                     "overwrite, they never insert)", want), want);
           return FALSE;
         }

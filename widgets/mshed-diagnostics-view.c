@@ -11,6 +11,8 @@
 
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <glib/gi18n.h>
 
 #include "mshed-diagnostics-view.h"
@@ -207,7 +209,7 @@ format_location (const MshedDiagnostic *d)
   else
     g_string_append (s, _("Container"));
   if (d->record >= 0)
-    g_string_append_printf (s, " %" G_GINT64_FORMAT, d->record);
+    g_string_append_printf (s, " %" PRId64, d->record);
   if (d->field)
     g_string_append_printf (s, ".%s", d->field);
   return g_string_free (s, FALSE);
@@ -252,7 +254,7 @@ bind_cell (GtkSignalListItemFactory *factory,
       break;
     case COLUMN_OFFSET:
     default:
-      text = g_strdup_printf ("0x%08" G_GINT64_MODIFIER "X", d->offset);
+      text = g_strdup_printf ("0x%08" PRIX64, d->offset);
       break;
     }
   gtk_inscription_set_text (GTK_INSCRIPTION (child), text);

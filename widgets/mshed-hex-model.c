@@ -7,6 +7,8 @@
 
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <glib/gi18n.h>
 #include <math.h>
 #include <stdlib.h>
@@ -724,16 +726,16 @@ mshed_hex_overlay_describe (const MshedHexOverlay *ov)
     return g_strdup_printf (_("Resource %d (type %u): opaque payload, meaning unknown"),
                             ov->res_index, ov->res_type);
   if (g_strcmp0 (ov->label, "legacy") == 0)
-    return g_strdup_printf (_("%s · record %" G_GINT64_FORMAT " · legacy 24-byte record, "
+    return g_strdup_printf (_("%s · record %" PRId64 " · legacy 24-byte record, "
                               "layout unknown"), title, ov->record);
   if (ov->record < 0)
     return g_strdup_printf (_("%s · bytes after the last whole record (unknown)"), title);
   if (ov->kind == MSHED_HEX_OVERLAY_UNKNOWN)
     /* translators: table · record index · field name; the field's meaning is unknown */
-    return g_strdup_printf (_("%s · record %" G_GINT64_FORMAT " · %s (unknown)"),
+    return g_strdup_printf (_("%s · record %" PRId64 " · %s (unknown)"),
                             title, ov->record, ov->label);
   /* translators: table · record index · field name */
-  return g_strdup_printf (_("%s · record %" G_GINT64_FORMAT " · %s"),
+  return g_strdup_printf (_("%s · record %" PRId64 " · %s"),
                           title, ov->record, ov->label);
 }
 
@@ -931,14 +933,14 @@ mshed_hex_model_can_edit (MshedHexModel  *self,
   if (offset < ws || offset > we || (offset == we && !mshed_hex_model_can_resize (self, offset)))
     {
       g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_RANGE,
-                   _("Offset 0x%" G_GSIZE_MODIFIER "X lies outside the bytes shown"), offset);
+                   _("Offset 0x%zX lies outside the bytes shown"), offset);
       return FALSE;
     }
   if (self->res_index == MSHED_HEX_SOURCE_FILE &&
       !mshed_hex_model_to_resource (self, offset, &res, &res_off))
     {
       g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_UNSUPPORTED,
-                   _("File offset 0x%" G_GSIZE_MODIFIER "X is not inside a resource payload: "
+                   _("File offset 0x%zX is not inside a resource payload: "
                      "the NRes header, directory and padding are written by the container "
                      "writer (edit entries in the directory table)"), offset);
       return FALSE;
@@ -991,7 +993,7 @@ mshed_hex_model_replace (MshedHexModel  *self,
   if (!mshed_range_ok (offset, old_length, we))
     {
       g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_RANGE,
-                   _("%" G_GSIZE_FORMAT " bytes at offset 0x%" G_GSIZE_MODIFIER "X run past "
+                   _("%zu bytes at offset 0x%zX run past "
                      "the end of the bytes shown"), old_length, offset);
       return FALSE;
     }
@@ -1003,7 +1005,7 @@ mshed_hex_model_replace (MshedHexModel  *self,
       g_autofree char *label = resource_label (self, res);
 
       g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_RANGE,
-                   _("The edit at offset 0x%" G_GSIZE_MODIFIER "X runs past the end of %s"),
+                   _("The edit at offset 0x%zX runs past the end of %s"),
                    offset, label);
       return FALSE;
     }
@@ -1243,7 +1245,7 @@ parse_integer (const char  *text,
   if (v < min || v > max)
     {
       g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_RANGE,
-                   _("%s is out of range %" G_GINT64_FORMAT "…%" G_GINT64_FORMAT),
+                   _("%s is out of range %" PRId64 "…%" PRId64),
                    s, min, max);
       return FALSE;
     }
@@ -1351,7 +1353,7 @@ mshed_hex_format_bytes (const guint8       *data,
   switch (format)
     {
     case MSHED_HEX_COPY_C_ARRAY:
-      g_string_append_printf (s, "static const unsigned char data[%" G_GSIZE_FORMAT "] = {",
+      g_string_append_printf (s, "static const unsigned char data[%zu] = {",
                               length);
       for (gsize i = 0; i < length; i++)
         {

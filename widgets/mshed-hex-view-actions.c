@@ -98,8 +98,8 @@ parse_goto (MshedHexView *self,
   if (v < ws || v >= MAX (we, ws + 1) || v > G_MAXSIZE)
     {
       g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_RANGE,
-                   _("Offset out of range: the bytes shown run from 0x%" G_GSIZE_MODIFIER "X to "
-                     "0x%" G_GSIZE_MODIFIER "X"), ws, we > ws ? we - 1 : ws);
+                   _("Offset out of range: the bytes shown run from 0x%zX to "
+                     "0x%zX"), ws, we > ws ? we - 1 : ws);
       return FALSE;
     }
   *out = (gsize) v;

@@ -11,6 +11,8 @@
 
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
@@ -149,7 +151,7 @@ append_label (MshedHexView          *self,
   /* a record number where a record (or its table: Res2's header, then slot 0) begins */
   if (ov->record >= 0 && (ov->record != *last_record || ov->table != *last_table))
     {
-      g_string_append_printf (labels, "#%" G_GINT64_FORMAT " ", ov->record);
+      g_string_append_printf (labels, "#%" PRId64 " ", ov->record);
       *last_record = ov->record;
       *last_table = ov->table;
     }
@@ -324,7 +326,7 @@ draw_line (MshedHexView  *self,
     }
 
   /* the grid text: offset, hex, text */
-  g_string_append_printf (grid, "%0*" G_GSIZE_MODIFIER "X  ", (int) self->offset_digits,
+  g_string_append_printf (grid, "%0*zX  ", (int) self->offset_digits,
                           line_start);
   dim_range (grid_attrs, 0, self->offset_digits, 0x9000);
   for (guint i = 0; i < self->bpl; i++)

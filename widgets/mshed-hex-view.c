@@ -10,6 +10,8 @@
 
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <glib/gi18n.h>
 #include <math.h>
 #include <string.h>
@@ -311,13 +313,11 @@ _mshed_hex_view_update_status (MshedHexView *self)
         }
       if (self->sel_end > self->sel_start)
         /* translators: where · cursor offset · selection length */
-        location = g_strdup_printf (_("%s · 0x%0*" G_GSIZE_MODIFIER "X · %" G_GSIZE_FORMAT
-                                      " bytes selected"),
+        location = g_strdup_printf (_("%s · 0x%0*zX · %zu bytes selected"),
                                     where, (int) self->offset_digits, self->cursor,
                                     self->sel_end - self->sel_start);
       else
-        location = g_strdup_printf (_("%s · 0x%0*" G_GSIZE_MODIFIER "X of 0x%"
-                                      G_GSIZE_MODIFIER "X"),
+        location = g_strdup_printf (_("%s · 0x%0*zX of 0x%zX"),
                                     where, (int) self->offset_digits, self->cursor, we);
     }
   gtk_label_set_text (GTK_LABEL (self->location_label), location);
@@ -893,11 +893,10 @@ query_tooltip_cb (MshedHexView *self,
   if (mshed_hex_model_get_res_index (self->model) == MSHED_HEX_SOURCE_FILE &&
       mshed_hex_model_to_resource (self->model, offset, &res, &res_off))
     /* translators: file offset, then resource index and offset inside its payload */
-    g_string_append_printf (text, _("\nFile offset 0x%" G_GSIZE_MODIFIER "X = resource %d + 0x%"
-                                    G_GSIZE_MODIFIER "X"), offset, res, res_off);
+    g_string_append_printf (text, _("\nFile offset 0x%zX = resource %d + 0x%zX"), offset, res, res_off);
   else
     /* translators: offset of the byte under the pointer */
-    g_string_append_printf (text, _("\nOffset 0x%" G_GSIZE_MODIFIER "X (%" G_GSIZE_FORMAT ")"),
+    g_string_append_printf (text, _("\nOffset 0x%zX (%zu)"),
                             offset, offset);
   gtk_tooltip_set_text (tooltip, text->str);
   return TRUE;

@@ -520,10 +520,22 @@ reload_action (GtkWidget  *widget,
 
 /* Exports -------------------------------------------------------------------------------- */
 
+/* Writes something of the window to a file the user chooses: @write does the work, @failure
+ * is the dialog's headline when it fails. */
+typedef gboolean (*ExportFunc) (MshedWindow *self,
+                                const char  *path,
+                                GError     **error);
+
+typedef struct {
+  MshedWindow *self;
+  ExportFunc   write;
+  const char  *failure;
+} Export;
+
 static void
-on_export_csv_response (GtkNativeDialog *dialog,
-                        int              response,
-                        MshedWindow     *self)
+on_export_response (GtkNativeDialog *dialog,
+                    int              response,
+                    Export          *export)
 {
   if (response == GTK_RESPONSE_ACCEPT)
     {
@@ -531,10 +543,50 @@ on_export_csv_response (GtkNativeDialog *dialog,
       g_autofree char *path = g_file_get_path (file);
       g_autoptr(GError) error = NULL;
 
-      if (path && !mshed_unknown_table_export_csv (self->unknown_table, path, &error))
-        _mshed_window_show_error (self, _("Could not export the table"), error->message);
+      if (path && !export->write (export->self, path, &error))
+        _mshed_window_show_error (export->self, _(export->failure), error->message);
     }
+  g_object_unref (export->self);
+  g_free (export);
   g_object_unref (dialog);
+}
+
+static void
+ask_export (MshedWindow *self,
+            const char  *title,
+            const char  *accept,
+            const char  *current_name,
+            ExportFunc   write,
+            const char  *failure)
+{
+  GtkFileChooserNative *dialog;
+  Export *export = g_new0 (Export, 1);
+
+  export->self = g_object_ref (self);
+  export->write = write;
+  export->failure = failure;
+  dialog = gtk_file_chooser_native_new (title, GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_SAVE,
+                                        accept, _("_Cancel"));
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), current_name);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_export_response), export);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+static gboolean
+write_csv (MshedWindow *self,
+           const char  *path,
+           GError     **error)
+{
+  return mshed_unknown_table_export_csv (self->unknown_table, path, error);
+}
+
+static gboolean
+write_preview (MshedWindow *self,
+               const char  *path,
+               GError     **error)
+{
+  return mshed_model_view_save_png (self->model_view, path, error);
 }
 
 static void
@@ -542,32 +594,8 @@ export_csv_action (GtkWidget  *widget,
                    const char *action,
                    GVariant   *param)
 {
-  MshedWindow *self = MSHED_WINDOW (widget);
-  GtkFileChooserNative *dialog;
-
-  dialog = gtk_file_chooser_native_new (_("Export Unknown Fields as CSV"), GTK_WINDOW (self),
-                                        GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), "unknown-fields.csv");
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
-  g_signal_connect (dialog, "response", G_CALLBACK (on_export_csv_response), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
-}
-
-static void
-on_save_preview_response (GtkNativeDialog *dialog,
-                          int              response,
-                          MshedWindow     *self)
-{
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      g_autofree char *path = g_file_get_path (file);
-      g_autoptr(GError) error = NULL;
-
-      if (path && !mshed_model_view_save_png (self->model_view, path, &error))
-        _mshed_window_show_error (self, _("Could not save the picture"), error->message);
-    }
-  g_object_unref (dialog);
+  ask_export (MSHED_WINDOW (widget), _("Export Unknown Fields as CSV"), _("_Export"),
+              "unknown-fields.csv", write_csv, N_("Could not export the table"));
 }
 
 static void
@@ -575,15 +603,8 @@ save_preview_action (GtkWidget  *widget,
                      const char *action,
                      GVariant   *param)
 {
-  MshedWindow *self = MSHED_WINDOW (widget);
-  GtkFileChooserNative *dialog;
-
-  dialog = gtk_file_chooser_native_new (_("Save Preview as PNG"), GTK_WINDOW (self),
-                                        GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"), _("_Cancel"));
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), "preview.png");
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
-  g_signal_connect (dialog, "response", G_CALLBACK (on_save_preview_response), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+  ask_export (MSHED_WINDOW (widget), _("Save Preview as PNG"), _("_Save"), "preview.png",
+              write_preview, N_("Could not save the picture"));
 }
 
 void

@@ -7,7 +7,7 @@
  * the tree, edit a slot cell in the grid, reject invalid input, undo, redo, save, and compare
  * the saved bytes with what the document model alone produces; open a broken model and find
  * it in tolerant mode with its problems listed; closing a modified document asks first.
- * With MSHED_SCREENSHOT_DIR=DIR set it also saves pictures of every view there.
+ * With MSHED_TEST_SCREENSHOT_DIR=DIR set it also saves pictures of every view there.
  */
 #include "config.h"
 
@@ -21,21 +21,9 @@
 #include "mshed-node-tree-private.h"
 #include "mshed-table-view-private.h"
 #include "mshed-window-private.h"
+#include "widget-test-util.h"
 
 static MshedApplication *app;
-
-static void
-iterate (guint ms)
-{
-  gint64 end = g_get_monotonic_time () + (gint64) ms * 1000;
-
-  while (g_get_monotonic_time () < end)
-    {
-      while (g_main_context_iteration (NULL, FALSE))
-        ;
-      g_usleep (2000);
-    }
-}
 
 static char *
 copy_sample (const char *dir,
@@ -80,41 +68,18 @@ editor_type (MshedCellEditor *editor,
   g_assert_true (mshed_cell_editor_is_open (editor));
   gtk_editable_set_text (mshed_cell_editor_get_entry (editor), text);
   g_signal_emit_by_name (mshed_cell_editor_get_entry (editor), "activate");
-  iterate (50);
-}
-
-static void
-save_screenshot (GtkWidget  *widget,
-                 const char *path)
-{
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
-  int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
-
-  gdk_paintable_snapshot (paintable, snapshot, width, height);
-  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  g_assert_true (gdk_texture_save_to_png (texture, path));
+  widget_test_iterate (50);
 }
 
 static void
 shot (MshedWindow *window,
       const char  *name)
 {
-  const char *dir = g_getenv ("MSHED_SCREENSHOT_DIR");
-  g_autofree char *path = NULL;
-
-  iterate (600);
-  path = g_build_filename (dir, name, NULL);
-  save_screenshot (GTK_WIDGET (window), path);
-  g_test_message ("screenshot %s", path);
+  widget_test_iterate (450);
+  widget_test_screenshot (GTK_WIDGET (window), name);
 }
 
-/* With MSHED_SCREENSHOT_DIR set: pictures of every view, for people to look at (and the
+/* With MSHED_TEST_SCREENSHOT_DIR set: pictures of every view, for people to look at (and the
  * README's main window). Edits made here are undone again. */
 static void
 take_screenshots (MshedWindow   *window,
@@ -122,7 +87,7 @@ take_screenshots (MshedWindow   *window,
 {
   g_autoptr(GError) error = NULL;
 
-  if (g_getenv ("MSHED_SCREENSHOT_DIR") == NULL)
+  if (g_getenv ("MSHED_TEST_SCREENSHOT_DIR") == NULL)
     return;
   mshed_node_tree_select_node (window->node_tree, 2);
   g_signal_emit_by_name (window->node_tree, "node-selected", 2);
@@ -144,7 +109,7 @@ take_screenshots (MshedWindow   *window,
   mshed_document_undo (doc);
   gtk_notebook_set_current_page (window->bottom_notebook, 0);
   _mshed_window_select_grid (window, MSHED_TABLE_NODES);
-  iterate (100);
+  widget_test_iterate (100);
 }
 
 static void
@@ -173,7 +138,7 @@ test_edit_undo_save (void)
   gtk_window_set_default_size (GTK_WINDOW (window), 1200, 740);
   gtk_window_present (GTK_WINDOW (window));
   g_assert_true (mshed_window_open (window, path));
-  iterate (300);
+  widget_test_iterate (300);
   doc = mshed_window_get_document (window);
   g_assert_nonnull (doc);
   g_assert_false (mshed_document_get_modified (doc));
@@ -181,7 +146,7 @@ test_edit_undo_save (void)
 
   /* rename node 1 through the tree's editor (F2) */
   mshed_node_tree_select_node (window->node_tree, 1);
-  iterate (50);
+  widget_test_iterate (50);
   gtk_widget_activate_action (GTK_WIDGET (window), "win.rename-node", NULL);
   editor = _mshed_node_tree_get_editor (window->node_tree);
   editor_type (editor, "Турель");
@@ -194,7 +159,7 @@ test_edit_undo_save (void)
   slots = grid_of (window, MSHED_TABLE_SLOTS);
   _mshed_window_select_grid (window, MSHED_TABLE_SLOTS);
   mshed_table_view_reveal (slots, 2, "unk30");
-  iterate (100);
+  widget_test_iterate (100);
   gtk_widget_activate_action (GTK_WIDGET (slots), "table.edit", NULL);
   editor = _mshed_table_view_get_editor (slots);
   editor_type (editor, "0x1234ABCD");
@@ -205,7 +170,7 @@ test_edit_undo_save (void)
   /* invalid input is refused with a reason and the model untouched */
   before_invalid = mshed_document_serialize_file (doc);
   mshed_table_view_reveal (slots, 2, "batchCount");
-  iterate (50);
+  widget_test_iterate (50);
   gtk_widget_activate_action (GTK_WIDGET (slots), "table.edit", NULL);
   editor_type (editor, "70000");
   g_assert_true (mshed_cell_editor_is_open (editor));
@@ -218,21 +183,21 @@ test_edit_undo_save (void)
   /* undo both edits from the window: the original bytes; redo: the edited ones */
   gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
   gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
-  iterate (50);
+  widget_test_iterate (50);
   bytes = mshed_document_serialize_file (doc);
   g_assert_true (g_bytes_equal (bytes, original));
   g_assert_false (mshed_document_get_modified (doc));
   g_clear_pointer (&bytes, g_bytes_unref);
   gtk_widget_activate_action (GTK_WIDGET (window), "win.redo", NULL);
   gtk_widget_activate_action (GTK_WIDGET (window), "win.redo", NULL);
-  iterate (50);
+  widget_test_iterate (50);
   bytes = mshed_document_serialize_file (doc);
   g_assert_true (g_bytes_equal (bytes, edited));
 
   /* save through the window's action: nothing is stale, no question is asked */
   g_assert_false (mshed_document_has_stale (doc));
   gtk_widget_activate_action (GTK_WIDGET (window), "win.save", NULL);
-  iterate (100);
+  widget_test_iterate (100);
   g_assert_false (mshed_document_get_modified (doc));
   saved = file_bytes (path);
 
@@ -254,7 +219,7 @@ test_edit_undo_save (void)
   }
 
   gtk_window_destroy (GTK_WINDOW (window));
-  iterate (50);
+  widget_test_iterate (50);
   g_unlink (path);
   g_unlink (backup);
   g_unlink (model_only_path);
@@ -287,7 +252,7 @@ test_broken_opens_tolerant (void)
   window = mshed_window_new (app);
   gtk_window_present (GTK_WINDOW (window));
   g_assert_true (mshed_window_open (window, path));
-  iterate (300);
+  widget_test_iterate (300);
   doc = mshed_window_get_document (window);
   g_assert_nonnull (doc);
   g_assert_cmpint (mshed_document_get_mode (doc), ==, MSHED_MODE_TOLERANT);
@@ -308,16 +273,16 @@ test_broken_opens_tolerant (void)
   g_assert_cmpuint (found->offset, ==, offset - 2);
   g_assert_nonnull (strstr (found->message, "ends past"));
   g_assert_cmpuint (mshed_diagnostics_view_get_n_shown (window->diagnostics_view), >=, 1);
-  if (g_getenv ("MSHED_SCREENSHOT_DIR"))
+  if (g_getenv ("MSHED_TEST_SCREENSHOT_DIR"))
     shot (window, "problems.png");
 
   /* activating it shows the slot grid */
   mshed_diagnostics_view_activate (window->diagnostics_view, 0);
-  iterate (100);
+  widget_test_iterate (100);
   g_assert_cmpint (gtk_notebook_get_current_page (window->grid_notebook), ==, 1);
 
   gtk_window_destroy (GTK_WINDOW (window));
-  iterate (50);
+  widget_test_iterate (50);
   g_unlink (path);
   g_rmdir (dir);
 }
@@ -333,7 +298,7 @@ test_unreadable (void)
   g_assert_false (mshed_window_open (window, path));
   g_assert_true (mshed_window_is_empty (window));
   gtk_window_destroy (GTK_WINDOW (window));
-  iterate (20);
+  widget_test_iterate (20);
   g_unlink (path);
   g_rmdir (dir);
 }
@@ -354,7 +319,7 @@ test_close_asks (void)
   g_assert_true (mshed_document_rename_node (mshed_window_get_document (window), 0, "x", &error));
   g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
   gtk_window_close (GTK_WINDOW (window));
-  iterate (100);
+  widget_test_iterate (100);
   g_assert_nonnull (window);  /* still open: it asked */
   for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
     {
@@ -364,7 +329,7 @@ test_close_asks (void)
     }
   g_assert_nonnull (dialog);
   gtk_dialog_response (GTK_DIALOG (dialog), 2);  /* discard */
-  iterate (100);
+  widget_test_iterate (100);
   gone = window == NULL;
   if (!gone)
     gtk_window_destroy (GTK_WINDOW (window));

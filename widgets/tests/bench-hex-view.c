@@ -111,7 +111,7 @@ main (int   argc,
   GtkAdjustment *adj = NULL;
   guint32 state = 12345;
 
-  if (!hex_test_init (&argc, &argv))
+  if (!widget_test_init (&argc, &argv))
     {
       g_print ("bench-hex-view: no display, skipped (run under xvfb-run)\n");
       return 77;
@@ -144,7 +144,7 @@ main (int   argc,
 
   view = mshed_hex_view_new ();
   mshed_hex_view_set_document (MSHED_HEX_VIEW (view), doc);
-  window = hex_test_window (view, 1100, 800);
+  window = widget_test_window (view, 1100, 800);
   clock = gtk_widget_get_frame_clock (window);
   g_signal_connect (clock, "after-paint", G_CALLBACK (after_paint_cb), NULL);
 

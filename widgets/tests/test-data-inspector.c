@@ -41,7 +41,7 @@ fixture_setup (Fixture       *f,
   mshed_hex_view_set_document (MSHED_HEX_VIEW (f->view), f->doc);
   mshed_data_inspector_set_hex_view (MSHED_DATA_INSPECTOR (f->inspector),
                                      MSHED_HEX_VIEW (f->view));
-  f->window = hex_test_window (box, 1180, 560);
+  f->window = widget_test_window (box, 1180, 560);
 }
 
 static void
@@ -49,7 +49,7 @@ fixture_teardown (Fixture       *f,
                   gconstpointer  data)
 {
   gtk_window_destroy (GTK_WINDOW (f->window));
-  hex_test_iterate (10);
+  widget_test_iterate (10);
   g_clear_pointer (&f->original, g_bytes_unref);
   g_assert_finalize_object (f->doc);
 }
@@ -176,7 +176,7 @@ test_decode (Fixture       *f,
     mshed_hex_view_set_cursor (view, 2 * 12 + 4, FALSE);
     g_assert_cmpstr (value (f, "f32"), ==, g_ascii_formatd (buf, sizeof buf, "%.9g", pos[1]));
   }
-  hex_test_screenshot (f->window, "hex-view-inspector.png");
+  widget_test_screenshot (f->window, "hex-view-inspector.png");
 }
 
 /* every row writes through the document; bad input is refused with a reason */
@@ -283,9 +283,9 @@ int
 main (int   argc,
       char *argv[])
 {
-  if (!hex_test_init (&argc, &argv))
+  if (!widget_test_init (&argc, &argv))
     {
-      g_test_add_func ("/widgets/data-inspector/no-display", hex_test_skip);
+      g_test_add_func ("/widgets/data-inspector/no-display", widget_test_skip);
       return g_test_run ();
     }
   g_test_add ("/widgets/data-inspector/decode", Fixture, NULL, fixture_setup, test_decode,

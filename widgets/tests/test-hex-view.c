@@ -49,7 +49,7 @@ fixture_setup (Fixture       *f,
   f->view = mshed_hex_view_new ();
   g_signal_connect (f->view, "cursor-moved", G_CALLBACK (cursor_moved_cb), f);
   mshed_hex_view_set_document (MSHED_HEX_VIEW (f->view), f->doc);
-  f->window = hex_test_window (f->view, 900, 560);
+  f->window = widget_test_window (f->view, 900, 560);
 }
 
 static void
@@ -58,7 +58,7 @@ fixture_teardown (Fixture       *f,
 {
   g_signal_handlers_disconnect_by_data (f->doc, f);
   gtk_window_destroy (GTK_WINDOW (f->window));
-  hex_test_iterate (10);
+  widget_test_iterate (10);
   g_clear_pointer (&f->changes, g_ptr_array_unref);
   g_clear_pointer (&f->original, g_bytes_unref);
   g_assert_finalize_object (f->doc);
@@ -100,7 +100,7 @@ test_show_record_slot (Fixture       *f,
 
   g_assert_cmpuint (mshed_model_get_n_rows (model_of (f), MSHED_TABLE_SLOTS), >=, 8);
   mshed_hex_view_show_record (view, MSHED_TABLE_SLOTS, 7);
-  hex_test_iterate (50);
+  widget_test_iterate (50);
 
   g_assert_cmpint (mshed_hex_model_get_res_index (hm), ==,
                    mshed_model_find_resource (model_of (f), 2));
@@ -151,7 +151,7 @@ test_show_record_slot (Fixture       *f,
     g_assert_cmpint (ov.table, ==, MSHED_TABLE_HEADER);
     g_assert_cmpstr (ov.label, ==, "hull0X");
   }
-  hex_test_screenshot (f->window, "hex-view-slot7.png");
+  widget_test_screenshot (f->window, "hex-view-slot7.png");
 }
 
 /* two nibbles make one byte edit; the IR changes; undo restores the file's bytes */
@@ -348,7 +348,7 @@ test_goto_file_offset (Fixture       *f,
   g_assert_true (press (f, GDK_KEY_1));
   g_assert_nonnull (mshed_hex_view_get_message (view));
   assert_file_unchanged (f);
-  hex_test_screenshot (f->window, "hex-view-file.png");
+  widget_test_screenshot (f->window, "hex-view-file.png");
 }
 
 /* opaque resources, Res10 names and normals' nw are marked as they should be */
@@ -509,7 +509,7 @@ test_range_paste (Fixture       *f,
   MshedSlot slot;
 
   mshed_hex_view_show_range (view, res2, rec, 3 * 68);
-  hex_test_iterate (30);
+  widget_test_iterate (30);
   mshed_hex_model_get_window (hm, &ws, &we);
   g_assert_cmpuint (ws, ==, rec);
   g_assert_cmpuint (we, ==, rec + 3 * 68);
@@ -521,7 +521,7 @@ test_range_paste (Fixture       *f,
   g_assert_cmpuint (mshed_hex_view_get_cursor_offset (view), ==, rec);
   g_assert_true (gtk_widget_activate_action (f->view, "hex.find", NULL));
   mshed_hex_view_select_range (view, rec + 48, rec + 68);
-  hex_test_screenshot (f->window, "hex-view-range.png");
+  widget_test_screenshot (f->window, "hex-view-range.png");
 
   /* paste over slot 4's tail */
   mshed_hex_view_set_cursor (view, rec + 48, FALSE);
@@ -577,12 +577,12 @@ int
 main (int   argc,
       char *argv[])
 {
-  gboolean have_display = hex_test_init (&argc, &argv);
+  gboolean have_display = widget_test_init (&argc, &argv);
 
   g_test_add_func ("/widgets/hex-model/helpers", test_model_helpers);
   if (!have_display)
     {
-      g_test_add_func ("/widgets/hex-view/no-display", hex_test_skip);
+      g_test_add_func ("/widgets/hex-view/no-display", widget_test_skip);
       return g_test_run ();
     }
 #define ADD(path, fn) \

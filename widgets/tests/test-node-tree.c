@@ -11,7 +11,7 @@
 
 #include <string.h>
 
-#include "grid-test-util.h"
+#include "widget-test-util.h"
 #include "mshed-cp1251.h"
 #include "mshed-node-tree.h"
 #include "mshed-node-tree-private.h"
@@ -28,17 +28,17 @@ fixture_setup (Fixture  *f,
                guint     n_nodes,
                MshedMode mode)
 {
-  f->doc = grid_test_document (seed, 300, n_nodes, mode);
+  f->doc = widget_test_document (seed, 300, n_nodes, mode);
   f->tree = MSHED_NODE_TREE (mshed_node_tree_new ());
   mshed_node_tree_set_document (f->tree, f->doc);
-  f->window = grid_test_window (GTK_WIDGET (f->tree), 360, 700);
+  f->window = widget_test_window (GTK_WIDGET (f->tree), 360, 700);
 }
 
 static void
 fixture_teardown (Fixture *f)
 {
   gtk_window_destroy (GTK_WINDOW (f->window));
-  grid_test_iterate (20);
+  widget_test_iterate (20);
   g_assert_finalize_object (f->doc);
 }
 
@@ -108,9 +108,9 @@ test_hierarchy (void)
   Fixture f;
   guint n, depth_max = 0;
 
-  if (!grid_test_have_display ())
+  if (!widget_test_have_display ())
     {
-      grid_test_skip ();
+      widget_test_skip ();
       return;
     }
   fixture_setup (&f, 5, 24, MSHED_MODE_STRICT);
@@ -180,9 +180,9 @@ test_rename (void)
   GtkWidget *row;
   guint node = 3;
 
-  if (!grid_test_have_display ())
+  if (!widget_test_have_display ())
     {
-      grid_test_skip ();
+      widget_test_skip ();
       return;
     }
   fixture_setup (&f, 9, 10, MSHED_MODE_STRICT);
@@ -202,7 +202,7 @@ test_rename (void)
   /* a name without a Windows-1251 form: refused with the reason, nothing changed */
   gtk_editable_set_text (entry, "Башня 塔");
   g_signal_emit_by_name (entry, "activate");
-  grid_test_iterate (30);
+  widget_test_iterate (30);
   g_assert_true (mshed_cell_editor_is_open (editor));
   g_assert_nonnull (mshed_cell_editor_get_error (editor));
   now = mshed_document_serialize (f.doc);
@@ -212,7 +212,7 @@ test_rename (void)
   /* Cyrillic is fine: stored, shown, undoable */
   gtk_editable_set_text (entry, "Башня_2");
   g_signal_emit_by_name (entry, "activate");
-  grid_test_iterate (30);
+  widget_test_iterate (30);
   g_assert_false (mshed_cell_editor_is_open (editor));
   name = mshed_model_dup_name (model_of (&f), node);
   g_assert_cmpstr (name, ==, "Башня_2");
@@ -229,7 +229,7 @@ test_rename (void)
   }
 
   g_assert_true (mshed_document_undo (f.doc));
-  grid_test_iterate (30);
+  widget_test_iterate (30);
   g_clear_pointer (&now, g_bytes_unref);
   now = mshed_document_serialize (f.doc);
   g_assert_true (g_bytes_equal (original, now));
@@ -270,9 +270,9 @@ test_visibility (void)
   g_autoptr(GArray) events = g_array_new (FALSE, FALSE, sizeof (guint));
   GtkWidget *row, *check;
 
-  if (!grid_test_have_display ())
+  if (!widget_test_have_display ())
     {
-      grid_test_skip ();
+      widget_test_skip ();
       return;
     }
   fixture_setup (&f, 9, 10, MSHED_MODE_STRICT);
@@ -306,9 +306,9 @@ test_search (void)
   g_autofree char *target_name = NULL;
   guint n, target = G_MAXUINT, matched = 0;
 
-  if (!grid_test_have_display ())
+  if (!widget_test_have_display ())
     {
-      grid_test_skip ();
+      widget_test_skip ();
       return;
     }
   fixture_setup (&f, 5, 24, MSHED_MODE_STRICT);
@@ -330,7 +330,7 @@ test_search (void)
   g_assert_cmpuint (target, !=, G_MAXUINT);
 
   _mshed_node_tree_set_search_text (f.tree, target_name);
-  grid_test_iterate (30);
+  widget_test_iterate (30);
   /* what is left: nodes whose name holds the text, and their ancestors */
   g_assert_cmpuint (g_list_model_get_n_items (rows), <, n);
   for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
@@ -369,12 +369,12 @@ test_search (void)
 
   /* searching by number */
   _mshed_node_tree_set_search_text (f.tree, "0");
-  grid_test_iterate (30);
+  widget_test_iterate (30);
   g_assert_cmpuint (g_list_model_get_n_items (rows), >=, 1);
 
   /* selecting a node hidden by the search clears it */
   _mshed_node_tree_set_search_text (f.tree, "zzzz-no-such-node");
-  grid_test_iterate (30);
+  widget_test_iterate (30);
   g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 0);
   mshed_node_tree_select_node (f.tree, target);
   g_assert_cmpuint (g_list_model_get_n_items (rows), ==, n);
@@ -397,9 +397,9 @@ test_hierarchy_edit (void)
   g_autoptr(GError) error = NULL;
   guint n, child = G_MAXUINT;
 
-  if (!grid_test_have_display ())
+  if (!widget_test_have_display ())
     {
-      grid_test_skip ();
+      widget_test_skip ();
       return;
     }
   fixture_setup (&f, 5, 24, MSHED_MODE_TOLERANT);
@@ -413,7 +413,7 @@ test_hierarchy_edit (void)
   mshed_node_tree_select_node (f.tree, child);
   g_assert_true (mshed_document_set_field (f.doc, MSHED_TABLE_NODES, child, "hdr1", 0, &error));
   g_assert_no_error (error);
-  grid_test_iterate (30);
+  widget_test_iterate (30);
   assert_hierarchy (&f);
   {
     guint sel;
@@ -423,16 +423,16 @@ test_hierarchy_edit (void)
   }
   g_assert_true (mshed_document_set_field_text (f.doc, MSHED_TABLE_NODES, child, "hdr1", "none",
                                                 &error));
-  grid_test_iterate (30);
+  widget_test_iterate (30);
   assert_hierarchy (&f);
   g_assert_true (mshed_document_set_field (f.doc, MSHED_TABLE_NODES, child, "hdr1", n + 3, &error));
   g_assert_no_error (error);
-  grid_test_iterate (30);
+  widget_test_iterate (30);
   assert_hierarchy (&f);
 
   while (mshed_document_can_undo (f.doc))
     g_assert_true (mshed_document_undo (f.doc));
-  grid_test_iterate (30);
+  widget_test_iterate (30);
   assert_hierarchy (&f);
 
   fixture_teardown (&f);
@@ -447,9 +447,9 @@ test_screenshot (void)
   g_autofree char *file = g_strdup_printf ("node-tree%s.png", dark ? "-dark" : "");
   g_autoptr(GError) error = NULL;
 
-  if (!grid_test_have_display ())
+  if (!widget_test_have_display ())
     {
-      grid_test_skip ();
+      widget_test_skip ();
       return;
     }
   if (g_getenv ("MSHED_TEST_SCREENSHOT_DIR") == NULL)
@@ -462,15 +462,15 @@ test_screenshot (void)
   g_assert_true (mshed_document_set_field (f.doc, MSHED_TABLE_NODES, 5, "hdr1", 200, &error));
   mshed_node_tree_set_node_visible (f.tree, 2, FALSE);
   mshed_node_tree_select_node (f.tree, 7);
-  grid_test_iterate (100);
-  grid_test_screenshot (f.window, file);
+  widget_test_iterate (100);
+  widget_test_screenshot (f.window, file);
 
   /* the rename editor on the whole screen */
   g_assert_true (mshed_node_tree_start_rename (f.tree));
   {
     g_autofree char *root = g_strdup_printf ("node-tree-rename%s.png", dark ? "-dark" : "");
 
-    grid_test_screenshot_root (root);
+    widget_test_screenshot_root (root);
   }
   gtk_popover_popdown (GTK_POPOVER (_mshed_node_tree_get_editor (f.tree)));
   fixture_teardown (&f);
@@ -480,7 +480,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  grid_test_init (&argc, &argv);
+  widget_test_init (&argc, &argv);
 
   g_test_add_func ("/widgets/node-tree/hierarchy", test_hierarchy);
   g_test_add_func ("/widgets/node-tree/rename", test_rename);

@@ -16,7 +16,7 @@
 #include <gdk/x11/gdkx.h>
 #endif
 
-#include "grid-test-util.h"
+#include "widget-test-util.h"
 #include "mshed-error.h"
 #include "mshed-table-model.h"
 #include "mshed-table-view.h"
@@ -34,17 +34,17 @@ fixture_setup (Fixture      *f,
                guint         n_triangles,
                MshedMode     mode)
 {
-  f->doc = grid_test_document (7, n_triangles, 12, mode);
+  f->doc = widget_test_document (7, n_triangles, 12, mode);
   f->view = MSHED_TABLE_VIEW (mshed_table_view_new (table));
   mshed_table_view_set_document (f->view, f->doc);
-  f->window = grid_test_window (GTK_WIDGET (f->view), 1000, 600);
+  f->window = widget_test_window (GTK_WIDGET (f->view), 1000, 600);
 }
 
 static void
 fixture_teardown (Fixture *f)
 {
   gtk_window_destroy (GTK_WINDOW (f->window));
-  grid_test_iterate (20);
+  widget_test_iterate (20);
   g_assert_finalize_object (f->doc);
 }
 
@@ -87,7 +87,7 @@ editor_type (MshedTableView *view,
   g_assert_true (mshed_cell_editor_is_open (editor));
   gtk_editable_set_text (entry, text);
   g_signal_emit_by_name (entry, "activate");
-  grid_test_iterate (30);
+  widget_test_iterate (30);
 }
 
 static gboolean
@@ -182,9 +182,9 @@ test_edit_slot_cell (void)
   guint slot, other, node;
   MshedNode rec;
 
-  if (!grid_test_have_display ())
+  if (!widget_test_have_display ())
     {
-      grid_test_skip ();
+      widget_test_skip ();
       return;
     }
   fixture_setup (&f, MSHED_TABLE_NODES, 400, MSHED_MODE_STRICT);
@@ -193,7 +193,7 @@ test_edit_slot_cell (void)
 
   /* the keyboard path: reveal the cell, F2's action opens the editor on it */
   mshed_table_view_reveal (f.view, node, "slot1");
-  grid_test_iterate (50);
+  widget_test_iterate (50);
   expect = g_strdup_printf ("%u", slot);
   g_assert_cmpstr (cell_text (f.view, node, "slot1"), ==, expect);
   g_assert_true (cell_has_class (f.view, node, "slot1", "current"));
@@ -226,7 +226,7 @@ test_edit_slot_cell (void)
   /* consecutive edits of one cell merge into one step: undo restores the loaded bytes */
   g_assert_true (mshed_document_undo (f.doc));
   g_assert_false (mshed_document_can_undo (f.doc));
-  grid_test_iterate (30);
+  widget_test_iterate (30);
   after_undo = mshed_document_serialize (f.doc);
   g_assert_true (g_bytes_equal (original, after_undo));
   g_free (expect);
@@ -236,7 +236,7 @@ test_edit_slot_cell (void)
   g_assert_false (mshed_document_get_modified (f.doc));
 
   g_assert_true (mshed_document_redo (f.doc));
-  grid_test_iterate (30);
+  widget_test_iterate (30);
   after_redo = mshed_document_serialize (f.doc);
   g_assert_false (g_bytes_equal (original, after_redo));
   g_assert_true (mshed_model_get_node (model_of (&f), node, &rec));
@@ -267,9 +267,9 @@ test_reject_invalid (void)
   g_autoptr(GBytes) original = NULL;
   MshedCellEditor *editor;
 
-  if (!grid_test_have_display ())
+  if (!widget_test_have_display ())
     {
-      grid_test_skip ();
+      widget_test_skip ();
       return;
     }
   fixture_setup (&f, MSHED_TABLE_NODES, 200, MSHED_MODE_STRICT);
@@ -293,7 +293,7 @@ test_reject_invalid (void)
       g_assert_false (mshed_document_can_undo (f.doc));
       g_assert_false (mshed_document_get_modified (f.doc));
       gtk_popover_popdown (GTK_POPOVER (editor));
-      grid_test_iterate (20);
+      widget_test_iterate (20);
     }
 
   /* typing a value of the same cell again changes nothing and leaves no undo step */
@@ -326,9 +326,9 @@ test_decoded_columns (void)
   MshedCellEditor *editor;
   const guint8 *rec;
 
-  if (!grid_test_have_display ())
+  if (!widget_test_have_display ())
     {
-      grid_test_skip ();
+      widget_test_skip ();
       return;
     }
   fixture_setup (&f, MSHED_TABLE_POSITIONS, 200, MSHED_MODE_STRICT);
@@ -338,7 +338,7 @@ test_decoded_columns (void)
   /* the raw column is hidden until asked for */
   g_assert_null (_mshed_table_view_find_cell (f.view, 0, "nx.raw"));
   mshed_table_view_set_show_raw (f.view, TRUE);
-  grid_test_iterate (50);
+  widget_test_iterate (50);
   g_assert_nonnull (_mshed_table_view_find_cell (f.view, 0, "nx.raw"));
 
   /* out of the decoded range: refused, nothing changed */
@@ -387,9 +387,9 @@ test_copy_paste (void)
   GListModel *rows;
   MshedNode rec;
 
-  if (!grid_test_have_display ())
+  if (!widget_test_have_display ())
     {
-      grid_test_skip ();
+      widget_test_skip ();
       return;
     }
   fixture_setup (&f, MSHED_TABLE_NODES, 300, MSHED_MODE_STRICT);
@@ -489,12 +489,12 @@ test_cell_states (void)
   const char *tip;
   MshedNode rec;
 
-  if (!grid_test_have_display ())
+  if (!widget_test_have_display ())
     {
-      grid_test_skip ();
+      widget_test_skip ();
       return;
     }
-  f.doc = grid_test_document (11, 300, 10, MSHED_MODE_TOLERANT);
+  f.doc = widget_test_document (11, 300, 10, MSHED_MODE_TOLERANT);
   f.view = MSHED_TABLE_VIEW (mshed_table_view_new (MSHED_TABLE_NODES));
   slots_view = mshed_table_view_new (MSHED_TABLE_SLOTS);
   mshed_table_view_set_document (f.view, f.doc);
@@ -504,7 +504,7 @@ test_cell_states (void)
   gtk_widget_set_vexpand (slots_view, TRUE);
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (f.view));
   gtk_box_append (GTK_BOX (box), slots_view);
-  f.window = grid_test_window (box, 1100, 800);
+  f.window = widget_test_window (box, 1100, 800);
 
   /* sentinel and hex: node 0 is a root; flags show as hex */
   g_assert_true (mshed_model_get_node (model_of (&f), 0, &rec));
@@ -521,7 +521,7 @@ test_cell_states (void)
   g_assert_true (mshed_document_set_field (f.doc, MSHED_TABLE_NODES, node, "slot2",
                                            n_slots + 5, &error));
   g_assert_no_error (error);
-  grid_test_iterate (50);
+  widget_test_iterate (50);
   g_assert_true (cell_has_class (f.view, node, "slot2", "warning"));
   cell = _mshed_table_view_find_cell (f.view, node, "slot2");
   tip = gtk_widget_get_tooltip_text (cell);
@@ -535,24 +535,24 @@ test_cell_states (void)
   g_assert_false (_mshed_table_view_follow_current (f.view));
 
   g_assert_true (mshed_document_undo (f.doc));
-  grid_test_iterate (50);
+  widget_test_iterate (50);
   g_assert_false (cell_has_class (f.view, node, "slot2", "warning"));
 
   /* moving a vertex makes the bounds of the slots drawing it stale: shaded */
   g_assert_true (mshed_document_set_field (f.doc, MSHED_TABLE_POSITIONS, 0, "x", 1000.0,
                                            &error));
   g_assert_no_error (error);
-  grid_test_iterate (50);
+  widget_test_iterate (50);
   for (s = 0; s < n_slots; s++)
     if (mshed_document_get_row_stale (f.doc, MSHED_TABLE_SLOTS, s) & MSHED_DERIVED_SLOT_BOUNDS)
       break;
   g_assert_cmpuint (s, <, n_slots);
   mshed_table_view_reveal (MSHED_TABLE_VIEW (slots_view), s, "aabbMinX");
-  grid_test_iterate (80);
+  widget_test_iterate (80);
   g_assert_true (cell_has_class (MSHED_TABLE_VIEW (slots_view), s, "aabbMinX", "stale"));
   g_assert_false (cell_has_class (MSHED_TABLE_VIEW (slots_view), s, "triStart", "stale"));
   g_assert_true (mshed_document_undo (f.doc));
-  grid_test_iterate (50);
+  widget_test_iterate (50);
   g_assert_false (cell_has_class (MSHED_TABLE_VIEW (slots_view), s, "aabbMinX", "stale"));
 
   /* linked-selection highlight: no signal */
@@ -598,9 +598,9 @@ test_references (void)
   guint slot, other, node, child = G_MAXUINT, row;
   MshedNode rec;
 
-  if (!grid_test_have_display ())
+  if (!widget_test_have_display ())
     {
-      grid_test_skip ();
+      widget_test_skip ();
       return;
     }
   fixture_setup (&f, MSHED_TABLE_NODES, 300, MSHED_MODE_STRICT);
@@ -640,7 +640,7 @@ test_references (void)
   g_assert_true (mshed_table_view_get_selected_row (f.view, &row));
   g_assert_cmpuint (row, ==, 4);
   mshed_table_view_reveal (f.view, 7, "slot3");
-  grid_test_iterate (50);
+  widget_test_iterate (50);
   g_assert_cmpuint (selected->len, ==, 1);
   g_assert_true (mshed_table_view_get_selected_row (f.view, &row));
   g_assert_cmpuint (row, ==, 7);
@@ -661,7 +661,7 @@ xdo (const char *args)
   g_assert_nonnull (xdotool);
   cmd = g_strdup_printf ("%s %s", xdotool, args);
   g_assert_true (g_spawn_command_line_sync (cmd, NULL, NULL, &status, NULL));
-  grid_test_iterate (120);
+  widget_test_iterate (120);
   return status == 0;
 }
 
@@ -696,9 +696,9 @@ test_real_input (void)
   guint slot, other, node;
   MshedNode rec;
 
-  if (!grid_test_have_display ())
+  if (!widget_test_have_display ())
     {
-      grid_test_skip ();
+      widget_test_skip ();
       return;
     }
 #ifdef GDK_WINDOWING_X11
@@ -758,7 +758,7 @@ test_real_input (void)
   }
   g_assert_cmpuint (rec.slot[0], ==, MSHED_NONE);
   g_assert_true (mshed_document_undo (f.doc));   /* slot1 */
-  grid_test_iterate (30);
+  widget_test_iterate (30);
 
   /* Right moves to the next column; typing starts an edit with what was typed */
   g_assert_true (cell_has_class (f.view, node, "slot1", "current"));
@@ -772,7 +772,7 @@ test_real_input (void)
 
   /* Ctrl+click on a reference follows it */
   g_assert_true (mshed_document_undo (f.doc));
-  grid_test_iterate (50);
+  widget_test_iterate (50);
   point_at_cell (&f, node, "slot0");
   g_assert_true (xdo ("keydown ctrl click 1 keyup ctrl"));
   g_assert_cmpuint (follows->len, ==, 2);
@@ -811,9 +811,9 @@ test_structural (void)
   MshedTableModel *model;
   guint n;
 
-  if (!grid_test_have_display ())
+  if (!widget_test_have_display ())
     {
-      grid_test_skip ();
+      widget_test_skip ();
       return;
     }
   fixture_setup (&f, MSHED_TABLE_NODES, 300, MSHED_MODE_STRICT);
@@ -824,7 +824,7 @@ test_structural (void)
 
   g_assert_true (mshed_document_insert_rows (f.doc, MSHED_TABLE_NODES, 2, 1, NULL, &error));
   g_assert_no_error (error);
-  grid_test_iterate (50);
+  widget_test_iterate (50);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (model)), ==, n + 1);
   g_assert_cmpuint (g_list_model_get_n_items (_mshed_table_view_get_rows (f.view)), ==, n + 1);
   /* the row object of record 5 is now record 6, or was dropped when the change names the
@@ -837,13 +837,13 @@ test_structural (void)
 
   g_assert_true (mshed_document_delete_rows (f.doc, MSHED_TABLE_NODES, 0, 2, &error));
   g_assert_no_error (error);
-  grid_test_iterate (50);
+  widget_test_iterate (50);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (model)), ==, n - 1);
   assert_row_numbers (&f, n - 1);
 
   while (mshed_document_can_undo (f.doc))
     g_assert_true (mshed_document_undo (f.doc));
-  grid_test_iterate (50);
+  widget_test_iterate (50);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (model)), ==, n);
   assert_row_numbers (&f, n);
   g_assert_cmpuint (mshed_table_model_get_n_live_rows (model), <=, n);
@@ -877,9 +877,9 @@ test_filter_sort (void)
   guint n, n_none = 0;
   double prev;
 
-  if (!grid_test_have_display ())
+  if (!widget_test_have_display ())
     {
-      grid_test_skip ();
+      widget_test_skip ();
       return;
     }
   fixture_setup (&f, MSHED_TABLE_NODES, 300, MSHED_MODE_STRICT);
@@ -889,7 +889,7 @@ test_filter_sort (void)
   g_assert_cmpuint (n, ==, 12);
 
   mshed_table_view_set_filter_text (f.view, "#5");
-  grid_test_iterate (30);
+  widget_test_iterate (30);
   g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 1);
   {
     g_autoptr(MshedTableRow) r = g_list_model_get_item (rows, 0);
@@ -905,17 +905,17 @@ test_filter_sort (void)
       n_none += rec.hdr1 == MSHED_NONE;
     }
   mshed_table_view_set_filter_text (f.view, "hdr1=none");
-  grid_test_iterate (30);
+  widget_test_iterate (30);
   g_assert_cmpuint (g_list_model_get_n_items (rows), ==, n_none);
 
   /* reveal() of a filtered-out row clears the filter */
   mshed_table_view_reveal (f.view, n - 1, NULL);
-  grid_test_iterate (30);
+  widget_test_iterate (30);
   g_assert_cmpuint (g_list_model_get_n_items (rows), ==, n);
 
   /* sorting by a slot column: descending values */
   sort_by (f.view, "slot0", GTK_SORT_DESCENDING);
-  grid_test_iterate (30);
+  widget_test_iterate (30);
   prev = G_MAXDOUBLE;
   for (guint i = 0; i < n; i++)
     {
@@ -930,7 +930,7 @@ test_filter_sort (void)
     }
   /* and the row-number column back to ascending: the identity */
   sort_by (f.view, NULL, GTK_SORT_ASCENDING);
-  grid_test_iterate (30);
+  widget_test_iterate (30);
   for (guint i = 0; i < n; i++)
     {
       g_autoptr(MshedTableRow) r = g_list_model_get_item (rows, i);
@@ -963,13 +963,13 @@ test_lazy_large (void)
   gint64 t0;
   guint n;
 
-  if (!grid_test_have_display ())
+  if (!widget_test_have_display ())
     {
-      grid_test_skip ();
+      widget_test_skip ();
       return;
     }
   t0 = g_get_monotonic_time ();
-  f.doc = grid_test_document (3, MSHED_GEN_MAX_TRIANGLES, 20, MSHED_MODE_STRICT);
+  f.doc = widget_test_document (3, MSHED_GEN_MAX_TRIANGLES, 20, MSHED_MODE_STRICT);
   g_test_message ("generated and opened 200k triangles in %.0f ms",
                   (g_get_monotonic_time () - t0) / 1000.0);
 
@@ -983,7 +983,7 @@ test_lazy_large (void)
   t0 = g_get_monotonic_time ();
   mshed_table_view_set_document (f.view, f.doc);
   mshed_table_view_set_document (MSHED_TABLE_VIEW (indices), f.doc);
-  f.window = grid_test_window (box, 1200, 700);
+  f.window = widget_test_window (box, 1200, 700);
   g_test_message ("first frame with both grids in %.0f ms", (g_get_monotonic_time () - t0) / 1000.0);
 
   model = _mshed_table_view_get_model (f.view);
@@ -1011,7 +1011,7 @@ test_lazy_large (void)
          g_get_monotonic_time () - t0 < 10 * G_USEC_PER_SEC)
     g_main_context_iteration (NULL, TRUE);
   g_test_message ("jump to the last row drawn in %.0f ms", (g_get_monotonic_time () - t0) / 1000.0);
-  grid_test_iterate (100);
+  widget_test_iterate (100);
   g_assert_nonnull (_mshed_table_view_find_cell (f.view, n - 1, "flags"));
   g_assert_cmpuint (mshed_table_model_get_n_live_rows (model), <, 400);
 
@@ -1020,7 +1020,7 @@ test_lazy_large (void)
   t0 = g_get_monotonic_time ();
   sort_by (f.view, "nX", GTK_SORT_ASCENDING);
   wait_sorted (sort);
-  grid_test_iterate (100);
+  widget_test_iterate (100);
   g_test_message ("sorted 200k rows in %.0f ms; live rows %u",
                   (g_get_monotonic_time () - t0) / 1000.0, mshed_table_model_get_n_live_rows (model));
   g_assert_cmpuint (mshed_table_model_get_n_live_rows (model), <, 400);
@@ -1086,9 +1086,9 @@ test_screenshot (void)
   const char *theme = g_getenv ("GTK_THEME");
   gboolean dark = theme != NULL && strstr (theme, "dark") != NULL;
 
-  if (!grid_test_have_display ())
+  if (!widget_test_have_display ())
     {
-      grid_test_skip ();
+      widget_test_skip ();
       return;
     }
   if (g_getenv ("MSHED_TEST_SCREENSHOT_DIR") == NULL)
@@ -1097,7 +1097,7 @@ test_screenshot (void)
       return;
     }
 
-  f.doc = grid_test_document (11, 300, 10, MSHED_MODE_TOLERANT);
+  f.doc = widget_test_document (11, 300, 10, MSHED_MODE_TOLERANT);
   notebook = gtk_notebook_new ();
   f.window = NULL;
   for (guint i = 0; i < G_N_ELEMENTS (tables); i++)
@@ -1118,9 +1118,9 @@ test_screenshot (void)
 
     mshed_table_view_set_highlight (f.view, rows, 2);
   }
-  f.window = grid_test_window (notebook, 1100, 520);
+  f.window = widget_test_window (notebook, 1100, 520);
   mshed_table_view_reveal (f.view, 1, "slot1");
-  grid_test_iterate (100);
+  widget_test_iterate (100);
 
   for (guint i = 0; i < G_N_ELEMENTS (tables); i++)
     {
@@ -1133,19 +1133,19 @@ test_screenshot (void)
       if (tables[i] == MSHED_TABLE_SLOTS)
         mshed_table_view_reveal (MSHED_TABLE_VIEW (gtk_notebook_get_nth_page (GTK_NOTEBOOK (notebook), (int) i)),
                                  0, "aabbMinX");
-      grid_test_iterate (100);
-      grid_test_screenshot (f.window, file);
+      widget_test_iterate (100);
+      widget_test_screenshot (f.window, file);
     }
 
   /* the editor with a refused value, on the whole screen */
   gtk_notebook_set_current_page (GTK_NOTEBOOK (notebook), 0);
-  grid_test_iterate (50);
+  widget_test_iterate (50);
   g_assert_true (mshed_table_view_start_editing (f.view, 3, "slot2"));
   editor_type (f.view, "70000");
   {
     g_autofree char *file = g_strdup_printf ("table-editor%s.png", dark ? "-dark" : "");
 
-    grid_test_screenshot_root (file);
+    widget_test_screenshot_root (file);
   }
   gtk_popover_popdown (GTK_POPOVER (_mshed_table_view_get_editor (f.view)));
 
@@ -1156,7 +1156,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  grid_test_init (&argc, &argv);
+  widget_test_init (&argc, &argv);
 
   g_test_add_func ("/widgets/table-view/columns", test_columns);
   g_test_add_func ("/widgets/table-view/edit-slot-cell", test_edit_slot_cell);

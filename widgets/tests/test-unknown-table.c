@@ -25,7 +25,7 @@ fixture_setup (Fixture       *f,
   f->doc = hex_test_document (23, 400);
   f->table = mshed_unknown_table_new ();
   mshed_unknown_table_set_document (MSHED_UNKNOWN_TABLE (f->table), f->doc);
-  f->window = hex_test_window (f->table, 1000, 600);
+  f->window = widget_test_window (f->table, 1000, 600);
 }
 
 static void
@@ -33,7 +33,7 @@ fixture_teardown (Fixture       *f,
                   gconstpointer  data)
 {
   gtk_window_destroy (GTK_WINDOW (f->window));
-  hex_test_iterate (10);
+  widget_test_iterate (10);
   g_assert_finalize_object (f->doc);
 }
 
@@ -140,7 +140,7 @@ test_slots_summary (Fixture       *f,
     g_assert_cmpfloat (s.max, ==, max);
   }
   mshed_unknown_table_sort (table, NULL, GTK_SORT_ASCENDING);
-  hex_test_screenshot (f->window, "unknown-table-slots.png");
+  widget_test_screenshot (f->window, "unknown-table-slots.png");
 }
 
 static void
@@ -227,9 +227,9 @@ int
 main (int   argc,
       char *argv[])
 {
-  if (!hex_test_init (&argc, &argv))
+  if (!widget_test_init (&argc, &argv))
     {
-      g_test_add_func ("/widgets/unknown-table/no-display", hex_test_skip);
+      g_test_add_func ("/widgets/unknown-table/no-display", widget_test_skip);
       return g_test_run ();
     }
   g_test_add ("/widgets/unknown-table/slots-summary", Fixture, NULL, fixture_setup,

@@ -1,9 +1,9 @@
-/* grid-test-util.h
+/* widget-test-util.h
  *
  * Copyright 2026 The mshed authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Helpers shared by the table view and node tree tests: a generated model in a document, a
+ * Helpers shared by the widget tests (and the app's GUI test): a generated model in a document, a
  * shown window with the app's style sheet, waiting for GTK, and screenshots.
  */
 #pragma once
@@ -15,7 +15,7 @@
 #include "mshed-model.h"
 
 static inline MshedDocument *
-grid_test_document (guint64   seed,
+widget_test_document (guint64   seed,
                     guint     n_triangles,
                     guint     n_nodes,
                     MshedMode mode)
@@ -42,7 +42,7 @@ grid_test_document (guint64   seed,
 }
 
 static inline void
-grid_test_css_error_cb (GtkCssProvider *provider,
+widget_test_css_error_cb (GtkCssProvider *provider,
                         GtkCssSection  *section,
                         const GError   *error)
 {
@@ -51,17 +51,17 @@ grid_test_css_error_cb (GtkCssProvider *provider,
   g_error ("style.css: %s: %s", where, error->message);
 }
 
-static gboolean grid_test_display;
+static gboolean widget_test_display;
 
 /* Whether GTK could open a display (gtk_init_check() must not be retried after a failure). */
 static inline gboolean
-grid_test_have_display (void)
+widget_test_have_display (void)
 {
-  return grid_test_display;
+  return widget_test_display;
 }
 
 static inline gboolean
-grid_test_init (int    *argc,
+widget_test_init (int    *argc,
                 char ***argv)
 {
   GtkCssProvider *provider;
@@ -69,12 +69,12 @@ grid_test_init (int    *argc,
   g_setenv ("GTK_A11Y", "none", FALSE);
   g_setenv ("GSETTINGS_BACKEND", "memory", FALSE);
   g_test_init (argc, argv, NULL);
-  if (!(grid_test_display = gtk_init_check ()))
+  if (!(widget_test_display = gtk_init_check ()))
     return FALSE;
 
   /* the app loads the style sheet display-wide; a parse error fails the test */
   provider = gtk_css_provider_new ();
-  g_signal_connect (provider, "parsing-error", G_CALLBACK (grid_test_css_error_cb), NULL);
+  g_signal_connect (provider, "parsing-error", G_CALLBACK (widget_test_css_error_cb), NULL);
   gtk_css_provider_load_from_resource (provider, "/org/mshed/Mshed/style.css");
   gtk_style_context_add_provider_for_display (gdk_display_get_default (),
                                               GTK_STYLE_PROVIDER (provider),
@@ -83,13 +83,13 @@ grid_test_init (int    *argc,
 }
 
 static inline void
-grid_test_skip (void)
+widget_test_skip (void)
 {
   g_test_skip ("no display (run under xvfb-run)");
 }
 
 static inline void
-grid_test_iterate (guint ms)
+widget_test_iterate (guint ms)
 {
   gint64 end = g_get_monotonic_time () + (gint64) ms * 1000;
 
@@ -104,7 +104,7 @@ grid_test_iterate (guint ms)
 
 /* Shows @child in a window of the given size and waits until it is drawn. */
 static inline GtkWidget *
-grid_test_window (GtkWidget *child,
+widget_test_window (GtkWidget *child,
                   int        width,
                   int        height)
 {
@@ -118,13 +118,13 @@ grid_test_window (GtkWidget *child,
          g_get_monotonic_time () < deadline)
     g_main_context_iteration (NULL, TRUE);
   g_assert_true (gtk_widget_get_mapped (child));
-  grid_test_iterate (80);
+  widget_test_iterate (80);
   return window;
 }
 
 /* Renders @window to DIR/@name when MSHED_TEST_SCREENSHOT_DIR is set. */
 static inline void
-grid_test_screenshot (GtkWidget  *window,
+widget_test_screenshot (GtkWidget  *window,
                       const char *name)
 {
   const char *dir = g_getenv ("MSHED_TEST_SCREENSHOT_DIR");
@@ -138,7 +138,7 @@ grid_test_screenshot (GtkWidget  *window,
 
   if (dir == NULL)
     return;
-  grid_test_iterate (150);
+  widget_test_iterate (150);
   w = gtk_widget_get_width (window);
   h = gtk_widget_get_height (window);
   paintable = gtk_widget_paintable_new (window);
@@ -155,7 +155,7 @@ grid_test_screenshot (GtkWidget  *window,
 /* Grabs the whole X screen (popovers included) with ImageMagick's import when
  * MSHED_TEST_SCREENSHOT_DIR is set and import is installed. */
 static inline void
-grid_test_screenshot_root (const char *name)
+widget_test_screenshot_root (const char *name)
 {
   const char *dir = g_getenv ("MSHED_TEST_SCREENSHOT_DIR");
   g_autofree char *import = g_find_program_in_path ("import");
@@ -164,7 +164,7 @@ grid_test_screenshot_root (const char *name)
 
   if (dir == NULL || import == NULL)
     return;
-  grid_test_iterate (200);
+  widget_test_iterate (200);
   path = g_build_filename (dir, name, NULL);
   cmd = g_strdup_printf ("%s -window root %s", import, path);
   g_assert_true (g_spawn_command_line_sync (cmd, NULL, NULL, NULL, NULL));
@@ -172,7 +172,7 @@ grid_test_screenshot_root (const char *name)
 }
 
 static inline gboolean
-grid_test_bytes_equal (GBytes *a,
+widget_test_bytes_equal (GBytes *a,
                        GBytes *b)
 {
   return g_bytes_equal (a, b);

@@ -728,6 +728,37 @@ mshed_nres_insert_entry (MshedNres            *self,
   return position;
 }
 
+/**
+ * mshed_nres_append_entry:
+ * @name: (nullable): the entry name (at most 35 bytes); NULL names it "Res<type>"
+ * @data: (array length=size): the payload, copied
+ *
+ * Returns: the directory index of the new last entry
+ */
+guint
+mshed_nres_append_entry (MshedNres  *self,
+                         guint32     type_id,
+                         guint32     attr1,
+                         guint32     attr2,
+                         guint32     attr3,
+                         const char *name,
+                         const void *data,
+                         gsize       size)
+{
+  MshedNresEntry e = { 0 };
+  g_autoptr(GBytes) payload = g_bytes_new (data, size);
+
+  e.type_id = type_id;
+  e.attr1 = attr1;
+  e.attr2 = attr2;
+  e.attr3 = attr3;
+  if (name)
+    strncpy ((char *) e.name, name, MSHED_NRES_NAME_SIZE - 1);
+  else
+    g_snprintf ((char *) e.name, MSHED_NRES_NAME_SIZE, "Res%u", type_id);
+  return mshed_nres_insert_entry (self, G_MAXUINT, &e, payload);
+}
+
 void
 mshed_nres_remove_entry (MshedNres *self,
                          guint      index)

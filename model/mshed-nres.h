@@ -83,6 +83,14 @@ guint           mshed_nres_insert_entry       (MshedNres         *self,
                                                guint              position,
                                                const MshedNresEntry *templ,
                                                GBytes            *payload);
+guint           mshed_nres_append_entry       (MshedNres         *self,
+                                               guint32            type_id,
+                                               guint32            attr1,
+                                               guint32            attr2,
+                                               guint32            attr3,
+                                               const char        *name,
+                                               const void        *data,
+                                               gsize              size);
 void            mshed_nres_remove_entry       (MshedNres         *self,
                                                guint              index);
 

@@ -47,26 +47,6 @@ typedef struct {
   gint16 q[4];   /* stored x, y, z, w */
 } Key;
 
-static void
-add (MshedNres  *nres,
-     guint32     type,
-     guint32     a1,
-     guint32     a2,
-     guint32     a3,
-     const void *data,
-     gsize       size)
-{
-  MshedNresEntry e = { 0 };
-  g_autoptr(GBytes) payload = g_bytes_new (data, size);
-
-  e.type_id = type;
-  e.attr1 = a1;
-  e.attr2 = a2;
-  e.attr3 = a3;
-  g_snprintf ((char *) e.name, 36, "res%u", type);
-  mshed_nres_insert_entry (nres, G_MAXUINT, &e, payload);
-}
-
 /* Nodes as (parent, hdr2, hdr3) triples; the slot words are all 0xFFFF. */
 static MshedModel *
 build_model (const guint16 *hdr,
@@ -109,13 +89,13 @@ build_model (const guint16 *hdr,
   for (guint i = 0; i < n_words; i++)
     mshed_write_u16 (res19 + 2 * i, map[i]);
 
-  add (nres, 1, n_nodes, 0, 38, nodes, 38 * (gsize) n_nodes);
-  add (nres, 2, 0, 0, 68, res2, sizeof res2);
-  add (nres, 3, 0, 0, 12, NULL, 0);
-  add (nres, 6, 0, 0, 2, NULL, 0);
-  add (nres, 13, 0, 0, 20, NULL, 0);
-  add (nres, 8, n_keys, 0, 4, res8, 24 * (gsize) n_keys);
-  add (nres, 19, n_words, frame_count, 2, res19, 2 * (gsize) n_words);
+  mshed_nres_append_entry (nres, 1, n_nodes, 0, 38, NULL, nodes, 38 * (gsize) n_nodes);
+  mshed_nres_append_entry (nres, 2, 0, 0, 68, NULL, res2, sizeof res2);
+  mshed_nres_append_entry (nres, 3, 0, 0, 12, NULL, NULL, 0);
+  mshed_nres_append_entry (nres, 6, 0, 0, 2, NULL, NULL, 0);
+  mshed_nres_append_entry (nres, 13, 0, 0, 20, NULL, NULL, 0);
+  mshed_nres_append_entry (nres, 8, n_keys, 0, 4, NULL, res8, 24 * (gsize) n_keys);
+  mshed_nres_append_entry (nres, 19, n_words, frame_count, 2, NULL, res19, 2 * (gsize) n_words);
 
   model = mshed_model_new (nres, MSHED_MODE_TOLERANT, diags, &error);
   g_assert_no_error (error);

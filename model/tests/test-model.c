@@ -19,26 +19,6 @@
 #include "mshed-schema.h"
 #include "mshed-source.h"
 
-static void
-add (MshedNres  *nres,
-     guint32     type,
-     guint32     a1,
-     guint32     a2,
-     guint32     a3,
-     const void *data,
-     gsize       size)
-{
-  MshedNresEntry e = { 0 };
-  g_autoptr(GBytes) payload = g_bytes_new (data, size);
-
-  e.type_id = type;
-  e.attr1 = a1;
-  e.attr2 = a2;
-  e.attr3 = a3;
-  g_snprintf ((char *) e.name, 36, "res%u", type);
-  mshed_nres_insert_entry (nres, G_MAXUINT, &e, payload);
-}
-
 /* One node, one slot, one batch drawing one triangle of three vertices. */
 static GBytes *
 build_tiny (const guint8 *name,
@@ -98,19 +78,19 @@ build_tiny (const guint8 *name,
       g_byte_array_append (names, (const guint8 *) "", 1);
     }
 
-  add (nres, 1, 1, 0, 38, node, sizeof node);
-  add (nres, 2, 1, 0, 68, res2, sizeof res2);
-  add (nres, 3, 3, 0, 12, pos_bytes, sizeof pos_bytes);
-  add (nres, 4, 3, 0, 4, normals, sizeof normals);
-  add (nres, 5, 3, 0, 4, uv_bytes, sizeof uv_bytes);
-  add (nres, 13, 1, 0, 20, batch, sizeof batch);
-  add (nres, 6, 3, 0, 2, idx, sizeof idx);
-  add (nres, 7, 1, 0, 16, tri, sizeof tri);
-  add (nres, 8, 1, 0, 4, key, sizeof key);
-  add (nres, 19, 0, 1, 2, NULL, 0);
-  add (nres, 9, 7, 8, 9, "opaque", 6);
-  add (nres, 10, 1, 0, 0, names->data, names->len);
-  add (nres, 0x52414557, 0, 0, 0, "1\n0 X\n", 6);  /* unknown type: carried through */
+  mshed_nres_append_entry (nres, 1, 1, 0, 38, NULL, node, sizeof node);
+  mshed_nres_append_entry (nres, 2, 1, 0, 68, NULL, res2, sizeof res2);
+  mshed_nres_append_entry (nres, 3, 3, 0, 12, NULL, pos_bytes, sizeof pos_bytes);
+  mshed_nres_append_entry (nres, 4, 3, 0, 4, NULL, normals, sizeof normals);
+  mshed_nres_append_entry (nres, 5, 3, 0, 4, NULL, uv_bytes, sizeof uv_bytes);
+  mshed_nres_append_entry (nres, 13, 1, 0, 20, NULL, batch, sizeof batch);
+  mshed_nres_append_entry (nres, 6, 3, 0, 2, NULL, idx, sizeof idx);
+  mshed_nres_append_entry (nres, 7, 1, 0, 16, NULL, tri, sizeof tri);
+  mshed_nres_append_entry (nres, 8, 1, 0, 4, NULL, key, sizeof key);
+  mshed_nres_append_entry (nres, 19, 0, 1, 2, NULL, NULL, 0);
+  mshed_nres_append_entry (nres, 9, 7, 8, 9, NULL, "opaque", 6);
+  mshed_nres_append_entry (nres, 10, 1, 0, 0, NULL, names->data, names->len);
+  mshed_nres_append_entry (nres, 0x52414557, 0, 0, 0, NULL, "1\n0 X\n", 6);  /* unknown type: carried through */
   return mshed_nres_serialize (nres, NULL);
 }
 

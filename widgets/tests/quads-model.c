@@ -15,26 +15,6 @@
 /* Model ---------------------------------------------------------------------------------- */
 
 static void
-add (MshedNres  *nres,
-     guint32     type,
-     guint32     a1,
-     guint32     a2,
-     guint32     a3,
-     const void *data,
-     gsize       size)
-{
-  MshedNresEntry e = { 0 };
-  g_autoptr(GBytes) payload = g_bytes_new (data, size);
-
-  e.type_id = type;
-  e.attr1 = a1;
-  e.attr2 = a2;
-  e.attr3 = a3;
-  g_snprintf ((char *) e.name, 36, "res%u", type);
-  mshed_nres_insert_entry (nres, G_MAXUINT, &e, payload);
-}
-
-static void
 put_slot (guint8      *res2,
           guint        index,
           guint16      tri_start,
@@ -159,20 +139,20 @@ build_model_bytes (guint node_stride)
     mshed_write_u16 (res19 + 2 * i, map[i]);
 
   if (node_stride == 38)
-    add (nres, 1, 2, 0, 38, nodes, sizeof nodes);
+    mshed_nres_append_entry (nres, 1, 2, 0, 38, NULL, nodes, sizeof nodes);
   else
-    add (nres, 1, 2, 0, node_stride, nodes, 2 * node_stride);
-  add (nres, 2, 5, 0, 68, res2, sizeof res2);
-  add (nres, 3, 12, 0, 12, res3, sizeof res3);
-  add (nres, 4, 12, 0, 4, res4, sizeof res4);
-  add (nres, 5, 12, 0, 4, res5, sizeof res5);
-  add (nres, 13, 6, 0, 20, res13, sizeof res13);
-  add (nres, 6, 12, 0, 2, res6, sizeof res6);
+    mshed_nres_append_entry (nres, 1, 2, 0, node_stride, NULL, nodes, 2 * node_stride);
+  mshed_nres_append_entry (nres, 2, 5, 0, 68, NULL, res2, sizeof res2);
+  mshed_nres_append_entry (nres, 3, 12, 0, 12, NULL, res3, sizeof res3);
+  mshed_nres_append_entry (nres, 4, 12, 0, 4, NULL, res4, sizeof res4);
+  mshed_nres_append_entry (nres, 5, 12, 0, 4, NULL, res5, sizeof res5);
+  mshed_nres_append_entry (nres, 13, 6, 0, 20, NULL, res13, sizeof res13);
+  mshed_nres_append_entry (nres, 6, 12, 0, 2, NULL, res6, sizeof res6);
   memset (res7, 0xFF, sizeof res7);
-  add (nres, 7, 10, 0, 16, res7, sizeof res7);
-  add (nres, 8, 3, 0, 4, res8, sizeof res8);
-  add (nres, 19, 3, 3, 2, res19, sizeof res19);
-  add (nres, 10, 2, 0, 0, names, sizeof names);
+  mshed_nres_append_entry (nres, 7, 10, 0, 16, NULL, res7, sizeof res7);
+  mshed_nres_append_entry (nres, 8, 3, 0, 4, NULL, res8, sizeof res8);
+  mshed_nres_append_entry (nres, 19, 3, 3, 2, NULL, res19, sizeof res19);
+  mshed_nres_append_entry (nres, 10, 2, 0, 0, NULL, names, sizeof names);
   return mshed_nres_serialize (nres, NULL);
 }
 

@@ -801,6 +801,23 @@ mshed_nres_compute_sort_table (const MshedNres *self,
   g_qsort_with_data (out, (gint) self->entries->len, sizeof (guint32), sort_cmp, (gpointer) self);
 }
 
+/* A modified non-canonical archive whose payloads all kept their size is written by patching
+ * its source in place (gaps and foreign bytes survive); anything else is rebuilt canonically. */
+static gboolean
+patches_in_place (const MshedNres *self)
+{
+  if (self->canonical || self->source == NULL || self->structure_changed)
+    return FALSE;
+  for (guint i = 0; i < self->entries->len; i++)
+    {
+      const MshedNresEntry *e = &g_array_index (self->entries, MshedNresEntry, i);
+
+      if (mshed_nres_entry_get_size (e) != e->orig_size)
+        return FALSE;
+    }
+  return TRUE;
+}
+
 /**
  * mshed_nres_layout:
  *
@@ -812,24 +829,17 @@ mshed_nres_layout (MshedNres *self)
 {
   guint64 pos = MSHED_NRES_HEADER_SIZE;
 
-  if (!self->modified)
-    return;
-  if (!self->canonical && !self->structure_changed)
-    {
-      gboolean same_sizes = TRUE;
+  gboolean in_place = !self->modified || patches_in_place (self);
 
-      for (guint i = 0; i < self->entries->len; i++)
-        {
-          const MshedNresEntry *e = &g_array_index (self->entries, MshedNresEntry, i);
-          same_sizes &= mshed_nres_entry_get_size (e) == e->orig_size;
-        }
-      if (same_sizes)
-        return;  /* patched in place: offsets stay */
-    }
   for (guint i = 0; i < self->entries->len; i++)
     {
       MshedNresEntry *e = &g_array_index (self->entries, MshedNresEntry, i);
 
+      if (in_place)
+        {
+          e->data_offset = e->orig_offset;  /* back where the source has it (after an undo) */
+          continue;
+        }
       e->data_offset = (guint32) pos;
       pos = (pos + mshed_nres_entry_get_size (e) + 7) & ~(guint64) 7;
     }
@@ -846,14 +856,11 @@ mshed_nres_get_directory_offset (const MshedNres *self)
   guint n = self->entries->len;
   guint64 pos = MSHED_NRES_HEADER_SIZE;
 
-  if (self->source && (!self->modified || (!self->canonical && !self->structure_changed)))
+  if (self->source && (!self->modified || patches_in_place (self)))
     {
-      gsize len = 0;
-      const guint8 *src = g_bytes_get_data (self->source, &len);
-      guint32 total = mshed_read_u32 (src + 12);
+      const guint8 *src = g_bytes_get_data (self->source, NULL);
 
-      if (!self->modified || self->canonical == FALSE)
-        return total - (guint64) n * MSHED_NRES_RECORD_SIZE;
+      return mshed_read_u32 (src + 12) - (guint64) n * MSHED_NRES_RECORD_SIZE;
     }
   for (guint i = 0; i < n; i++)
     pos = (pos + mshed_nres_entry_get_size (&g_array_index (self->entries, MshedNresEntry, i))
@@ -982,21 +989,9 @@ mshed_nres_serialize (MshedNres *self,
   if (!self->modified && self->source)
     return g_bytes_ref (self->source);
 
-  if (!self->canonical && self->source && !self->structure_changed)
-    {
-      gboolean same_sizes = TRUE;
-
-      for (guint i = 0; i < self->entries->len; i++)
-        {
-          const MshedNresEntry *e = &g_array_index (self->entries, MshedNresEntry, i);
-          same_sizes &= mshed_nres_entry_get_size (e) == e->orig_size;
-        }
-      if (same_sizes)
-        return build_patched (self);
-      if (out_repacked)
-        *out_repacked = TRUE;
-    }
-  else if (!self->canonical && self->source && out_repacked)
+  if (patches_in_place (self))
+    return build_patched (self);
+  if (!self->canonical && self->source && out_repacked)
     *out_repacked = TRUE;
 
   return mshed_nres_build_canonical (self);

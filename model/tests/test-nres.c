@@ -284,6 +284,22 @@ test_noncanonical (void)
   repacked_out = mshed_nres_serialize (nres, &repacked);
   g_assert_true (repacked);
   g_assert_cmpmem (g_bytes_get_data (repacked_out, NULL) + 16, 7, "Jello!!", 7);
+  mshed_nres_layout (nres);
+  g_assert_cmpuint (mshed_nres_peek_entry (nres, 1)->data_offset, ==, 24);
+
+  /* back to the original sizes (an undo): patched in place again, offsets as stored */
+  mshed_nres_entry_splice (nres, 0, 5, 2, NULL, 0);
+  mshed_nres_entry_make_mutable (nres, 0)[0] = 'h';
+  mshed_nres_layout (nres);
+  g_assert_cmpuint (mshed_nres_peek_entry (nres, 0)->data_offset, ==, 32);
+  g_assert_cmpuint (mshed_nres_peek_entry (nres, 1)->data_offset, ==, 40);
+  g_assert_cmpuint (mshed_nres_get_directory_offset (nres), ==, 48);
+  {
+    g_autoptr(GBytes) back = mshed_nres_serialize (nres, &repacked);
+
+    g_assert_false (repacked);
+    g_assert_true (g_bytes_equal (back, in));
+  }
 }
 
 static void

@@ -527,6 +527,7 @@ static void
 build_archive_columns (MshedWindow *self)
 {
   const char *titles[] = { N_("#"), N_("Name"), N_("Type"), N_("Size"), N_("Kind") };
+  const int widths[] = { 60, -1, 90, 110, 90 };
 
   for (guint i = 0; i < G_N_ELEMENTS (titles); i++)
     {
@@ -538,6 +539,8 @@ build_archive_columns (MshedWindow *self)
       column = gtk_column_view_column_new (_(titles[i]), factory);
       gtk_column_view_column_set_expand (column, i == 1);
       gtk_column_view_column_set_resizable (column, TRUE);
+      if (i != 1)
+        gtk_column_view_column_set_fixed_width (column, widths[i]);
       gtk_column_view_append_column (self->archive_view, column);
       g_object_unref (column);
     }

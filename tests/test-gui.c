@@ -288,6 +288,37 @@ test_broken_opens_tolerant (void)
 }
 
 static void
+test_archive (void)
+{
+  const char *archive = g_getenv ("MSHED_SAMPLE_ARCHIVE");
+  MshedWindow *window = mshed_window_new (app);
+  MshedDocument *doc;
+  g_autofree char *title = NULL;
+  g_autofree char *entry = NULL;
+
+  g_assert_nonnull (archive);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (mshed_window_open (window, archive));
+  widget_test_iterate (100);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->main_stack), ==, "archive");
+  g_assert_null (mshed_window_get_document (window));
+
+  /* the generated archive's first entry is a nested model: activating it opens it here */
+  g_signal_emit_by_name (window->archive_view, "activate", 0);
+  widget_test_iterate (200);
+  doc = mshed_window_get_document (window);
+  g_assert_nonnull (doc);
+  g_assert_nonnull (mshed_document_get_entry (doc));
+  entry = g_ascii_strdown (mshed_document_get_entry (doc), -1);
+  g_assert_true (g_str_has_suffix (entry, ".msh"));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->main_stack), ==, "document");
+  title = g_strdup_printf ("in %s", "sample-archive.rlb");
+  g_assert_cmpstr (gtk_label_get_label (window->subtitle_label), ==, title);
+  gtk_window_destroy (GTK_WINDOW (window));
+  widget_test_iterate (50);
+}
+
+static void
 test_unreadable (void)
 {
   g_autofree char *dir = g_dir_make_tmp ("mshed-gui-XXXXXX", NULL);
@@ -357,6 +388,7 @@ main (int   argc,
 
   g_test_add_func ("/app/edit-undo-save", test_edit_undo_save);
   g_test_add_func ("/app/broken-opens-tolerant", test_broken_opens_tolerant);
+  g_test_add_func ("/app/archive", test_archive);
   g_test_add_func ("/app/unreadable", test_unreadable);
   g_test_add_func ("/app/close-asks", test_close_asks);
   return g_test_run ();

@@ -9,6 +9,10 @@
  * rebuilt each frame for the grid, axes and bounds. Each draw item (node, slot, batch) is one
  * glDrawElements with the node's world matrix, so gl_PrimitiveID is the triangle's number in
  * the item; picking writes (item + 1, gl_PrimitiveID) into an RG32UI target.
+ *
+ * The GLSL sources and programs live in mshed-renderer-shaders.c, the line buffer's
+ * geometry (grid, axes, bounds) in mshed-renderer-overlays.c; the struct they share in
+ * mshed-renderer-private.h.
  */
 #define G_LOG_DOMAIN "mshed-render"
 
@@ -20,277 +24,9 @@
 #include <string.h>
 
 #include "mshed-renderer.h"
+#include "mshed-renderer-private.h"
 
 G_DEFINE_QUARK (mshed-render-error-quark, mshed_render_error)
-
-#define ATTR_POS 0
-#define ATTR_NRM 1
-#define ATTR_UV  2
-#define ATTR_SEL 3
-
-#define MODE_SHADED  0
-#define MODE_CHECKER 1
-#define MODE_FLAT    2
-
-typedef struct {
-  float p[3];
-  float c[4];
-} LineVertex;
-
-/* Highlight levels, drawn weakest first: an item's node or slot is selected (context), its
- * batch is, or single triangles are. */
-#define N_SEL_LEVELS 3
-
-typedef struct {
-  guint first[N_SEL_LEVELS];   /* into the selection element buffer */
-  guint count[N_SEL_LEVELS];
-} SelRanges;
-
-typedef struct {
-  GLuint program;
-  GLint  u_vp;
-  GLint  u_model;
-  GLint  u_normal_mat;
-  GLint  u_color;
-  GLint  u_mode;
-  GLint  u_eye;
-  GLint  u_item;
-  GLint  u_length;
-  GLint  u_wire;
-} Program;
-
-struct _MshedRenderer {
-  MshedModel       *model;
-  MshedRenderScene *scene;
-  gboolean          framed_once;
-  MshedCamera       camera;
-  guint             lod;
-  guint             group;
-  float             time;
-  MshedPoseOptions  pose_options;
-  MshedOverlays     overlays;
-  float             background[4];
-  GHashTable       *hidden_nodes;
-  GHashTable       *selection[MSHED_N_SELECT_KINDS];
-
-  MshedSlotBounds  *recomputed;
-  guint             n_recomputed;
-  gboolean          has_recomputed_header;
-  MshedHeader       recomputed_header;
-
-  /* pending uploads */
-  gboolean          dirty_vertices_all;
-  guint             dirty_first;
-  guint             dirty_end;
-  gboolean          dirty_elements;
-  gboolean          dirty_selection;
-
-  /* GL */
-  gboolean          realized;
-  gboolean          debug;
-  gboolean          debug_callback;
-  GLuint            vao;
-  GLuint            vbo_pos;
-  GLuint            vbo_nrm;
-  GLuint            vbo_uv;
-  GLuint            vbo_sel;
-  GLuint            ebo;
-  GLuint            sel_ebo;
-  guint             gl_n_vertices;
-  GArray           *sel_ranges;     /* SelRanges per item */
-  guint             n_selected_vertices;
-  GLuint            line_vao;
-  GLuint            line_vbo;
-  GArray           *lines;          /* LineVertex pairs */
-  Program           mesh;
-  Program           mesh_wire;      /* shaded with the wireframe in one pass (geometry shader) */
-  Program           normals;
-  Program           pick;
-  Program           lineprog;
-  Program           points;
-  GLuint            pick_fbo;
-  GLuint            pick_color;
-  GLuint            pick_depth;
-  int               pick_width;
-  int               pick_height;
-
-  MshedRenderStats  stats;
-};
-
-/* Shaders -------------------------------------------------------------------------------- */
-
-static const char mesh_vs[] =
-  "#version 330 core\n"
-  "layout(location = 0) in vec3 a_pos;\n"
-  "layout(location = 1) in vec3 a_nrm;\n"
-  "layout(location = 2) in vec2 a_uv;\n"
-  "uniform mat4 u_vp;\n"
-  "uniform mat4 u_model;\n"
-  "uniform mat3 u_normal_mat;\n"
-  "out vec3 v_world;\n"
-  "out vec3 v_nrm;\n"
-  "out vec2 v_uv;\n"
-  "void main () {\n"
-  "  vec4 w = u_model * vec4 (a_pos, 1.0);\n"
-  "  v_world = w.xyz;\n"
-  "  v_nrm = u_normal_mat * a_nrm;\n"
-  "  v_uv = a_uv;\n"
-  "  gl_Position = u_vp * w;\n"
-  "}\n";
-
-#define MESH_FS_BODY \
-  "uniform vec4 u_color;\n" \
-  "uniform int u_mode;\n" \
-  "uniform vec3 u_eye;\n" \
-  "out vec4 frag;\n" \
-  "vec4 shade () {\n" \
-  "  if (u_mode == 2) return u_color;\n" \
-  "  vec3 n = v_nrm;\n" \
-  "  if (dot (n, n) < 1e-8)\n"   /* no decoded normal: the face's */ \
-  "    n = cross (dFdx (v_world), dFdy (v_world));\n" \
-  "  float len = length (n);\n" \
-  "  n = len > 0.0 ? n / len : vec3 (0.0, 0.0, 1.0);\n" \
-  "  vec3 l = normalize (u_eye - v_world);\n" \
-  "  float d = abs (dot (n, l));\n"  /* two-sided headlight: MSH winding is undocumented */ \
-  "  vec3 base = u_color.rgb;\n" \
-  "  if (u_mode == 1) {\n" \
-  "    float c = mod (floor (v_uv.x * 8.0) + floor (v_uv.y * 8.0), 2.0);\n" \
-  "    base *= mix (0.3, 1.0, c);\n" \
-  "  }\n" \
-  "  return vec4 (base * (0.28 + 0.72 * d), u_color.a);\n" \
-  "}\n"
-
-static const char mesh_wire_fs[] =
-  "#version 330 core\n"
-  "in vec3 f_world;\n"
-  "in vec3 f_nrm;\n"
-  "in vec2 f_uv;\n"
-  "noperspective in vec3 f_bary;\n"
-  "#define v_world f_world\n"
-  "#define v_nrm f_nrm\n"
-  "#define v_uv f_uv\n"
-  "uniform vec4 u_wire;\n"
-  MESH_FS_BODY
-  "void main () {\n"
-  "  vec3 w = fwidth (f_bary);\n"
-  "  vec3 a = smoothstep (vec3 (0.0), w * 1.2, f_bary);\n"
-  "  float edge = 1.0 - min (min (a.x, a.y), a.z);\n"
-  "  vec4 c = shade ();\n"
-  "  frag = vec4 (mix (c.rgb, u_wire.rgb, edge * u_wire.a), c.a);\n"
-  "}\n";
-
-static const char mesh_fs[] =
-  "#version 330 core\n"
-  "in vec3 v_world;\n"
-  "in vec3 v_nrm;\n"
-  "in vec2 v_uv;\n"
-  MESH_FS_BODY
-  "void main () { frag = shade (); }\n";
-
-/* The wireframe on top of the shading in one pass: each fragment knows its distance to the
- * triangle's edges (barycentrics) in pixels. Much cheaper on llvmpipe than a second
- * glPolygonMode (GL_LINE) pass. */
-static const char wire_gs[] =
-  "#version 330 core\n"
-  "layout(triangles) in;\n"
-  "layout(triangle_strip, max_vertices = 3) out;\n"
-  "in vec3 v_world[];\n"
-  "in vec3 v_nrm[];\n"
-  "in vec2 v_uv[];\n"
-  "out vec3 f_world;\n"
-  "out vec3 f_nrm;\n"
-  "out vec2 f_uv;\n"
-  "noperspective out vec3 f_bary;\n"
-  "void main () {\n"
-  "  for (int i = 0; i < 3; i++) {\n"
-  "    gl_Position = gl_in[i].gl_Position;\n"
-  "    gl_PrimitiveID = gl_PrimitiveIDIn;\n"
-  "    f_world = v_world[i];\n"
-  "    f_nrm = v_nrm[i];\n"
-  "    f_uv = v_uv[i];\n"
-  "    f_bary = vec3 (i == 0, i == 1, i == 2);\n"
-  "    EmitVertex ();\n"
-  "  }\n"
-  "  EndPrimitive ();\n"
-  "}\n";
-
-static const char normals_vs[] =
-  "#version 330 core\n"
-  "layout(location = 0) in vec3 a_pos;\n"
-  "layout(location = 1) in vec3 a_nrm;\n"
-  "uniform mat4 u_model;\n"
-  "uniform mat3 u_normal_mat;\n"
-  "out vec3 g_pos;\n"
-  "out vec3 g_nrm;\n"
-  "void main () {\n"
-  "  g_pos = (u_model * vec4 (a_pos, 1.0)).xyz;\n"
-  "  g_nrm = u_normal_mat * a_nrm;\n"
-  "  gl_Position = vec4 (g_pos, 1.0);\n"
-  "}\n";
-
-static const char normals_gs[] =
-  "#version 330 core\n"
-  "layout(triangles) in;\n"
-  "layout(line_strip, max_vertices = 6) out;\n"
-  "in vec3 g_pos[];\n"
-  "in vec3 g_nrm[];\n"
-  "uniform mat4 u_vp;\n"
-  "uniform float u_length;\n"
-  "void main () {\n"
-  "  for (int i = 0; i < 3; i++) {\n"
-  "    float len = length (g_nrm[i]);\n"
-  "    if (len <= 0.0) continue;\n"
-  "    gl_Position = u_vp * vec4 (g_pos[i], 1.0);\n"
-  "    EmitVertex ();\n"
-  "    gl_Position = u_vp * vec4 (g_pos[i] + g_nrm[i] / len * u_length, 1.0);\n"
-  "    EmitVertex ();\n"
-  "    EndPrimitive ();\n"
-  "  }\n"
-  "}\n";
-
-static const char color_fs[] =
-  "#version 330 core\n"
-  "uniform vec4 u_color;\n"
-  "out vec4 frag;\n"
-  "void main () { frag = u_color; }\n";
-
-static const char pick_vs[] =
-  "#version 330 core\n"
-  "layout(location = 0) in vec3 a_pos;\n"
-  "uniform mat4 u_vp;\n"
-  "uniform mat4 u_model;\n"
-  "void main () { gl_Position = u_vp * (u_model * vec4 (a_pos, 1.0)); }\n";
-
-static const char pick_fs[] =
-  "#version 330 core\n"
-  "uniform uint u_item;\n"
-  "out uvec2 frag;\n"
-  "void main () { frag = uvec2 (u_item, uint (gl_PrimitiveID)); }\n";
-
-static const char line_vs[] =
-  "#version 330 core\n"
-  "layout(location = 0) in vec3 a_pos;\n"
-  "layout(location = 1) in vec4 a_color;\n"
-  "uniform mat4 u_vp;\n"
-  "out vec4 v_color;\n"
-  "void main () { v_color = a_color; gl_Position = u_vp * vec4 (a_pos, 1.0); }\n";
-
-static const char line_fs[] =
-  "#version 330 core\n"
-  "in vec4 v_color;\n"
-  "out vec4 frag;\n"
-  "void main () { frag = v_color; }\n";
-
-static const char points_vs[] =
-  "#version 330 core\n"
-  "layout(location = 0) in vec3 a_pos;\n"
-  "layout(location = 3) in float a_sel;\n"
-  "uniform mat4 u_vp;\n"
-  "uniform mat4 u_model;\n"
-  "void main () {\n"
-  "  gl_PointSize = 7.0;\n"
-  "  gl_Position = a_sel > 0.5 ? u_vp * (u_model * vec4 (a_pos, 1.0)) : vec4 (2.0, 2.0, 2.0, 1.0);\n"
-  "}\n";
 
 /* Colours -------------------------------------------------------------------------------- */
 
@@ -300,13 +36,7 @@ static const float select_fill[N_SEL_LEVELS][4] = {
   { 1.0f, 0.55f, 0.10f, 0.35f },   /* batch */
   { 1.0f, 0.50f, 0.05f, 0.60f },   /* triangles */
 };
-static const float select_line[4] = { 1.0f, 0.60f, 0.15f, 1.0f };
-static const float box_color[4] = { 0.20f, 0.75f, 1.0f, 1.0f };
-static const float sphere_color[4] = { 0.55f, 0.55f, 1.0f, 1.0f };
-static const float stale_color[4] = { 0.95f, 0.20f, 0.15f, 1.0f };
-static const float hull_color[4] = { 1.0f, 0.85f, 0.10f, 1.0f };
-static const float hsphere_color[4] = { 0.30f, 0.90f, 0.40f, 1.0f };
-static const float capsule_color[4] = { 0.90f, 0.35f, 0.90f, 1.0f };
+const float _mshed_renderer_select_line[4] = { 1.0f, 0.60f, 0.15f, 1.0f };
 static const float normal_color[4] = { 0.25f, 0.60f, 1.0f, 1.0f };
 static const float material_palette[8][3] = {
   { 0.74f, 0.72f, 0.68f }, { 0.55f, 0.70f, 0.85f }, { 0.85f, 0.62f, 0.55f },
@@ -357,104 +87,6 @@ check_gl (MshedRenderer *self,
           g_warning ("GL error 0x%04x after %s", err, where);
         }
     }
-}
-
-static GLuint
-compile_shader (GLenum       kind,
-                const char  *source,
-                const char  *name,
-                GError     **error)
-{
-  GLuint shader = glCreateShader (kind);
-  GLint ok = GL_FALSE;
-
-  glShaderSource (shader, 1, &source, NULL);
-  glCompileShader (shader);
-  glGetShaderiv (shader, GL_COMPILE_STATUS, &ok);
-  if (!ok)
-    {
-      GLint len = 0;
-      g_autofree char *log = NULL;
-
-      glGetShaderiv (shader, GL_INFO_LOG_LENGTH, &len);
-      log = g_malloc0 (MAX (len, 1));
-      glGetShaderInfoLog (shader, MAX (len, 1), NULL, log);
-      g_set_error (error, MSHED_RENDER_ERROR, MSHED_RENDER_ERROR_SHADER,
-                   _("Shader “%s” does not compile: %s"), name, log);
-      glDeleteShader (shader);
-      return 0;
-    }
-  return shader;
-}
-
-static gboolean
-build_program (Program     *prog,
-               const char  *name,
-               const char  *vs,
-               const char  *gs,
-               const char  *fs,
-               GError     **error)
-{
-  GLuint shaders[3] = { 0, 0, 0 };
-  GLint ok = GL_FALSE;
-  guint n = 0;
-
-  memset (prog, 0, sizeof *prog);
-  if (!(shaders[n++] = compile_shader (GL_VERTEX_SHADER, vs, name, error)))
-    goto fail;
-  if (gs && !(shaders[n++] = compile_shader (GL_GEOMETRY_SHADER, gs, name, error)))
-    goto fail;
-  if (!(shaders[n++] = compile_shader (GL_FRAGMENT_SHADER, fs, name, error)))
-    goto fail;
-
-  prog->program = glCreateProgram ();
-  for (guint i = 0; i < n; i++)
-    glAttachShader (prog->program, shaders[i]);
-  glLinkProgram (prog->program);
-  for (guint i = 0; i < n; i++)
-    {
-      glDetachShader (prog->program, shaders[i]);
-      glDeleteShader (shaders[i]);
-    }
-  glGetProgramiv (prog->program, GL_LINK_STATUS, &ok);
-  if (!ok)
-    {
-      GLint len = 0;
-      g_autofree char *log = NULL;
-
-      glGetProgramiv (prog->program, GL_INFO_LOG_LENGTH, &len);
-      log = g_malloc0 (MAX (len, 1));
-      glGetProgramInfoLog (prog->program, MAX (len, 1), NULL, log);
-      g_set_error (error, MSHED_RENDER_ERROR, MSHED_RENDER_ERROR_SHADER,
-                   _("Shader program “%s” does not link: %s"), name, log);
-      glDeleteProgram (prog->program);
-      prog->program = 0;
-      return FALSE;
-    }
-  prog->u_vp = glGetUniformLocation (prog->program, "u_vp");
-  prog->u_model = glGetUniformLocation (prog->program, "u_model");
-  prog->u_normal_mat = glGetUniformLocation (prog->program, "u_normal_mat");
-  prog->u_color = glGetUniformLocation (prog->program, "u_color");
-  prog->u_mode = glGetUniformLocation (prog->program, "u_mode");
-  prog->u_eye = glGetUniformLocation (prog->program, "u_eye");
-  prog->u_item = glGetUniformLocation (prog->program, "u_item");
-  prog->u_length = glGetUniformLocation (prog->program, "u_length");
-  prog->u_wire = glGetUniformLocation (prog->program, "u_wire");
-  return TRUE;
-
-fail:
-  for (guint i = 0; i < n; i++)
-    if (shaders[i])
-      glDeleteShader (shaders[i]);
-  return FALSE;
-}
-
-static void
-delete_program (Program *prog)
-{
-  if (prog->program)
-    glDeleteProgram (prog->program);
-  prog->program = 0;
 }
 
 /* Life cycle ----------------------------------------------------------------------------- */
@@ -525,19 +157,8 @@ mshed_renderer_realize (MshedRenderer  *self,
   while (glGetError () != GL_NO_ERROR)
     ;
 
-  if (!build_program (&self->mesh, "mesh", mesh_vs, NULL, mesh_fs, error) ||
-      !build_program (&self->mesh_wire, "mesh+wire", mesh_vs, wire_gs, mesh_wire_fs, error) ||
-      !build_program (&self->normals, "normals", normals_vs, normals_gs, color_fs, error) ||
-      !build_program (&self->pick, "pick", pick_vs, NULL, pick_fs, error) ||
-      !build_program (&self->lineprog, "lines", line_vs, NULL, line_fs, error) ||
-      !build_program (&self->points, "points", points_vs, NULL, color_fs, error))
+  if (!_mshed_renderer_build_programs (self, error))
     {
-      delete_program (&self->mesh);
-      delete_program (&self->mesh_wire);
-      delete_program (&self->normals);
-      delete_program (&self->pick);
-      delete_program (&self->lineprog);
-      delete_program (&self->points);
       if (self->debug_callback)
         glDebugMessageCallback (NULL, NULL);
       self->debug_callback = FALSE;
@@ -596,12 +217,7 @@ mshed_renderer_unrealize (MshedRenderer *self)
 
   if (!self->realized)
     return;
-  delete_program (&self->mesh);
-  delete_program (&self->mesh_wire);
-  delete_program (&self->normals);
-  delete_program (&self->pick);
-  delete_program (&self->lineprog);
-  delete_program (&self->points);
+  _mshed_renderer_delete_programs (self);
   buffers[0] = self->vbo_pos;
   buffers[1] = self->vbo_nrm;
   buffers[2] = self->vbo_uv;
@@ -831,9 +447,9 @@ mshed_renderer_show_all_nodes (MshedRenderer *self)
   g_hash_table_remove_all (self->hidden_nodes);
 }
 
-static gboolean
-item_visible (MshedRenderer       *self,
-              const MshedDrawItem *item)
+gboolean
+_mshed_renderer_item_visible (MshedRenderer       *self,
+                              const MshedDrawItem *item)
 {
   return item->node == MSHED_NONE ||
          !g_hash_table_contains (self->hidden_nodes, GUINT_TO_POINTER (item->node + 1));
@@ -990,7 +606,7 @@ static gboolean
 visible_filter (const MshedDrawItem *item,
                 gpointer             user_data)
 {
-  return item_visible (user_data, item);
+  return _mshed_renderer_item_visible (user_data, item);
 }
 
 void
@@ -1023,7 +639,7 @@ selection_filter (const MshedDrawItem *item,
   const MshedDrawItem *items = mshed_render_scene_get_items (self->scene, &n_items);
   guint index = (guint) (item - items);
 
-  if (!item_visible (self, item) || index >= self->sel_ranges->len)
+  if (!_mshed_renderer_item_visible (self, item) || index >= self->sel_ranges->len)
     return FALSE;
   for (guint l = 0; l < N_SEL_LEVELS; l++)
     if (g_array_index (self->sel_ranges, SelRanges, index).count[l] > 0)
@@ -1226,367 +842,6 @@ mshed_renderer_prepare (MshedRenderer *self)
   check_gl (self, "prepare");
 }
 
-/* Lines ---------------------------------------------------------------------------------- */
-
-static void
-line (MshedRenderer *self,
-      const float    a[3],
-      const float    b[3],
-      const float    color[4])
-{
-  LineVertex v[2];
-
-  if (!isfinite (a[0]) || !isfinite (a[1]) || !isfinite (a[2]) ||
-      !isfinite (b[0]) || !isfinite (b[1]) || !isfinite (b[2]))
-    return;
-  memcpy (v[0].p, a, sizeof v[0].p);
-  memcpy (v[1].p, b, sizeof v[1].p);
-  memcpy (v[0].c, color, sizeof v[0].c);
-  memcpy (v[1].c, color, sizeof v[1].c);
-  g_array_append_vals (self->lines, v, 2);
-}
-
-static void
-transform_point (const float m[16],
-                 const float p[3],
-                 float       out[3])
-{
-  for (guint r = 0; r < 3; r++)
-    out[r] = m[r] * p[0] + m[4 + r] * p[1] + m[8 + r] * p[2] + m[12 + r];
-}
-
-/* A circle around @c in the plane spanned by unit vectors @u and @v. */
-static void
-circle (MshedRenderer *self,
-        const float    c[3],
-        const float    u[3],
-        const float    v[3],
-        float          r,
-        const float    color[4])
-{
-  const guint n = 48;
-  float prev[3];
-
-  if (!(r > 0.0f) || !isfinite (r))
-    return;
-  for (guint i = 0; i <= n; i++)
-    {
-      float a = 2.0f * (float) G_PI * i / n;
-      float p[3];
-
-      for (guint k = 0; k < 3; k++)
-        p[k] = c[k] + r * (cosf (a) * u[k] + sinf (a) * v[k]);
-      if (i > 0)
-        line (self, prev, p, color);
-      memcpy (prev, p, sizeof prev);
-    }
-}
-
-static void
-sphere (MshedRenderer *self,
-        const float    c[3],
-        float          r,
-        const float    color[4])
-{
-  static const float ex[3] = { 1, 0, 0 }, ey[3] = { 0, 1, 0 }, ez[3] = { 0, 0, 1 };
-
-  circle (self, c, ex, ey, r, color);
-  circle (self, c, ey, ez, r, color);
-  circle (self, c, ez, ex, r, color);
-}
-
-static void
-box (MshedRenderer *self,
-     const float    m[16],
-     const float    min[3],
-     const float    max[3],
-     const float    color[4])
-{
-  float corners[8][3];
-
-  for (guint i = 0; i < 8; i++)
-    {
-      float p[3] = { (i & 1) ? max[0] : min[0], (i & 2) ? max[1] : min[1], (i & 4) ? max[2] : min[2] };
-
-      transform_point (m, p, corners[i]);
-    }
-  for (guint i = 0; i < 8; i++)
-    for (guint bit = 1; bit < 8; bit <<= 1)
-      if (!(i & bit))
-        line (self, corners[i], corners[i | bit], color);
-}
-
-static float
-max_scale (const float m[16])
-{
-  float s = 0.0f;
-
-  for (guint c = 0; c < 3; c++)
-    s = MAX (s, sqrtf (m[4 * c] * m[4 * c] + m[4 * c + 1] * m[4 * c + 1] + m[4 * c + 2] * m[4 * c + 2]));
-  return s;
-}
-
-static void
-cross_mark (MshedRenderer *self,
-            const float    p[3],
-            float          size,
-            const float    color[4])
-{
-  for (guint k = 0; k < 3; k++)
-    {
-      float a[3], b[3];
-
-      memcpy (a, p, sizeof a);
-      memcpy (b, p, sizeof b);
-      a[k] -= size;
-      b[k] += size;
-      line (self, a, b, color);
-    }
-}
-
-static void
-capsule (MshedRenderer *self,
-         const float    cap[7],
-         const float    color[4])
-{
-  const float *a = cap, *b = cap + 3;
-  float r = cap[6];
-  float axis[3] = { b[0] - a[0], b[1] - a[1], b[2] - a[2] };
-  float len = sqrtf (axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
-  float u[3], v[3];
-
-  if (!(r >= 0.0f) || !isfinite (r) || !isfinite (len))
-    return;
-  if (len < 1e-6f)
-    {
-      sphere (self, a, r, color);
-      return;
-    }
-  for (guint k = 0; k < 3; k++)
-    axis[k] /= len;
-  /* u: any unit vector perpendicular to the axis; v = axis x u */
-  if (fabsf (axis[0]) < 0.9f)
-    glm_vec3_cross (axis, (vec3) { 1, 0, 0 }, u);
-  else
-    glm_vec3_cross (axis, (vec3) { 0, 1, 0 }, u);
-  glm_vec3_normalize (u);
-  glm_vec3_cross (axis, u, v);
-  line (self, a, b, color);
-  circle (self, a, u, v, r, color);
-  circle (self, b, u, v, r, color);
-  circle (self, a, axis, u, r, color);
-  circle (self, a, axis, v, r, color);
-  circle (self, b, axis, u, r, color);
-  circle (self, b, axis, v, r, color);
-  for (guint i = 0; i < 4; i++)
-    {
-      const float *d = (i & 1) ? v : u;
-      float s = (i & 2) ? -r : r;
-      float p0[3], p1[3];
-
-      for (guint k = 0; k < 3; k++)
-        {
-          p0[k] = a[k] + s * d[k];
-          p1[k] = b[k] + s * d[k];
-        }
-      line (self, p0, p1, color);
-    }
-}
-
-static gboolean
-floats_differ (const float *a,
-               const float *b,
-               guint        n)
-{
-  for (guint i = 0; i < n; i++)
-    {
-      float tol = 1e-5f * MAX (1.0f, MAX (fabsf (a[i]), fabsf (b[i])));
-
-      if (!(fabsf (a[i] - b[i]) <= tol))
-        return TRUE;
-    }
-  return FALSE;
-}
-
-static float
-luminance (const float c[4])
-{
-  return 0.2126f * c[0] + 0.7152f * c[1] + 0.0722f * c[2];
-}
-
-static void
-mix_color (const float a[4],
-           const float b[4],
-           float       t,
-           float       out[4])
-{
-  for (guint k = 0; k < 3; k++)
-    out[k] = a[k] + (b[k] - a[k]) * t;
-  out[3] = 1.0f;
-}
-
-static float
-nice_step (float extent)
-{
-  float p = powf (10.0f, floorf (log10f (MAX (extent, 1e-6f))));
-
-  if (extent / p >= 5.0f)
-    return p;
-  if (extent / p >= 2.0f)
-    return p / 2.0f;
-  return p / 5.0f;
-}
-
-static void
-build_grid (MshedRenderer *self)
-{
-  static const float black[4] = { 0, 0, 0, 1 }, white[4] = { 1, 1, 1, 1 };
-  const float *contrast = luminance (self->background) > 0.5f ? black : white;
-  float minor[4], major[4];
-  float extent = MAX (self->camera.scene_radius * 1.5f, 1e-3f);
-  float step = nice_step (extent);
-  int n = (int) ceilf (extent / step);
-  gboolean z_up = self->camera.up == MSHED_UP_Z;
-
-  n = MIN (n, 200);
-  mix_color (self->background, contrast, 0.12f, minor);
-  mix_color (self->background, contrast, 0.25f, major);
-  if (self->overlays & MSHED_OVERLAY_GRID)
-    for (int i = -n; i <= n; i++)
-      {
-        float a0[3] = { 0, 0, 0 }, a1[3] = { 0, 0, 0 }, b0[3] = { 0, 0, 0 }, b1[3] = { 0, 0, 0 };
-        const float *c = (i % 5 == 0) ? major : minor;
-        guint second = z_up ? 1 : 2;
-
-        a0[0] = a1[0] = i * step;
-        a0[second] = -n * step;
-        a1[second] = n * step;
-        b0[second] = b1[second] = i * step;
-        b0[0] = -n * step;
-        b1[0] = n * step;
-        line (self, a0, a1, c);
-        line (self, b0, b1, c);
-      }
-  if (self->overlays & MSHED_OVERLAY_AXES)
-    {
-      static const float o[3] = { 0, 0, 0 };
-      static const float colors[3][4] = { { 0.90f, 0.25f, 0.25f, 1 }, { 0.30f, 0.85f, 0.30f, 1 },
-                                          { 0.30f, 0.45f, 0.95f, 1 } };
-
-      for (guint k = 0; k < 3; k++)
-        {
-          float e[3] = { 0, 0, 0 };
-
-          e[k] = n * step * 0.5f;
-          line (self, o, e, colors[k]);
-        }
-    }
-}
-
-static void
-build_bounds (MshedRenderer *self)
-{
-  guint n_items;
-  const MshedDrawItem *items = mshed_render_scene_get_items (self->scene, &n_items);
-  MshedHeader header;
-  guint prev_node = G_MAXUINT, prev_slot = G_MAXUINT;
-  gboolean boxes = (self->overlays & MSHED_OVERLAY_SLOT_BOXES) != 0;
-  gboolean spheres = (self->overlays & MSHED_OVERLAY_SLOT_SPHERES) != 0;
-
-  if (boxes || spheres)
-    for (guint i = 0; i < n_items; i++)
-      {
-        const MshedDrawItem *item = &items[i];
-        const float *m;
-        MshedSlot slot;
-        const MshedSlotBounds *rec = NULL;
-        gboolean selected;
-        float c[3];
-
-        if (item->slot == MSHED_NONE || !item_visible (self, item) ||
-            (item->node == prev_node && item->slot == prev_slot))
-          continue;
-        prev_node = item->node;
-        prev_slot = item->slot;
-        if (!mshed_model_get_slot (self->model, item->slot, &slot))
-          continue;
-        m = mshed_render_scene_get_world (self->scene, item->node);
-        selected = mshed_renderer_is_selected (self, MSHED_SELECT_SLOT, item->slot) ||
-                   mshed_renderer_is_selected (self, MSHED_SELECT_NODE, item->node);
-        if (item->slot < self->n_recomputed && self->recomputed[item->slot].valid)
-          rec = &self->recomputed[item->slot];
-
-        if (boxes)
-          {
-            const float *col = selected ? select_line : box_color;
-
-            if (rec)
-              {
-                box (self, m, rec->aabb_min, rec->aabb_max, col);
-                if (floats_differ (rec->aabb_min, slot.aabb_min, 3) ||
-                    floats_differ (rec->aabb_max, slot.aabb_max, 3))
-                  box (self, m, slot.aabb_min, slot.aabb_max, stale_color);
-              }
-            else
-              box (self, m, slot.aabb_min, slot.aabb_max, col);
-          }
-        if (spheres)
-          {
-            const float *col = selected ? select_line : sphere_color;
-            float s = max_scale (m);
-
-            if (rec)
-              {
-                transform_point (m, rec->sphere_center, c);
-                sphere (self, c, rec->sphere_radius * s, col);
-                if (floats_differ (rec->sphere_center, slot.sphere_center, 3) ||
-                    floats_differ (&rec->sphere_radius, &slot.sphere_radius, 1))
-                  {
-                    transform_point (m, slot.sphere_center, c);
-                    sphere (self, c, slot.sphere_radius * s, stale_color);
-                  }
-              }
-            else
-              {
-                transform_point (m, slot.sphere_center, c);
-                sphere (self, c, slot.sphere_radius * s, col);
-              }
-          }
-      }
-
-  if (!(self->overlays & (MSHED_OVERLAY_HULL | MSHED_OVERLAY_HEADER_SPHERE | MSHED_OVERLAY_CAPSULE)) ||
-      !mshed_model_get_header (self->model, &header))
-    return;
-  {
-    const MshedHeader *rec = self->has_recomputed_header ? &self->recomputed_header : NULL;
-    const MshedHeader *shown = rec ? rec : &header;
-    float mark = MAX (self->camera.scene_radius * 0.03f, 1e-4f);
-
-    if (self->overlays & MSHED_OVERLAY_HULL)
-      {
-        /* The point order is undocumented (msh.md §12.3): points only, no edges. */
-        for (guint i = 0; i < 8; i++)
-          cross_mark (self, shown->hull[i], mark, hull_color);
-        if (rec)
-          for (guint i = 0; i < 8; i++)
-            if (floats_differ (rec->hull[i], header.hull[i], 3))
-              cross_mark (self, header.hull[i], mark, stale_color);
-      }
-    if (self->overlays & MSHED_OVERLAY_HEADER_SPHERE)
-      {
-        sphere (self, shown->sphere, shown->sphere[3], hsphere_color);
-        if (rec && floats_differ (rec->sphere, header.sphere, 4))
-          sphere (self, header.sphere, header.sphere[3], stale_color);
-      }
-    if (self->overlays & MSHED_OVERLAY_CAPSULE)
-      {
-        capsule (self, shown->capsule, capsule_color);
-        if (rec && floats_differ (rec->capsule, header.capsule, 7))
-          capsule (self, header.capsule, stale_color);
-      }
-  }
-}
-
 /* Drawing -------------------------------------------------------------------------------- */
 
 static void
@@ -1626,7 +881,7 @@ draw_items (MshedRenderer *self,
     {
       const MshedDrawItem *item = &items[i];
 
-      if (!item_visible (self, item))
+      if (!_mshed_renderer_item_visible (self, item))
         continue;
       set_item_uniforms (prog, mshed_render_scene_get_world (self->scene, item->node));
       if (tint)
@@ -1689,13 +944,14 @@ draw_selection (MshedRenderer *self,
         {
           guint level = pass < N_SEL_LEVELS ? pass : N_SEL_LEVELS - 1;
 
-          glUniform4fv (self->mesh.u_color, 1, pass < N_SEL_LEVELS ? select_fill[level] : select_line);
+          glUniform4fv (self->mesh.u_color, 1,
+                        pass < N_SEL_LEVELS ? select_fill[level] : _mshed_renderer_select_line);
           glPolygonMode (GL_FRONT_AND_BACK, pass < N_SEL_LEVELS ? GL_FILL : GL_LINE);
           for (guint i = 0; i < n_items; i++)
             {
               const SelRanges *ranges = &g_array_index (self->sel_ranges, SelRanges, i);
 
-              if (ranges->count[level] == 0 || !item_visible (self, &items[i]))
+              if (ranges->count[level] == 0 || !_mshed_renderer_item_visible (self, &items[i]))
                 continue;
               set_item_uniforms (&self->mesh, mshed_render_scene_get_world (self->scene, items[i].node));
               glDrawElements (GL_TRIANGLES, (GLsizei) ranges->count[level], GL_UNSIGNED_INT,
@@ -1712,30 +968,12 @@ draw_selection (MshedRenderer *self,
       glEnable (GL_PROGRAM_POINT_SIZE);
       glUseProgram (self->points.program);
       glUniformMatrix4fv (self->points.u_vp, 1, GL_FALSE, (const float *) vp);
-      glUniform4fv (self->points.u_color, 1, select_line);
+      glUniform4fv (self->points.u_color, 1, _mshed_renderer_select_line);
       glDepthFunc (GL_ALWAYS);
       draw_items (self, &self->points, GL_POINTS, FALSE);
       glDepthFunc (GL_LEQUAL);
       glDisable (GL_PROGRAM_POINT_SIZE);
     }
-  glBindVertexArray (0);
-}
-
-static void
-draw_lines (MshedRenderer *self,
-            const mat4     vp)
-{
-  if (self->lines->len == 0)
-    return;
-  glUseProgram (self->lineprog.program);
-  glUniformMatrix4fv (self->lineprog.u_vp, 1, GL_FALSE, (const float *) vp);
-  glBindVertexArray (self->line_vao);
-  glBindBuffer (GL_ARRAY_BUFFER, self->line_vbo);
-  glBufferData (GL_ARRAY_BUFFER, self->lines->len * sizeof (LineVertex), self->lines->data,
-                GL_STREAM_DRAW);
-  glDrawArrays (GL_LINES, 0, (GLsizei) self->lines->len);
-  self->stats.n_draw_calls++;
-  glBindBuffer (GL_ARRAY_BUFFER, 0);
   glBindVertexArray (0);
 }
 
@@ -1773,7 +1011,7 @@ mshed_renderer_draw (MshedRenderer *self,
   mshed_camera_eye (&self->camera, eye);
   g_array_set_size (self->lines, 0);
   if (self->overlays & (MSHED_OVERLAY_GRID | MSHED_OVERLAY_AXES))
-    build_grid (self);
+    _mshed_renderer_build_grid (self);
 
   if (self->scene)
     {
@@ -1799,9 +1037,9 @@ mshed_renderer_draw (MshedRenderer *self,
       else if (self->overlays & MSHED_OVERLAY_WIREFRAME)
         {
           /* wireframe alone: every edge, hidden ones too */
-          const float wire[4] = { luminance (self->background) > 0.5f ? 0.08f : 0.85f,
-                                  luminance (self->background) > 0.5f ? 0.08f : 0.85f,
-                                  luminance (self->background) > 0.5f ? 0.10f : 0.88f, 1.0f };
+          gboolean light = _mshed_renderer_luminance (self->background) > 0.5f;
+          const float wire[4] = { light ? 0.08f : 0.85f, light ? 0.08f : 0.85f,
+                                  light ? 0.10f : 0.88f, 1.0f };
 
           glUseProgram (self->mesh.program);
           glUniformMatrix4fv (self->mesh.u_vp, 1, GL_FALSE, (const float *) vp);
@@ -1821,9 +1059,9 @@ mshed_renderer_draw (MshedRenderer *self,
         }
       glBindVertexArray (0);
       draw_selection (self, vp);
-      build_bounds (self);
+      _mshed_renderer_build_bounds (self);
     }
-  draw_lines (self, vp);
+  _mshed_renderer_draw_lines (self, vp);
   glUseProgram (0);
   check_gl (self, "draw");
 }

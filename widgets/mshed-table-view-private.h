@@ -3,9 +3,9 @@
  * Copyright 2026 The mshed authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The table view's instance struct, shared by mshed-table-view.c (cells, editing, input),
- * mshed-table-view-search.c (sorting, filtering) and mshed-table-view-clipboard.c; and the
- * internals the widget tests drive.
+ * The table view's instance struct, shared by mshed-table-view.c (cells, current cell,
+ * input), mshed-table-view-edit.c (the cell editor), mshed-table-view-search.c (sorting,
+ * filtering) and mshed-table-view-clipboard.c; and the internals the widget tests drive.
  */
 #pragma once
 
@@ -80,6 +80,19 @@ guint            _mshed_table_view_position_to_row      (MshedTableView *self,
                                                          guint           position);
 guint            _mshed_table_view_row_position         (MshedTableView *self,
                                                          guint           row);
+void             _mshed_table_view_seed_position        (MshedTableView *self,
+                                                         guint           row,
+                                                         guint           position);
+GtkWidget       *_mshed_table_view_find_column_cell     (MshedTableView *self,
+                                                         guint           row,
+                                                         gint            column);
+void             _mshed_table_view_ensure_column_visible (MshedTableView *self,
+                                                          gint            column);
+void             _mshed_table_view_set_current_cell     (MshedTableView *self,
+                                                         guint           row,
+                                                         gint            column,
+                                                         gboolean        extend);
+guint            _mshed_table_view_current_row          (MshedTableView *self);
 gint             _mshed_table_view_current_column       (MshedTableView *self);
 void             _mshed_table_view_show_message         (MshedTableView *self,
                                                          const char     *message);
@@ -89,6 +102,20 @@ void             _mshed_table_view_scroll_to            (MshedTableView *self,
 void             _mshed_table_view_selection_changed_cb (MshedTableView *self,
                                                          guint           position,
                                                          guint           n_items);
+
+/* mshed-table-view-edit.c */
+void             _mshed_table_view_edit_current         (MshedTableView *self,
+                                                         const char     *initial_text);
+void             _mshed_table_view_editor_commit_cb     (MshedTableView  *self,
+                                                         const char      *text,
+                                                         int              move,
+                                                         MshedCellEditor *editor);
+void             _mshed_table_view_editor_closed_cb     (MshedTableView *self);
+void             _mshed_table_view_column_view_activate_cb (MshedTableView *self,
+                                                            guint           position);
+void             _mshed_table_view_edit_action          (GtkWidget      *widget,
+                                                         const char     *action_name,
+                                                         GVariant       *parameter);
 
 /* mshed-table-view-search.c */
 GtkSorter       *_mshed_table_view_probe_sorter_new     (void);

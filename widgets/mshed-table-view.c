@@ -8,7 +8,6 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
-#include <math.h>
 #include <string.h>
 
 #include "mshed-cell-editor.h"
@@ -64,7 +63,7 @@ static void refresh_cell (GtkWidget *inscription);
 
 const MshedTableColumn *
 _mshed_table_view_column (MshedTableView *self,
-            gint            column)
+                          gint            column)
 {
   if (column < 0 || (guint) column >= mshed_table_model_get_n_columns (self->model))
     return NULL;
@@ -73,7 +72,7 @@ _mshed_table_view_column (MshedTableView *self,
 
 gboolean
 _mshed_table_view_column_shown (MshedTableView *self,
-              gint            column)
+                                gint            column)
 {
   const MshedTableColumn *c = _mshed_table_view_column (self, column);
 
@@ -95,7 +94,7 @@ _mshed_table_view_shown_columns (MshedTableView *self)
 
 guint
 _mshed_table_view_position_to_row (MshedTableView *self,
-                 guint           position)
+                                   guint           position)
 {
   g_autoptr(MshedTableRow) row = g_list_model_get_item (G_LIST_MODEL (self->selection),
                                                         position);
@@ -129,7 +128,7 @@ row_to_position (MshedTableView *self,
  * the view is sorted or filtered. */
 guint
 _mshed_table_view_row_position (MshedTableView *self,
-              guint           row)
+                                guint           row)
 {
   if (row == G_MAXUINT)
     return G_MAXUINT;
@@ -141,10 +140,10 @@ _mshed_table_view_row_position (MshedTableView *self,
   return self->cache_pos;
 }
 
-static void
-seed_position (MshedTableView *self,
-               guint           row,
-               guint           position)
+void
+_mshed_table_view_seed_position (MshedTableView *self,
+                                 guint           row,
+                                 guint           position)
 {
   self->cache_row = row;
   self->cache_pos = position;
@@ -163,7 +162,7 @@ get_list_view (MshedTableView *self)
 
 void
 _mshed_table_view_show_message (MshedTableView *self,
-              const char     *message)
+                                const char     *message)
 {
   gtk_label_set_text (self->message_label, message);
   gtk_revealer_set_reveal_child (self->message_revealer, TRUE);
@@ -515,10 +514,10 @@ make_factory (MshedTableView *self,
 }
 
 /* The shown cell of (row, column), NULL when not on screen. */
-static GtkWidget *
-find_cell (MshedTableView *self,
-           guint           row,
-           gint            column)
+GtkWidget *
+_mshed_table_view_find_column_cell (MshedTableView *self,
+                                    guint           row,
+                                    gint            column)
 {
   GHashTableIter iter;
   gpointer key;
@@ -537,9 +536,9 @@ find_cell (MshedTableView *self,
 
 /* Current cell, scrolling and focus -------------------------------------------------------- */
 
-static void
-ensure_column_visible (MshedTableView *self,
-                       gint            column)
+void
+_mshed_table_view_ensure_column_visible (MshedTableView *self,
+                                         gint            column)
 {
   GtkAdjustment *hadj = gtk_scrolled_window_get_hadjustment (self->scroller);
   GHashTableIter iter;
@@ -566,11 +565,11 @@ ensure_column_visible (MshedTableView *self,
     }
 }
 
-static void
-set_current (MshedTableView *self,
-             guint           row,
-             gint            column,
-             gboolean        extend)
+void
+_mshed_table_view_set_current_cell (MshedTableView *self,
+                                    guint           row,
+                                    gint            column,
+                                    gboolean        extend)
 {
   self->cur_row = row;
   if (column != INDEX_COLUMN || self->cur_col == INDEX_COLUMN)
@@ -609,7 +608,7 @@ focus_tick_cb (GtkWidget     *widget,
         continue;
       gtk_widget_grab_focus (row_widget);
       if (self->cur_col >= 0)
-        ensure_column_visible (self, self->cur_col);
+        _mshed_table_view_ensure_column_visible (self, self->cur_col);
       self->focus_tick = 0;
       return G_SOURCE_REMOVE;
     }
@@ -624,8 +623,8 @@ focus_tick_cb (GtkWidget     *widget,
 
 void
 _mshed_table_view_scroll_to (MshedTableView *self,
-                    guint           position,
-                    gboolean        focus)
+                             guint           position,
+                             gboolean        focus)
 {
   GtkWidget *list = get_list_view (self);
 
@@ -644,137 +643,8 @@ _mshed_table_view_scroll_to (MshedTableView *self,
     }
 }
 
-/* Editing ---------------------------------------------------------------------------------- */
-
-static gboolean
-start_editing (MshedTableView *self,
-               guint           row,
-               gint            column,
-               const char     *initial_text)
-{
-  const MshedTableColumn *c = _mshed_table_view_column (self, column);
-  g_autofree char *text = NULL;
-  g_autofree char *title = NULL;
-  g_autofree char *hint = NULL;
-  g_autofree char *input = NULL;
-  GdkRectangle area = { 0, 0, 1, 1 };
-  GtkWidget *cell;
-  graphene_rect_t b;
-
-  if (c == NULL || self->document == NULL ||
-      row >= g_list_model_get_n_items (G_LIST_MODEL (self->model)))
-    return FALSE;
-  if (!c->editable)
-    {
-      gtk_widget_error_bell (GTK_WIDGET (self));
-      return FALSE;
-    }
-
-  text = mshed_table_model_dup_edit_text (self->model, row, (guint) column);
-  if (text == NULL)
-    {
-      gtk_widget_error_bell (GTK_WIDGET (self));
-      return FALSE;
-    }
-
-  self->edit_row = row;
-  self->edit_col = column;
-  set_current (self, row, column, FALSE);
-
-  /* TRANSLATORS: the title of the cell editor: column, then the record, e.g. "L0 G1 · row 4" */
-  title = g_strdup_printf (_("%s · row %u"), c->title, row);
-  input = mshed_table_model_dup_input_hint (self->model, (guint) column);
-  hint = c->blurb ? g_strdup_printf ("%s\n%s", c->blurb, input) : g_strdup (input);
-
-  ensure_column_visible (self, column);
-  cell = find_cell (self, row, column);
-  if (cell != NULL && gtk_widget_get_parent (cell) != NULL &&
-      gtk_widget_compute_bounds (gtk_widget_get_parent (cell), GTK_WIDGET (self), &b))
-    {
-      area.x = (int) floorf (b.origin.x);
-      area.y = (int) floorf (b.origin.y);
-      area.width = MAX (1, (int) ceilf (b.size.width));
-      area.height = MAX (1, (int) ceilf (b.size.height));
-    }
-  else if (gtk_widget_compute_bounds (GTK_WIDGET (self->scroller), GTK_WIDGET (self), &b))
-    {
-      area.x = (int) (b.origin.x + b.size.width / 2);
-      area.y = (int) b.origin.y;
-    }
-
-  /* never point outside the visible part of the grid: a popover pointing off-screen has
-   * no monitor to be placed on */
-  if (gtk_widget_compute_bounds (GTK_WIDGET (self->scroller), GTK_WIDGET (self), &b))
-    {
-      int x0 = (int) b.origin.x, y0 = (int) b.origin.y;
-      int x1 = x0 + MAX (1, (int) b.size.width) - 1, y1 = y0 + MAX (1, (int) b.size.height) - 1;
-
-      area.x = CLAMP (area.x, x0, x1);
-      area.y = CLAMP (area.y, y0, y1);
-      area.width = MAX (1, MIN (area.width, x1 - area.x + 1));
-      area.height = MAX (1, MIN (area.height, y1 - area.y + 1));
-    }
-
-  mshed_cell_editor_start (self->editor, &area, title, hint,
-                           initial_text ? initial_text : text, initial_text == NULL);
-  return TRUE;
-}
-
-static gint
-next_editable_column (MshedTableView *self,
-                      gint            column,
-                      int             step)
-{
-  gint n = (gint) mshed_table_model_get_n_columns (self->model);
-
-  for (gint i = column + step; i >= 0 && i < n; i += step)
-    if (_mshed_table_view_column_shown (self, i) && _mshed_table_view_column (self, i)->editable)
-      return i;
-  return -1;
-}
-
-static void
-editor_commit_cb (MshedTableView  *self,
-                  const char      *text,
-                  int              move,
-                  MshedCellEditor *editor)
-{
-  g_autoptr(GError) error = NULL;
-  gint next;
-
-  if (!mshed_table_model_set_cell_text (self->model, self->edit_row, (guint) self->edit_col,
-                                        text, &error))
-    {
-      mshed_cell_editor_reject (editor, error->message);
-      return;
-    }
-  mshed_cell_editor_accept (editor);
-
-  if (move != 0 && (next = next_editable_column (self, self->edit_col, move)) >= 0)
-    {
-      ensure_column_visible (self, next);
-      start_editing (self, self->edit_row, next, NULL);
-    }
-}
-
-static void
-editor_closed_cb (MshedTableView *self)
-{
-  if (self->cur_row != G_MAXUINT)
-    {
-      guint pos = _mshed_table_view_row_position (self, self->cur_row);
-
-      if (pos != G_MAXUINT)
-        {
-          _mshed_table_view_scroll_to (self, pos, TRUE);
-          return;
-        }
-    }
-  gtk_widget_grab_focus (GTK_WIDGET (self->column_view));
-}
-
-static guint
-current_row (MshedTableView *self)
+guint
+_mshed_table_view_current_row (MshedTableView *self)
 {
   if (self->cur_row != G_MAXUINT &&
       self->cur_row < g_list_model_get_n_items (G_LIST_MODEL (self->model)))
@@ -791,34 +661,6 @@ _mshed_table_view_current_column (MshedTableView *self)
     return self->cur_col;
   shown = _mshed_table_view_shown_columns (self);
   return shown->len > 0 ? (gint) g_array_index (shown, guint, 0) : INDEX_COLUMN;
-}
-
-static void
-edit_current (MshedTableView *self,
-              const char     *initial_text)
-{
-  guint row = current_row (self);
-
-  if (row == G_MAXUINT && !mshed_table_view_get_selected_row (self, &row))
-    {
-      gtk_widget_error_bell (GTK_WIDGET (self));
-      return;
-    }
-  start_editing (self, row, _mshed_table_view_current_column (self), initial_text);
-}
-
-static void
-column_view_activate_cb (MshedTableView *self,
-                         guint           position)
-{
-  guint row = _mshed_table_view_position_to_row (self, position);
-
-  if (row == G_MAXUINT)
-    return;
-  seed_position (self, row, position);
-  if (row != self->cur_row)
-    self->cur_row = row;
-  start_editing (self, row, _mshed_table_view_current_column (self), NULL);
 }
 
 /* References ------------------------------------------------------------------------------- */
@@ -906,7 +748,7 @@ click_pressed_cb (MshedTableView  *self,
   row = mshed_table_row_get_index (cell->row);
   if (row == G_MAXUINT)
     return;
-  seed_position (self, row, gtk_list_item_get_position (cell->item));
+  _mshed_table_view_seed_position (self, row, gtk_list_item_get_position (cell->item));
 
   if ((state & GDK_CONTROL_MASK) && n_press == 1 && cell->ref.column >= 0)
     {
@@ -915,13 +757,13 @@ click_pressed_cb (MshedTableView  *self,
       if (c != NULL && c->field != NULL && c->field->ref != MSHED_TABLE_NONE)
         {
           gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
-          set_current (self, row, cell->ref.column, FALSE);
+          _mshed_table_view_set_current_cell (self, row, cell->ref.column, FALSE);
           follow_reference (self, row, cell->ref.column);
           return;
         }
     }
 
-  set_current (self, row, cell->ref.column, (state & GDK_SHIFT_MASK) != 0);
+  _mshed_table_view_set_current_cell (self, row, cell->ref.column, (state & GDK_SHIFT_MASK) != 0);
 }
 
 static gboolean
@@ -956,15 +798,16 @@ key_pressed_cb (MshedTableView        *self,
         return TRUE;
       if (self->cur_row == G_MAXUINT)
         mshed_table_view_get_selected_row (self, &self->cur_row);
-      set_current (self, self->cur_row, (gint) g_array_index (shown, guint, i),
-                   (mods & GDK_SHIFT_MASK) != 0);
-      ensure_column_visible (self, self->cur_col);
+      _mshed_table_view_set_current_cell (self, self->cur_row,
+                                          (gint) g_array_index (shown, guint, i),
+                                          (mods & GDK_SHIFT_MASK) != 0);
+      _mshed_table_view_ensure_column_visible (self, self->cur_col);
       return TRUE;
     }
 
   if (keyval == GDK_KEY_F2 && mods == 0)
     {
-      edit_current (self, NULL);
+      _mshed_table_view_edit_current (self, NULL);
       return TRUE;
     }
 
@@ -975,7 +818,7 @@ key_pressed_cb (MshedTableView        *self,
       char buf[8] = { 0 };
 
       g_unichar_to_utf8 (ch, buf);
-      edit_current (self, buf);
+      _mshed_table_view_edit_current (self, buf);
       return TRUE;
     }
 
@@ -984,8 +827,8 @@ key_pressed_cb (MshedTableView        *self,
 
 void
 _mshed_table_view_selection_changed_cb (MshedTableView *self,
-                      guint           position,
-                      guint           n_items)
+                                        guint           position,
+                                        guint           n_items)
 {
   GtkSelectionModel *model = GTK_SELECTION_MODEL (self->selection);
   g_autoptr(GtkBitset) selected = gtk_selection_model_get_selection (model);
@@ -1001,9 +844,9 @@ _mshed_table_view_selection_changed_cb (MshedTableView *self,
       guint pos = gtk_bitset_get_minimum (selected);
 
       row = _mshed_table_view_position_to_row (self, pos);
-      seed_position (self, row, pos);
+      _mshed_table_view_seed_position (self, row, pos);
       if (row != self->cur_row)
-        set_current (self, row, self->cur_col, TRUE);
+        _mshed_table_view_set_current_cell (self, row, self->cur_col, TRUE);
     }
 
   if (self->block_selection == 0 && self->cur_row != G_MAXUINT &&
@@ -1012,14 +855,6 @@ _mshed_table_view_selection_changed_cb (MshedTableView *self,
       self->last_emitted_row = self->cur_row;
       g_signal_emit (self, signals[ROW_SELECTED], 0, self->cur_row);
     }
-}
-
-static void
-edit_action (GtkWidget  *widget,
-             const char *action_name,
-             GVariant   *parameter)
-{
-  edit_current (MSHED_TABLE_VIEW (widget), NULL);
 }
 
 static void
@@ -1298,13 +1133,16 @@ mshed_table_view_class_init (MshedTableViewClass *klass)
   gtk_widget_class_bind_template_callback_full (widget_class, "selection_changed_cb",
                                                 G_CALLBACK (
                                                   _mshed_table_view_selection_changed_cb));
-  gtk_widget_class_bind_template_callback (widget_class, column_view_activate_cb);
+  gtk_widget_class_bind_template_callback_full (widget_class, "column_view_activate_cb",
+                                                G_CALLBACK (
+                                                  _mshed_table_view_column_view_activate_cb));
 
   gtk_widget_class_install_action (widget_class, "table.copy", NULL,
                                    _mshed_table_view_copy_action);
   gtk_widget_class_install_action (widget_class, "table.paste", NULL,
                                    _mshed_table_view_paste_action);
-  gtk_widget_class_install_action (widget_class, "table.edit", NULL, edit_action);
+  gtk_widget_class_install_action (widget_class, "table.edit", NULL,
+                                   _mshed_table_view_edit_action);
   gtk_widget_class_install_action (widget_class, "table.follow-reference", NULL, follow_action);
   gtk_widget_class_install_action (widget_class, "table.search", NULL, search_action);
 
@@ -1353,9 +1191,11 @@ mshed_table_view_init (MshedTableView *self)
 
   self->editor = MSHED_CELL_EDITOR (mshed_cell_editor_new ());
   gtk_widget_set_parent (GTK_WIDGET (self->editor), GTK_WIDGET (self));
-  g_signal_connect_object (self->editor, "commit", G_CALLBACK (editor_commit_cb), self,
+  g_signal_connect_object (self->editor, "commit",
+                           G_CALLBACK (_mshed_table_view_editor_commit_cb), self,
                            G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->editor, "closed", G_CALLBACK (editor_closed_cb), self,
+  g_signal_connect_object (self->editor, "closed",
+                           G_CALLBACK (_mshed_table_view_editor_closed_cb), self,
                            G_CONNECT_SWAPPED);
 
   self->document_signals = g_signal_group_new (MSHED_TYPE_DOCUMENT);
@@ -1484,7 +1324,7 @@ mshed_table_view_reveal (MshedTableView *self,
   gtk_selection_model_select_item (GTK_SELECTION_MODEL (self->selection), pos, TRUE);
   self->block_selection--;
   self->last_emitted_row = row;
-  set_current (self, row, column >= 0 ? column : self->cur_col, FALSE);
+  _mshed_table_view_set_current_cell (self, row, column >= 0 ? column : self->cur_col, FALSE);
   _mshed_table_view_scroll_to (self, pos, TRUE);
 }
 
@@ -1526,16 +1366,6 @@ mshed_table_view_get_selected_row (MshedTableView *self,
   if (row != NULL)
     *row = r;
   return TRUE;
-}
-
-gboolean
-mshed_table_view_start_editing (MshedTableView *self,
-                                guint           row,
-                                const char     *field)
-{
-  g_return_val_if_fail (MSHED_IS_TABLE_VIEW (self), FALSE);
-
-  return start_editing (self, row, mshed_table_model_find_column (self->model, field), NULL);
 }
 
 void
@@ -1607,7 +1437,7 @@ _mshed_table_view_find_cell (MshedTableView *self,
 
   if (column < 0 && g_strcmp0 (field, "#") != 0)
     return NULL;
-  return find_cell (self, row, column);
+  return _mshed_table_view_find_column_cell (self, row, column);
 }
 
 void
@@ -1618,7 +1448,7 @@ _mshed_table_view_set_current (MshedTableView *self,
 {
   gint column = mshed_table_model_find_column (self->model, field);
 
-  set_current (self, row, column, FALSE);
+  _mshed_table_view_set_current_cell (self, row, column, FALSE);
   if (anchor_field != NULL)
     {
       self->anchor_col = mshed_table_model_find_column (self->model, anchor_field);
@@ -1629,7 +1459,7 @@ _mshed_table_view_set_current (MshedTableView *self,
 gboolean
 _mshed_table_view_follow_current (MshedTableView *self)
 {
-  guint row = current_row (self);
+  guint row = _mshed_table_view_current_row (self);
 
   if (row == G_MAXUINT && !mshed_table_view_get_selected_row (self, &row))
     return FALSE;

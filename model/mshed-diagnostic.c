@@ -116,6 +116,8 @@ mshed_check_to_string (MshedCheck check)
     { MSHED_CHECK_ANIM_MAP_LAYOUT, "anim-map-layout" },
     { MSHED_CHECK_ANIM_MAP_VALUE, "anim-map-value" },
     { MSHED_CHECK_ANIM_MAP_KEY, "anim-map-key" },
+    { MSHED_CHECK_ANIM_TIME_ORDER, "anim-time-order" },
+    { MSHED_CHECK_ANIM_MAPPED_KEYS, "anim-mapped-keys" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)

@@ -72,13 +72,16 @@ typedef enum {
   MSHED_CHECK_NODE_MAP,
   MSHED_CHECK_HEADER_NONFINITE,      /* Res2 header float not finite */
 
-  /* animation canonical layout, msh.md §7.7 (warnings) */
-  MSHED_CHECK_ANIM_TRACK = 300,      /* hdr3 not increasing / empty track */
-  MSHED_CHECK_ANIM_TIME,             /* key times not increasing, first not 0 */
+  /* animation, msh.md §7.7: the canonical layout (warnings) and, marked "pre-save", the
+   * checks §7.7 requires before a model is written (errors in strict mode) */
+  MSHED_CHECK_ANIM_TRACK = 300,      /* hdr3 not increasing / static track not one key */
+  MSHED_CHECK_ANIM_TIME,             /* key time not a whole number, first not 0 */
   MSHED_CHECK_ANIM_FRAMES,           /* Res19.attr2 != max time + 1 */
   MSHED_CHECK_ANIM_MAP_LAYOUT,       /* map blocks not packed in node order */
   MSHED_CHECK_ANIM_MAP_VALUE,        /* map word differs from the §7.7 rule */
-  MSHED_CHECK_ANIM_MAP_KEY,          /* map word + 1 past the key pool */
+  MSHED_CHECK_ANIM_MAP_KEY,          /* pre-save: map word + 1 past the key pool */
+  MSHED_CHECK_ANIM_TIME_ORDER,       /* pre-save: key times not strictly increasing */
+  MSHED_CHECK_ANIM_MAPPED_KEYS,      /* pre-save: a node with a frame map has < 2 keys */
 } MshedCheck;
 
 typedef struct {

@@ -1052,7 +1052,9 @@ map_word (const Ctx *c,
   return mshed_read_u16 (c->res[19].data + word * 2);
 }
 
-/* Key times of the track start..end: 0 first, then whole numbers strictly increasing */
+/* Key times of the track start..end: strictly increasing (a §7.7 pre-save check: the
+ * sampler interpolates towards the next key and would divide by a negative or zero span),
+ * then the canonical layout: 0 first, whole numbers of frames. */
 static gboolean
 check_track_times (Ctx     *c,
                    guint32  node,
@@ -1060,30 +1062,47 @@ check_track_times (Ctx     *c,
                    guint32  end)
 {
   float prev = key_time (c, start);
+  gboolean ok = TRUE;
 
+  for (guint32 k = start + 1; k <= end; k++)
+    {
+      float t = key_time (c, k);
+
+      if (!(t > prev))
+        {
+          report (c, c->err, MSHED_CHECK_ANIM_TIME_ORDER, 8, MSHED_TABLE_KEYS, k, "time",
+                  rec_offset (c, 8, 0, 24, k, 12),
+                  _("ignored: the frame map decides which key is used"),
+                  _("Res8 key %u, field time: %g is not after the previous key's %g; key "
+                    "times must increase strictly within node %u's track (keys %u..%u)"),
+                  k, t, prev, node, start, end);
+          return FALSE;
+        }
+      prev = t;
+    }
+  prev = key_time (c, start);
   if (prev != 0.0f)
     {
       report (c, MSHED_SEVERITY_WARNING, MSHED_CHECK_ANIM_TIME, 8, MSHED_TABLE_KEYS, start,
               "time", rec_offset (c, 8, 0, 24, start, 12), NULL,
               _("Res8 key %u, field time: %g, but the first key of node %u's track should "
                 "have time 0"), start, prev, node);
-      return FALSE;
+      ok = FALSE;
     }
-  for (guint32 k = start + 1; k <= end; k++)
+  for (guint32 k = start; ok && k <= end; k++)
     {
       float t = key_time (c, k);
 
-      if (!(isfinite (t) && t > prev && t == floorf (t)))
+      if (!(isfinite (t) && t == floorf (t)))
         {
           report (c, MSHED_SEVERITY_WARNING, MSHED_CHECK_ANIM_TIME, 8, MSHED_TABLE_KEYS, k,
                   "time", rec_offset (c, 8, 0, 24, k, 12), NULL,
                   _("Res8 key %u, field time: %g in node %u's track is not a whole number "
-                    "of frames after the previous key's %g"), k, t, node, prev);
-          return FALSE;
+                    "of frames"), k, t, node);
+          ok = FALSE;
         }
-      prev = t;
     }
-  return TRUE;
+  return ok;
 }
 
 /* Map words of a node's block against the rule of §7.7 */
@@ -1138,9 +1157,10 @@ check_map_keys (Ctx     *c,
 
       if (word < fallback && (guint64) word + 1 >= c->n_keys)
         {
-          report (c, MSHED_SEVERITY_WARNING, MSHED_CHECK_ANIM_MAP_KEY, 19, MSHED_TABLE_MAP,
+          report (c, c->err, MSHED_CHECK_ANIM_MAP_KEY, 19, MSHED_TABLE_MAP,
                   (gint64) map_start + f, "key",
-                  rec_offset (c, 19, 0, 2, (guint64) map_start + f, 0), NULL,
+                  rec_offset (c, 19, 0, 2, (guint64) map_start + f, 0),
+                  _("ignored: the node uses its fallback key"),
                   _("Res19 word %" PRIu64 " (node %u, frame %u), field key: %u is "
                     "below the fallback %u, so the runtime also reads key %" PRIu64
                     ", past the %u keys in Res8"),
@@ -1214,8 +1234,9 @@ check_animation (Ctx *c)
                 _("Res1 node %u, field hdr3: the node has no frame map but a track of %u keys "
                   "(%u..%u); a static node has exactly one"), n, len, start, fallback);
       else if (map_start != MSHED_NONE && len < 2)
-        report (c, MSHED_SEVERITY_WARNING, MSHED_CHECK_ANIM_TRACK, 1, MSHED_TABLE_NODES, n,
-                "hdr3", rec_offset (c, 1, 0, 38, n, 6), NULL,
+        report (c, c->err, MSHED_CHECK_ANIM_MAPPED_KEYS, 1, MSHED_TABLE_NODES, n,
+                "hdr3", rec_offset (c, 1, 0, 38, n, 6),
+                _("ignored: the node uses its fallback key"),
                 _("Res1 node %u, field hdr3: the node has a frame map but only one key (%u); "
                   "an animated node has at least two"), n, fallback);
 

@@ -581,6 +581,12 @@ plant_anim_map_layout (MshedNres *n)
 }
 static void plant_anim_map_value (MshedNres *n) { set_u16 (n, 19, 2 * 2, 1); }
 static void plant_anim_map_key (MshedNres *n) { set_u16 (n, 1, 38 + 6, 7); }
+/* node 1's keys 1..3 have times 0, 2, 4: key 3 at time 1 comes before key 2's 2 */
+static void plant_anim_time_order (MshedNres *n) { set_f32 (n, 8, 3 * 24 + 12, 1.0f); }
+/* and key 2 at time 0 repeats key 1's */
+static void plant_anim_time_equal (MshedNres *n) { set_f32 (n, 8, 2 * 24 + 12, 0.0f); }
+/* node 1 keeps its map block but its track shrinks to key 1 alone */
+static void plant_anim_mapped_keys (MshedNres *n) { set_u16 (n, 1, 38 + 6, 1); }
 
 /* Presence */
 static void
@@ -704,7 +710,13 @@ static const Defect defects[] = {
   { "anim-map-value", plant_anim_map_value,
     MSHED_CHECK_ANIM_MAP_VALUE, 19, MSHED_TABLE_MAP, 2, "key", W, TRUE },
   { "anim-map-key", plant_anim_map_key,
-    MSHED_CHECK_ANIM_MAP_KEY, 19, MSHED_TABLE_MAP, 4, "key", W, FALSE },
+    MSHED_CHECK_ANIM_MAP_KEY, 19, MSHED_TABLE_MAP, 4, "key", E, FALSE },
+  { "anim-time-order", plant_anim_time_order,
+    MSHED_CHECK_ANIM_TIME_ORDER, 8, MSHED_TABLE_KEYS, 3, "time", E, FALSE },
+  { "anim-time-equal", plant_anim_time_equal,
+    MSHED_CHECK_ANIM_TIME_ORDER, 8, MSHED_TABLE_KEYS, 2, "time", E, FALSE },
+  { "anim-mapped-keys", plant_anim_mapped_keys,
+    MSHED_CHECK_ANIM_MAPPED_KEYS, 1, MSHED_TABLE_NODES, 1, "hdr3", E, FALSE },
 };
 
 #undef E

@@ -20,7 +20,9 @@ typedef struct {
   MshedDerived  optional;
 } KindInfo;
 
-#define SB MSHED_DERIVED_SLOT_BOUNDS
+#define SX MSHED_DERIVED_SLOT_BOX
+#define SS MSHED_DERIVED_SLOT_SPHERE
+#define SB (SX | SS)
 #define HB MSHED_DERIVED_HEADER_BOUNDS
 #define TN MSHED_DERIVED_TRI_NORMALS
 #define TL MSHED_DERIVED_TRI_LINKS
@@ -35,7 +37,8 @@ typedef struct {
  * resized table, Res10 records, hdr1/hdr2/hdr3 renumbering, node slot cells, container
  * offsets) are not listed: they never become stale. */
 static const KindInfo kinds[MSHED_N_EDIT_KINDS] = {
-  [MSHED_EDIT_MOVE_VERTICES] = { "move-vertices", N_("Move vertices"), SB | HB | TN, VN },
+  [MSHED_EDIT_MOVE_VERTICES] = { "move-vertices", N_("Move vertices"), SB | HB | TN | TL,
+                                 VN },
   [MSHED_EDIT_VERTEX_NORMALS] = { "vertex-normals", N_("Change vertex normals"), 0, 0 },
   [MSHED_EDIT_UVS] = { "uvs", N_("Change UVs"), 0, 0 },
   [MSHED_EDIT_VERTEX_COUNT] = { "vertex-count", N_("Add or remove vertices"),
@@ -65,7 +68,8 @@ typedef struct {
 } DerivedInfo;
 
 static const DerivedInfo derived[MSHED_N_DERIVED] = {
-  { "slot-bounds", N_("Slot bounds"), MSHED_TABLE_SLOTS, TRUE },
+  { "slot-box", N_("Slot bounding boxes"), MSHED_TABLE_SLOTS, TRUE },
+  { "slot-sphere", N_("Slot bounding spheres"), MSHED_TABLE_SLOTS, TRUE },
   { "header-bounds", N_("Header hull, sphere and capsule"), MSHED_TABLE_HEADER, TRUE },
   { "tri-normals", N_("Triangle face normals"), MSHED_TABLE_TRIS, TRUE },
   { "tri-links", N_("Triangle neighbour links"), MSHED_TABLE_TRIS, TRUE },
@@ -84,12 +88,16 @@ typedef struct {
 } Reason;
 
 static const Reason reasons[] = {
-  { MSHED_EDIT_MOVE_VERTICES, SB, N_("Moving vertices changes the bounding boxes and spheres of "
-                                     "the slots that draw them") },
+  { MSHED_EDIT_MOVE_VERTICES, SX, N_("Moving vertices changes the bounding boxes of the "
+                                     "slots that draw them") },
+  { MSHED_EDIT_MOVE_VERTICES, SS, N_("Moving vertices changes the bounding spheres of the "
+                                     "slots that draw them") },
   { MSHED_EDIT_MOVE_VERTICES, HB, N_("Moving vertices changes the model's hull, sphere and "
                                      "capsule") },
   { MSHED_EDIT_MOVE_VERTICES, TN, N_("Moving vertices changes the face normals of their "
                                      "triangles") },
+  { MSHED_EDIT_MOVE_VERTICES, TL, N_("Moving vertices can change which triangles meet at an "
+                                     "edge") },
   { MSHED_EDIT_MOVE_VERTICES, VN, N_("Moving vertices may change the vertex normals around "
                                      "them (optional)") },
   { MSHED_EDIT_VERTEX_COUNT, SB, N_("A different vertex set changes slot bounds") },
@@ -140,7 +148,7 @@ mshed_deps_describe (MshedEditKind kind,
                      MshedDerived  target)
 {
   for (guint i = 0; i < G_N_ELEMENTS (reasons); i++)
-    if (reasons[i].kind == kind && reasons[i].target == target)
+    if (reasons[i].kind == kind && (reasons[i].target & target) == target)
       return _(reasons[i].text);
   return NULL;
 }
@@ -205,6 +213,12 @@ mshed_derived_is_recomputable (MshedDerived target)
   gint i = mshed_derived_get_index (target);
 
   return i >= 0 && derived[i].recomputable;
+}
+
+gboolean
+mshed_derived_is_convention (MshedDerived target)
+{
+  return mshed_derived_get_index (target) >= 0 && (target & MSHED_DERIVED_CONVENTION) != 0;
 }
 
 static gboolean

@@ -39,30 +39,41 @@ typedef enum {
   MSHED_N_EDIT_KINDS
 } MshedEditKind;
 
-/* Derived data: the columns of the matrix. Flags, so a recompute can name several. */
+/* Derived data: the columns of the matrix. Flags, so a recompute can name several.
+ *
+ * Two kinds (docs/conventions.md): data the format determines (a slot's box is the box of
+ * its vertices, NRes attributes follow msh.md §3, the frame map follows the key times by
+ * §7.7), which a recompute reproduces exactly, so that an unmodified model stays unchanged;
+ * and data whose algorithm the format does not document (msh.md §4.7, §10.5, §12), for
+ * which mshed has conventions of its own. Conventions are applied only on an explicit
+ * request, never as part of "recompute all", and only to the rows an edit made stale. */
 typedef enum {
   MSHED_DERIVED_NONE           = 0,
-  MSHED_DERIVED_SLOT_BOUNDS    = 1 << 0,  /* Res2 slot AABB + sphere (rows: slots) */
-  MSHED_DERIVED_HEADER_BOUNDS  = 1 << 1,  /* Res2 header hull, sphere, capsule */
-  MSHED_DERIVED_TRI_NORMALS    = 1 << 2,  /* Res7 face normals (rows: descriptors) */
-  MSHED_DERIVED_TRI_LINKS      = 1 << 3,  /* Res7 neighbour links (rows: descriptors) */
-  MSHED_DERIVED_VERTEX_NORMALS = 1 << 4,  /* Res4 from faces (optional, explicit) */
-  MSHED_DERIVED_ATTRIBUTES     = 1 << 5,  /* NRes attr1..3 per msh.md §3 writer column */
-  MSHED_DERIVED_ANIMATION_MAP  = 1 << 6,  /* Res19 words + frame count from key times (§7.7) */
-  MSHED_DERIVED_BATCH_RANGES   = 1 << 7,  /* Res13 indexStart/indexCount/baseVertex: review */
-  MSHED_DERIVED_SLOT_RANGES    = 1 << 8,  /* Res2 tri/batch ranges: review */
-  MSHED_DERIVED_EXTRA_STREAMS  = 1 << 9,  /* Res15/16/18 counts in step with Res3: review */
+  MSHED_DERIVED_SLOT_BOX       = 1 << 0,  /* Res2 slot AABB (rows: slots); determined */
+  MSHED_DERIVED_SLOT_SPHERE    = 1 << 1,  /* Res2 slot sphere (rows: slots); convention */
+  MSHED_DERIVED_HEADER_BOUNDS  = 1 << 2,  /* Res2 header hull, sphere, capsule; convention */
+  MSHED_DERIVED_TRI_NORMALS    = 1 << 3,  /* Res7 face normals (rows: descriptors); convention */
+  MSHED_DERIVED_TRI_LINKS      = 1 << 4,  /* Res7 neighbour links (rows: descriptors); convention */
+  MSHED_DERIVED_VERTEX_NORMALS = 1 << 5,  /* Res4 from faces (optional); convention */
+  MSHED_DERIVED_ATTRIBUTES     = 1 << 6,  /* NRes attr1..3 per msh.md §3; determined */
+  MSHED_DERIVED_ANIMATION_MAP  = 1 << 7,  /* Res19 words + frame count (§7.7); determined */
+  MSHED_DERIVED_BATCH_RANGES   = 1 << 8,  /* Res13 indexStart/indexCount/baseVertex: review */
+  MSHED_DERIVED_SLOT_RANGES    = 1 << 9,  /* Res2 tri/batch ranges: review */
+  MSHED_DERIVED_EXTRA_STREAMS  = 1 << 10, /* Res15/16/18 counts in step with Res3: review */
 } MshedDerived;
 
-#define MSHED_N_DERIVED 10
+#define MSHED_N_DERIVED 11
+#define MSHED_DERIVED_SLOT_BOUNDS (MSHED_DERIVED_SLOT_BOX | MSHED_DERIVED_SLOT_SPHERE)
 #define MSHED_DERIVED_BOUNDS (MSHED_DERIVED_SLOT_BOUNDS | MSHED_DERIVED_HEADER_BOUNDS)
+/* What the format determines: a recompute reproduces an unmodified model exactly. */
+#define MSHED_DERIVED_DETERMINED (MSHED_DERIVED_SLOT_BOX | MSHED_DERIVED_ATTRIBUTES | \
+                                  MSHED_DERIVED_ANIMATION_MAP)
+/* What only mshed's own conventions can recompute (explicit requests only). */
+#define MSHED_DERIVED_CONVENTION (MSHED_DERIVED_SLOT_SPHERE | MSHED_DERIVED_HEADER_BOUNDS | \
+                                  MSHED_DERIVED_TRI_NORMALS | MSHED_DERIVED_TRI_LINKS | \
+                                  MSHED_DERIVED_VERTEX_NORMALS)
 /* What the document can recompute by itself. */
-#define MSHED_DERIVED_RECOMPUTABLE (MSHED_DERIVED_SLOT_BOUNDS | MSHED_DERIVED_HEADER_BOUNDS | \
-                                    MSHED_DERIVED_TRI_NORMALS | MSHED_DERIVED_TRI_LINKS | \
-                                    MSHED_DERIVED_VERTEX_NORMALS | MSHED_DERIVED_ATTRIBUTES | \
-                                    MSHED_DERIVED_ANIMATION_MAP)
-/* "recompute all": everything recomputable except the optional vertex normals. */
-#define MSHED_DERIVED_ALL (MSHED_DERIVED_RECOMPUTABLE & ~MSHED_DERIVED_VERTEX_NORMALS)
+#define MSHED_DERIVED_RECOMPUTABLE (MSHED_DERIVED_DETERMINED | MSHED_DERIVED_CONVENTION)
 
 /* The matrix: the derived data @kind invalidates. @optional (nullable) receives the part
  * that is stale only by choice (vertex normals after moving vertices). */
@@ -78,6 +89,8 @@ const char   *mshed_derived_get_label       (MshedDerived   target);  /* one fla
 const char   *mshed_derived_get_name        (MshedDerived   target);  /* stable ASCII id */
 MshedTableId  mshed_derived_get_table       (MshedDerived   target);
 gboolean      mshed_derived_is_recomputable (MshedDerived   target);
+/* TRUE when @target (one flag) is recomputed by a convention of mshed's, not by the format. */
+gboolean      mshed_derived_is_convention   (MshedDerived   target);
 /* Index 0..MSHED_N_DERIVED-1 of a single flag, -1 when @target is not exactly one flag. */
 gint          mshed_derived_get_index       (MshedDerived   target);
 

@@ -112,8 +112,8 @@ mark_vertex (MshedDocument *self,
   if (mshed_model_get_resource (self->model, 2))
     _mshed_document_mark (self, MSHED_DERIVED_HEADER_BOUNDS, MSHED_EDIT_MOVE_VERTICES, &zero, 1,
                           reason);
-  _mshed_document_mark_array (self, MSHED_DERIVED_TRI_NORMALS, MSHED_EDIT_MOVE_VERTICES, descs,
-                              reason);
+  _mshed_document_mark_array (self, MSHED_DERIVED_TRI_NORMALS | MSHED_DERIVED_TRI_LINKS,
+                              MSHED_EDIT_MOVE_VERTICES, descs, reason);
   if (mshed_model_get_resource (self->model, 4))
     _mshed_document_mark_array (self, MSHED_DERIVED_VERTEX_NORMALS, MSHED_EDIT_MOVE_VERTICES,
                                 verts, reason);
@@ -180,12 +180,9 @@ mark_index (MshedDocument *self,
             guint d = slot.tri_start + ordinal + t;
             g_array_append_val (descs, d);
           }
-          _mshed_document_mark_array (self, MSHED_DERIVED_TRI_NORMALS, MSHED_EDIT_TOPOLOGY, descs,
-                                      reason);
-          g_array_set_size (descs, 0);
-          append_range (descs, slot.tri_start, slot.tri_count);
-          _mshed_document_mark_array (self, MSHED_DERIVED_TRI_LINKS, MSHED_EDIT_TOPOLOGY, descs,
-                                      reason);
+          /* its partners follow when its links are recomputed (links are mutual) */
+          _mshed_document_mark_array (self, MSHED_DERIVED_TRI_NORMALS | MSHED_DERIVED_TRI_LINKS,
+                                      MSHED_EDIT_TOPOLOGY, descs, reason);
         }
     }
   if (mshed_model_get_resource (self->model, 4))
@@ -315,7 +312,8 @@ _mshed_document_mark_payload (MshedDocument *self,
 
         _mshed_document_mark (self, MSHED_DERIVED_SLOT_BOUNDS, kind, NULL, 0, reason);
         _mshed_document_mark (self, MSHED_DERIVED_HEADER_BOUNDS, kind, &zero, 1, reason);
-        _mshed_document_mark (self, MSHED_DERIVED_TRI_NORMALS, kind, NULL, 0, reason);
+        _mshed_document_mark (self, MSHED_DERIVED_TRI_NORMALS | MSHED_DERIVED_TRI_LINKS, kind,
+                              NULL, 0, reason);
         if (mshed_model_get_resource (self->model, 4))
           _mshed_document_mark (self, MSHED_DERIVED_VERTEX_NORMALS, kind, NULL, 0, reason);
         if (count_changed)
@@ -1009,6 +1007,7 @@ row_wanted (const guint *rows,
 
 static void
 recompute_slot_bounds (MshedDocument *self,
+                       MshedDerived   what,
                        const guint   *rows,
                        guint          n_rows)
 {
@@ -1020,13 +1019,19 @@ recompute_slot_bounds (MshedDocument *self,
     return;
   for (guint s = 0; s < n; s++)
     {
+      gsize base = MSHED_RES2_HEADER_SIZE + (gsize) s * 68;
+
       if (!row_wanted (rows, n_rows, s))
         continue;
-      mshed_compute_slot_bounds (self->model, s, bounds);
-      _mshed_document_splice (self, (guint) res, MSHED_RES2_HEADER_SIZE + (gsize) s * 68 + 8, 40,
-                              bounds, 40);
+      /* a slot that draws no vertex has nothing to compute its bounds from: kept */
+      if (!mshed_compute_slot_bounds (self->model, s, bounds))
+        continue;
+      if (what & MSHED_DERIVED_SLOT_BOX)
+        _mshed_document_splice (self, (guint) res, base + 8, 24, bounds, 24);
+      if (what & MSHED_DERIVED_SLOT_SPHERE)
+        _mshed_document_splice (self, (guint) res, base + 32, 16, bounds + 24, 16);
     }
-  _mshed_document_unmark (self, MSHED_DERIVED_SLOT_BOUNDS, -1, rows, n_rows);
+  _mshed_document_unmark (self, what & MSHED_DERIVED_SLOT_BOUNDS, -1, rows, n_rows);
 }
 
 static void
@@ -1044,53 +1049,71 @@ recompute_header (MshedDocument *self)
 
 static void
 recompute_descriptors (MshedDocument *self,
-                       gboolean       normals,
-                       gboolean       links,
+                       MshedDerived   what,
                        const guint   *rows,
                        guint          n_rows)
 {
   gint res = mshed_model_find_resource (self->model, 7);
-  guint n = mshed_model_get_n_rows (self->model, MSHED_TABLE_SLOTS);
+  guint n = mshed_model_get_n_rows (self->model, MSHED_TABLE_TRIS);
+  g_autofree guint *all = NULL;
+  g_autofree guint8 *recs = NULL;
+  g_autofree gboolean *mapped = NULL;
   g_autoptr(GArray) done = g_array_new (FALSE, FALSE, sizeof (guint));
-  MshedDerived what = (normals ? MSHED_DERIVED_TRI_NORMALS : 0) |
-                      (links ? MSHED_DERIVED_TRI_LINKS : 0);
+  g_autoptr(GHashTable) partners = NULL;
+  GHashTableIter iter;
+  gpointer key, value;
+  guint i = 0;
 
   if (res < 0)
     return;
-  for (guint s = 0; s < n; s++)
-    {
-      MshedSlot slot;
-      g_autofree guint8 *recs = NULL;
-      gboolean wanted = rows == NULL;
-      gsize first = 0, last = 0;
-
-      mshed_model_get_slot (self->model, s, &slot);
-      for (guint j = 0; !wanted && j < slot.tri_count; j++)
-        wanted = row_wanted (rows, n_rows, slot.tri_start + j);
-      if (!wanted || slot.tri_count == 0)
-        continue;
-      recs = g_malloc ((gsize) slot.tri_count * 16);
-      if (!mshed_compute_slot_descriptors (self->model, s, normals, links, recs))
-        continue;
-      /* write only the changed descriptors (a span), so the undo delta stays small */
-      {
-        const guint8 *cur = mshed_model_get_record (self->model, MSHED_TABLE_TRIS, slot.tri_start);
-        gsize total = (gsize) slot.tri_count * 16;
-
-        while (first < total && cur[first] == recs[first])
-          first++;
-        last = total;
-        while (last > first && cur[last - 1] == recs[last - 1])
-          last--;
-        first = first / 16 * 16;
-        last = (last + 15) / 16 * 16;
-        if (first < last)
-          _mshed_document_splice (self, (guint) res, (gsize) slot.tri_start * 16 + first,
-                                  last - first, recs + first, last - first);
-      }
-      append_range (done, slot.tri_start, slot.tri_count);
-    }
   if (rows == NULL)
+    {
+      all = g_new (guint, n + 1);
+      for (guint r = 0; r < n; r++)
+        all[r] = r;
+      rows = all;
+      n_rows = n;
+    }
+  recs = g_malloc ((gsize) n_rows * 16 + 1);
+  mapped = g_new0 (gboolean, n_rows + 1);
+  partners = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  mshed_compute_descriptors (self->model, rows, n_rows, what, TRUE, recs, mapped, partners);
+
+  /* write runs of consecutive changed rows, so the undo delta stays small */
+  while (i < n_rows)
+    {
+      guint j = i;
+
+      if (!mapped[i] || rows[i] >= n ||
+          memcmp (mshed_model_get_record (self->model, MSHED_TABLE_TRIS, rows[i]),
+                  recs + 16 * (gsize) i, 16) == 0)
+        {
+          if (mapped[i])
+            g_array_append_val (done, rows[i]);
+          i++;
+          continue;
+        }
+      while (j + 1 < n_rows && mapped[j + 1] && rows[j + 1] == rows[j] + 1 && rows[j + 1] < n)
+        j++;
+      /* the model changes under each splice: copy the run first */
+      {
+        g_autofree guint8 *run = g_memdup2 (recs + 16 * (gsize) i, 16 * (gsize) (j - i + 1));
+
+        _mshed_document_splice (self, (guint) res, (gsize) rows[i] * 16,
+                                16 * (gsize) (j - i + 1), run, 16 * (gsize) (j - i + 1));
+      }
+      for (; i <= j; i++)
+        g_array_append_val (done, rows[i]);
+    }
+  /* the partners of changed links, outside @rows: only their link words change */
+  g_hash_table_iter_init (&iter, partners);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      guint d = GPOINTER_TO_UINT (key) - 1;
+
+      _mshed_document_splice (self, (guint) res, (gsize) d * 16 + 2, 6, (guint8 *) value + 2, 6);
+    }
+  if (all != NULL)
     _mshed_document_unmark (self, what, -1, NULL, 0);
   else if (done->len > 0)
     _mshed_document_unmark (self, what, -1, (const guint *) (gpointer) done->data, done->len);
@@ -1102,7 +1125,7 @@ recompute_vertex_normals (MshedDocument *self,
                           guint          n_rows)
 {
   gint res = mshed_model_find_resource (self->model, 4);
-  g_autoptr(GBytes) computed = mshed_compute_vertex_normals (self->model);
+  g_autoptr(GBytes) computed = mshed_compute_vertex_normals (self->model, TRUE);
   g_autofree guint8 *out = NULL;
   gsize size = 0;
   const guint8 *cur;
@@ -1177,6 +1200,33 @@ recompute_animation_map (MshedDocument *self,
   return TRUE;
 }
 
+/* Recomputes @what (flags) inside an open operation; rows sorted or NULL. */
+static gboolean
+recompute_in_op (MshedDocument *self,
+                 MshedDerived   what,
+                 const guint   *rows,
+                 guint          n_rows,
+                 GError       **error)
+{
+  gboolean ok = TRUE;
+
+  /* the only step that can fail goes first, so a failure changes nothing */
+  if (what & MSHED_DERIVED_ANIMATION_MAP)
+    ok = recompute_animation_map (self, error);
+  if (ok && (what & MSHED_DERIVED_ATTRIBUTES))
+    recompute_attributes (self, rows, n_rows);
+  if (ok && (what & MSHED_DERIVED_SLOT_BOUNDS))
+    recompute_slot_bounds (self, what & MSHED_DERIVED_SLOT_BOUNDS, rows, n_rows);
+  if (ok && (what & MSHED_DERIVED_HEADER_BOUNDS))
+    recompute_header (self);
+  if (ok && (what & (MSHED_DERIVED_TRI_NORMALS | MSHED_DERIVED_TRI_LINKS)))
+    recompute_descriptors (self, what & (MSHED_DERIVED_TRI_NORMALS | MSHED_DERIVED_TRI_LINKS),
+                           rows, n_rows);
+  if (ok && (what & MSHED_DERIVED_VERTEX_NORMALS))
+    recompute_vertex_normals (self, rows, n_rows);
+  return ok;
+}
+
 gboolean
 mshed_document_recompute (MshedDocument *self,
                           MshedDerived   what,
@@ -1186,7 +1236,7 @@ mshed_document_recompute (MshedDocument *self,
 {
   g_autofree guint *sorted = NULL;
   const char *label;
-  gboolean ok = TRUE;
+  gboolean ok;
 
   g_return_val_if_fail (MSHED_IS_DOCUMENT (self), FALSE);
   if ((what & MSHED_DERIVED_RECOMPUTABLE) == 0)
@@ -1211,20 +1261,56 @@ mshed_document_recompute (MshedDocument *self,
 
     _mshed_document_op_begin (self, full, 0);
   }
-  /* the only step that can fail goes first, so a failure changes nothing */
-  if (what & MSHED_DERIVED_ANIMATION_MAP)
-    ok = recompute_animation_map (self, error);
-  if (ok && (what & MSHED_DERIVED_ATTRIBUTES))
-    recompute_attributes (self, sorted, n_rows);
-  if (ok && (what & MSHED_DERIVED_SLOT_BOUNDS))
-    recompute_slot_bounds (self, sorted, n_rows);
-  if (ok && (what & MSHED_DERIVED_HEADER_BOUNDS))
-    recompute_header (self);
-  if (ok && (what & (MSHED_DERIVED_TRI_NORMALS | MSHED_DERIVED_TRI_LINKS)))
-    recompute_descriptors (self, (what & MSHED_DERIVED_TRI_NORMALS) != 0,
-                           (what & MSHED_DERIVED_TRI_LINKS) != 0, sorted, n_rows);
-  if (ok && (what & MSHED_DERIVED_VERTEX_NORMALS))
-    recompute_vertex_normals (self, sorted, n_rows);
+  ok = recompute_in_op (self, what, sorted, n_rows, error);
   _mshed_document_op_end (self);
   return ok;
+}
+
+gboolean
+mshed_document_recompute_stale_all (MshedDocument *self,
+                                    MshedDerived   allowed,
+                                    GError       **error)
+{
+  g_autoptr(GPtrArray) stale = NULL;
+  g_autoptr(GError) first_error = NULL;
+
+  g_return_val_if_fail (MSHED_IS_DOCUMENT (self), FALSE);
+  stale = mshed_document_list_stale (self);
+  _mshed_document_op_begin (self, _("Recompute stale data"), 0);
+  for (guint t = 0; t < MSHED_N_DERIVED; t++)
+    {
+      MshedDerived target = 1u << t;
+      g_autoptr(GArray) rows = g_array_new (FALSE, FALSE, sizeof (guint));
+      gboolean any = FALSE, whole = FALSE;
+      g_autoptr(GError) local = NULL;
+
+      if (!(allowed & target) || !mshed_derived_is_recomputable (target))
+        continue;
+      for (guint i = 0; i < stale->len; i++)
+        {
+          const MshedStale *st = g_ptr_array_index (stale, i);
+
+          if (st->target != target)
+            continue;
+          any = TRUE;
+          if (st->n_rows == 0)
+            whole = TRUE;
+          else
+            g_array_append_vals (rows, st->rows, st->n_rows);
+        }
+      if (!any)
+        continue;
+      if (!whole)
+        g_array_sort (rows, cmp_uint);
+      if (!recompute_in_op (self, target, whole ? NULL : (const guint *) (gpointer) rows->data,
+                            whole ? 0 : rows->len, &local) && first_error == NULL)
+        first_error = g_steal_pointer (&local);
+    }
+  _mshed_document_op_end (self);
+  if (first_error)
+    {
+      g_propagate_error (error, g_steal_pointer (&first_error));
+      return FALSE;
+    }
+  return TRUE;
 }

@@ -124,13 +124,13 @@ cell_rows_sorted (const StaleCell *cell,
   return rows;
 }
 
-void
-_mshed_document_mark (MshedDocument *self,
-                      MshedDerived   target,
-                      MshedEditKind  cause,
-                      const guint   *rows,
-                      guint          n_rows,
-                      const char    *reason)
+static void
+mark_one (MshedDocument *self,
+          MshedDerived   target,
+          MshedEditKind  cause,
+          const guint   *rows,
+          guint          n_rows,
+          const char    *reason)
 {
   gint t = mshed_derived_get_index (target);
   StaleCell *cell;
@@ -176,6 +176,20 @@ _mshed_document_mark (MshedDocument *self,
         }
     }
   push_stale_op (self, op);
+}
+
+/* Marks every flag of @target (several flags share the rows, e.g. a slot's box and sphere). */
+void
+_mshed_document_mark (MshedDocument *self,
+                      MshedDerived   target,
+                      MshedEditKind  cause,
+                      const guint   *rows,
+                      guint          n_rows,
+                      const char    *reason)
+{
+  for (guint t = 0; t < MSHED_N_DERIVED; t++)
+    if (target & (1u << t))
+      mark_one (self, 1u << t, cause, rows, n_rows, reason);
 }
 
 void
@@ -367,6 +381,18 @@ mshed_document_has_stale (MshedDocument *self)
       if (self->stale[t][c])
         return TRUE;
   return FALSE;
+}
+
+MshedDerived
+mshed_document_get_stale_targets (MshedDocument *self)
+{
+  MshedDerived result = 0;
+
+  for (guint t = 0; t < MSHED_N_DERIVED; t++)
+    for (guint c = 0; c < MSHED_N_EDIT_KINDS; c++)
+      if (self->stale[t][c])
+        result |= 1u << t;
+  return result;
 }
 
 MshedDerived

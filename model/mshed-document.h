@@ -229,16 +229,28 @@ gboolean          mshed_document_remove_resource   (MshedDocument     *self,
 /* Recompute and the stale set ---------------------------------------------------------- */
 
 /* Recomputes @what (flags) as one undo step. @rows (nullable) limits row-based targets
- * (slot bounds: slots; tri normals/links: descriptors; vertex normals: vertices;
- * attributes: directory entries) to those rows. Clears the matching stale cells. */
+ * (slot box and sphere: slots; tri normals/links: descriptors; vertex normals: vertices;
+ * attributes: directory entries) to those rows; NULL means every row. Clears the matching
+ * stale cells. Data the format determines (MSHED_DERIVED_DETERMINED) comes out exactly as
+ * an unmodified model has it; conventions (MSHED_DERIVED_CONVENTION, docs/conventions.md)
+ * keep stored values that are still right. Callers offer conventions only on request. */
 gboolean          mshed_document_recompute         (MshedDocument     *self,
                                                     MshedDerived       what,
                                                     const guint       *rows,
                                                     guint              n_rows,
                                                     GError           **error);
+/* Recomputes exactly the stale rows of every stale cell whose target is in @allowed (one
+ * undo step). "Recompute all stale data" passes MSHED_DERIVED_DETERMINED: conventions are
+ * never applied as part of "all". What cannot be recomputed (a frame map without node
+ * records) stays stale and is named in @error (FALSE); everything else is still done. */
+gboolean          mshed_document_recompute_stale_all (MshedDocument   *self,
+                                                    MshedDerived       allowed,
+                                                    GError           **error);
 /* (transfer full) (element-type MshedStale): copies of the current stale cells */
 GPtrArray        *mshed_document_list_stale        (MshedDocument     *self);
 gboolean          mshed_document_has_stale         (MshedDocument     *self);
+/* The union of the targets of every stale cell. */
+MshedDerived      mshed_document_get_stale_targets (MshedDocument     *self);
 /* The derived targets that are stale for one row of @table (views shade these cells). */
 MshedDerived      mshed_document_get_row_stale     (MshedDocument     *self,
                                                     MshedTableId       table,

@@ -27,6 +27,7 @@
 #include "mshed-bytes.h"
 #include "mshed-generator.h"
 #include "mshed-model.h"
+#include "mshed-recompute.h"
 
 #define MAX_BATCH_TRIS   16000u    /* 48000 indices: below the u16 indexCount limit */
 #define MAX_DESCRIPTORS  65535u    /* triStart/triCount and links are u16 */
@@ -168,9 +169,6 @@ typedef struct {
   guint   tri_count;
   guint32 unk[5];
   guint8  colour[3];      /* Res18 */
-  float   aabb_min[3];
-  float   aabb_max[3];
-  float   sphere[4];
 } GenSlot;
 
 typedef struct {
@@ -583,112 +581,7 @@ grid_triangle (const GenBatch *batch,
     }
 }
 
-/* Neighbour triangles (same batch) across the edges v0-v1, v1-v2, v2-v0, or -1. */
-static void
-grid_links (const GenBatch *batch,
-            guint           t,
-            gint            out[3])
-{
-  guint q = t / 2, qi = q % batch->cols, qj = q / batch->cols;
-  gint n = (gint) batch->n_tris;
-  gint cols = (gint) batch->cols;
-  gint self = (gint) t;
-
-  if ((t & 1) == 0)
-    {
-      out[0] = self + 1;                                        /* diagonal: own tri 1 */
-      out[1] = qi + 1 < batch->cols ? self + 3 : -1;            /* right quad, tri 1 */
-      out[2] = qj > 0 ? self - 2 * cols + 1 : -1;               /* lower quad, tri 1 */
-    }
-  else
-    {
-      out[0] = qi > 0 ? self - 3 : -1;                          /* left quad, tri 0 */
-      out[1] = self - 1 + 2 * cols;                             /* upper quad, tri 0 */
-      out[2] = self - 1;                                        /* diagonal: own tri 0 */
-    }
-  for (guint k = 0; k < 3; k++)
-    if (out[k] >= n)
-      out[k] = -1;
-}
-
-static void
-bounds_add (float       mn[3],
-            float       mx[3],
-            const float p[3])
-{
-  for (guint k = 0; k < 3; k++)
-    {
-      mn[k] = MIN (mn[k], p[k]);
-      mx[k] = MAX (mx[k], p[k]);
-    }
-}
-
-static float
-radius_up (double d2)
-{
-  float r = (float) sqrt (d2);
-
-  while ((double) r * (double) r < d2)
-    r = nextafterf (r, INFINITY);
-  return r;
-}
-
-static void
-write_header (Gen    *gen,
-              guint8 *out)
-{
-  float mn[3] = { INFINITY, INFINITY, INFINITY }, mx[3] = { -INFINITY, -INFINITY, -INFINITY };
-  float centre[3], a[3], b[3];
-  double d2 = 0.0, c2 = 0.0;
-  guint axis = 0;
-
-  for (guint i = 0; i < gen->n_verts; i++)
-    bounds_add (mn, mx, gen->pos + 3 * (gsize) i);
-  for (guint k = 0; k < 3; k++)
-    {
-      centre[k] = (mn[k] + mx[k]) * 0.5f;
-      if (mx[k] - mn[k] > mx[axis] - mn[axis])
-        axis = k;
-    }
-  for (guint k = 0; k < 3; k++)
-    a[k] = b[k] = centre[k];
-  a[axis] = mn[axis];
-  b[axis] = mx[axis];
-
-  /* sphere around the AABB centre; capsule along the longest axis through it */
-  for (guint i = 0; i < gen->n_verts; i++)
-    {
-      const float *p = gen->pos + 3 * (gsize) i;
-      double e2 = 0.0, f2 = 0.0;
-
-      for (guint k = 0; k < 3; k++)
-        {
-          double d = (double) p[k] - centre[k];
-
-          e2 += d * d;
-          if (k != axis)
-            f2 += d * d;
-        }
-      d2 = MAX (d2, e2);
-      c2 = MAX (c2, f2);  /* to the axis line; every vertex projects inside [a, b] */
-    }
-
-  /* hull: the 8 AABB corners, corner i takes max on axis k when bit k of i is set */
-  for (guint i = 0; i < 8; i++)
-    for (guint k = 0; k < 3; k++)
-      mshed_write_f32 (out + (i * 3 + k) * 4, (i >> k) & 1 ? mx[k] : mn[k]);
-  for (guint k = 0; k < 3; k++)
-    mshed_write_f32 (out + 0x60 + k * 4, centre[k]);
-  mshed_write_f32 (out + 0x6C, radius_up (d2));
-  for (guint k = 0; k < 3; k++)
-    {
-      mshed_write_f32 (out + 0x70 + k * 4, a[k]);
-      mshed_write_f32 (out + 0x7C + k * 4, b[k]);
-    }
-  mshed_write_f32 (out + 0x88, radius_up (c2));
-}
-
-/* Fills Res3/4/5/15/18, Res6, Res13 and the slot bounds. */
+/* Fills Res3/4/5/15/18, Res6 and Res13. */
 static void
 build_geometry (Gen    *gen,
                 guint8 *res3,
@@ -763,49 +656,6 @@ build_geometry (Gen    *gen,
       mshed_write_u16 (rec + 14, batch->unk14);
       mshed_write_u32 (rec + 16, batch->base_vertex);
     }
-
-  /* slot bounds over the vertices its batches reference */
-  for (guint s = 0; s < gen->slots->len; s++)
-    {
-      GenSlot *slot = slot_at (gen, s);
-      float *mn = slot->aabb_min, *mx = slot->aabb_max;
-      double d2 = 0.0;
-
-      for (guint k = 0; k < 3; k++)
-        {
-          mn[k] = INFINITY;
-          mx[k] = -INFINITY;
-        }
-      for (guint pass = 0; pass < 2; pass++)
-        for (guint bi = slot->batch_start; bi < slot->batch_start + slot->batch_count; bi++)
-          {
-            const GenBatch *batch = batch_at (gen, bi);
-
-            for (guint i = 0; i < 3 * batch->n_tris; i++)
-              {
-                guint16 local = mshed_read_u16 (res6 + ((gsize) batch->index_start + i) * 2);
-                const float *p = gen->pos + 3 * ((gsize) batch->base_vertex + local);
-
-                if (pass == 0)
-                  bounds_add (mn, mx, p);
-                else
-                  {
-                    double e2 = 0.0;
-
-                    for (guint k = 0; k < 3; k++)
-                      {
-                        double d = (double) p[k] - slot->sphere[k];
-                        e2 += d * d;
-                      }
-                    d2 = MAX (d2, e2);
-                  }
-              }
-            if (pass == 0 && bi + 1 == slot->batch_start + slot->batch_count)
-              for (guint k = 0; k < 3; k++)
-                slot->sphere[k] = (mn[k] + mx[k]) * 0.5f;
-          }
-      slot->sphere[3] = radius_up (d2);
-    }
 }
 
 static void
@@ -828,8 +678,8 @@ build_descriptors (Gen    *gen,
           guint8 *rec = res7 + ((gsize) slot->tri_start + j) * 16;
           guint tri[3];
           const float *p[3];
-          double e1[3], e2[3], n[3], len;
-          guint16 links[3];
+          gint16 normal[3] = { 0, 0, 0 };
+          guint16 links[3] = { MSHED_NONE, MSHED_NONE, MSHED_NONE };
           guint16 sel;
 
           while (k >= batch_at (gen, bi)->slot_tri_base + batch_at (gen, bi)->n_tris)
@@ -838,32 +688,15 @@ build_descriptors (Gen    *gen,
           grid_triangle (batch, k - batch->slot_tri_base, tri);
           for (guint i = 0; i < 3; i++)
             p[i] = gen->pos + 3 * ((gsize) batch->base_vertex + tri[i]);
-          for (guint i = 0; i < 3; i++)
-            {
-              e1[i] = (double) p[1][i] - p[0][i];
-              e2[i] = (double) p[2][i] - p[0][i];
-            }
-          n[0] = e1[1] * e2[2] - e1[2] * e2[1];
-          n[1] = e1[2] * e2[0] - e1[0] * e2[2];
-          n[2] = e1[0] * e2[1] - e1[1] * e2[0];
-          len = sqrt (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
 
-          if (one_to_one)
+          /* a mapped slot's normals and links come from the geometry (derive ()); the
+           * descriptors of an unmapped slot describe a sample of its triangles */
+          if (!one_to_one)
             {
-              gint nb[3];
-
-              grid_links (batch, k - batch->slot_tri_base, nb);
-              for (guint i = 0; i < 3; i++)
-                links[i] = nb[i] < 0 ? MSHED_NONE
-                                     : (guint16) (slot->tri_start + batch->slot_tri_base
-                                                  + (guint) nb[i]);
-            }
-          else
-            {
+              mshed_encode_face_normal (p[0], p[1], p[2], normal);
               links[0] = j > 0 ? (guint16) (slot->tri_start + j - 1) : MSHED_NONE;
               links[1] = j + 1 < slot->tri_count ? (guint16) (slot->tri_start + j + 1)
                                                  : MSHED_NONE;
-              links[2] = MSHED_NONE;
             }
 
           sel = (guint16) (rng_below (rng, 4) | (rng_below (rng, 4) << 2)
@@ -875,9 +708,7 @@ build_descriptors (Gen    *gen,
           for (guint i = 0; i < 3; i++)
             {
               mshed_write_u16 (rec + 2 + 2 * i, links[i]);
-              mshed_write_u16 (rec + 8 + 2 * i,
-                               (guint16) mshed_encode_tri_normal (len > 0.0 ? (float) (n[i] / len)
-                                                                             : 0.0f));
+              mshed_write_u16 (rec + 8 + 2 * i, (guint16) normal[i]);
             }
           mshed_write_u16 (rec + 14, sel);
         }
@@ -897,13 +728,7 @@ write_slots (Gen    *gen,
       mshed_write_u16 (rec + 2, (guint16) slot->tri_count);
       mshed_write_u16 (rec + 4, (guint16) slot->batch_start);
       mshed_write_u16 (rec + 6, (guint16) slot->batch_count);
-      for (guint k = 0; k < 3; k++)
-        {
-          mshed_write_f32 (rec + 8 + 4 * k, slot->aabb_min[k]);
-          mshed_write_f32 (rec + 20 + 4 * k, slot->aabb_max[k]);
-          mshed_write_f32 (rec + 32 + 4 * k, slot->sphere[k]);
-        }
-      mshed_write_f32 (rec + 44, slot->sphere[3]);
+      /* bounds: filled in by derive() */
       for (guint k = 0; k < 5; k++)
         mshed_write_u32 (rec + 48 + 4 * k, slot->unk[k]);
     }
@@ -1136,6 +961,44 @@ clamp_params (const MshedGenParams *params,
     gen->n_materials = rng_range (rng, 1, 8);
 }
 
+/* The derived data (slot bounds, the Res2 header, the face normals and links of mapped
+ * slots) from the finished geometry and animation, through the same functions the editor
+ * recomputes with (mshed-recompute.h), so the generator carries no second copy of them. */
+static void
+derive (MshedNres *nres)
+{
+  g_autoptr(MshedModel) model = mshed_model_new (nres, MSHED_MODE_TOLERANT,
+                                                 NULL, NULL);
+  gint r2 = mshed_model_find_resource (model, 2), r7 = mshed_model_find_resource (model, 7);
+  guint n_slots = mshed_model_get_n_rows (model, MSHED_TABLE_SLOTS);
+  gsize size2 = 0, size7 = 0;
+  g_autoptr(GBytes) b2 = NULL, b7 = NULL;
+  g_autofree guint8 *res2 = g_memdup2 (mshed_nres_entry_get_data (
+                                         mshed_nres_peek_entry (nres, (guint) r2), &size2),
+                                       mshed_nres_entry_get_size (
+                                         mshed_nres_peek_entry (nres, (guint) r2)));
+  g_autofree guint8 *res7 = g_memdup2 (mshed_nres_entry_get_data (
+                                         mshed_nres_peek_entry (nres, (guint) r7), &size7),
+                                       mshed_nres_entry_get_size (
+                                         mshed_nres_peek_entry (nres, (guint) r7)) + 1);
+
+  for (guint s = 0; s < n_slots; s++)
+    {
+      MshedSlot slot;
+
+      mshed_compute_slot_bounds (model, s, res2 + MSHED_RES2_HEADER_SIZE + (gsize) s * 68 + 8);
+      mshed_model_get_slot (model, s, &slot);
+      if (slot.tri_count > 0)
+        mshed_compute_slot_descriptors (model, s, TRUE, TRUE,
+                                        res7 + (gsize) slot.tri_start * 16);
+    }
+  mshed_compute_header (model, res2);
+  b2 = g_bytes_new_take (g_steal_pointer (&res2), size2);
+  b7 = g_bytes_new_take (g_steal_pointer (&res7), size7);
+  mshed_nres_set_payload (nres, (guint) r2, b2);
+  mshed_nres_set_payload (nres, (guint) r7, b7);
+}
+
 /**
  * mshed_generate_model:
  * @params: what to generate; out-of-range values are clamped
@@ -1188,7 +1051,6 @@ mshed_generate_model (const MshedGenParams *params)
   build_geometry (&gen, res3, res4, res5, res6, res13, res15, res18);
   build_descriptors (&gen, res7);
   write_slots (&gen, res2);
-  write_header (&gen, res2);
   build_animation (&gen, &b8, &b19, &frame_count);
 
   b1 = build_nodes (&gen);
@@ -1233,6 +1095,8 @@ mshed_generate_model (const MshedGenParams *params)
   add_entry (nres, 17, n17, 0, n17 ? 8 : 0, "Res17", b17);
   if (ext)
     add_entry (nres, 20, n20, 0, 4, "Res20", b20);
+
+  derive (nres);
 
   g_free (gen.pos);
   g_free (gen.nodes);

@@ -13,6 +13,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "mshed-anim.h"
 #include "mshed-bytes.h"
 #include "mshed-error.h"
 #include "mshed-recompute.h"
@@ -114,6 +115,8 @@ mshed_slot_has_tri_mapping (const MshedModel *model,
   }
 }
 
+/* Slot bounds ------------------------------------------------------------------------------ */
+
 typedef struct {
   const guint8 *pos;
   float         mn[3];
@@ -166,7 +169,7 @@ bounds_tri (guint          ordinal,
     }
 }
 
-void
+gboolean
 mshed_compute_slot_bounds (const MshedModel *model,
                            guint             slot,
                            guint8            out[40])
@@ -183,7 +186,7 @@ mshed_compute_slot_bounds (const MshedModel *model,
   mshed_slot_foreach_triangle (model, slot, bounds_tri, &acc);
   memset (out, 0, 40);
   if (!acc.any)
-    return;
+    return FALSE;
   for (guint k = 0; k < 3; k++)
     acc.centre[k] = (acc.mn[k] + acc.mx[k]) * 0.5f;
   acc.second_pass = TRUE;
@@ -195,69 +198,308 @@ mshed_compute_slot_bounds (const MshedModel *model,
       mshed_write_f32 (out + 24 + 4 * k, acc.centre[k]);
     }
   mshed_write_f32 (out + 36, radius_up (acc.d2));
+  return TRUE;
+}
+
+/* Header bounds from the posed model -------------------------------------------------------- */
+
+/* Frames sampled for the header: every whole frame up to this many, evenly spread beyond. */
+#define HEADER_MAX_FRAMES 1024u
+
+typedef struct {
+  guint32 *verts;  /* the distinct vertices a slot draws, sorted */
+  guint    n;
+} SlotVerts;
+
+static void
+collect_tri_verts (guint          ordinal,
+                   guint          batch,
+                   guint          tri_in_batch,
+                   const guint32  v[3],
+                   gboolean       valid,
+                   gpointer       user_data)
+{
+  if (valid)
+    g_array_append_vals (user_data, v, 3);
+}
+
+static int
+cmp_u32 (gconstpointer a,
+         gconstpointer b)
+{
+  guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+static void
+slot_verts_init (const MshedModel *model,
+                 guint             slot,
+                 SlotVerts        *out)
+{
+  g_autoptr(GArray) v = g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint n = 0;
+
+  mshed_slot_foreach_triangle (model, slot, collect_tri_verts, v);
+  g_array_sort (v, cmp_u32);
+  for (guint i = 0; i < v->len; i++)
+    if (i == 0 || g_array_index (v, guint32, i) != g_array_index (v, guint32, i - 1))
+      g_array_index (v, guint32, n++) = g_array_index (v, guint32, i);
+  out->n = n;
+  out->verts = (guint32 *) (gpointer) g_array_free (g_steal_pointer (&v), FALSE);
+}
+
+typedef struct {
+  double mn[3];
+  double mx[3];
+  double centre[3];
+  guint  axis;
+  double d2;       /* to the centre */
+  double c2;       /* to the capsule axis */
+  gboolean any;
+} HeaderAcc;
+
+static void
+header_point (HeaderAcc    *acc,
+              const double  p[3],
+              gboolean      second_pass)
+{
+  if (!second_pass)
+    {
+      for (guint k = 0; k < 3; k++)
+        {
+          acc->mn[k] = MIN (acc->mn[k], p[k]);
+          acc->mx[k] = MAX (acc->mx[k], p[k]);
+        }
+      acc->any = TRUE;
+    }
+  else
+    {
+      double e2 = 0.0, f2 = 0.0;
+
+      for (guint k = 0; k < 3; k++)
+        {
+          double d = p[k] - acc->centre[k];
+
+          e2 += d * d;
+          if (k != acc->axis)
+            f2 += d * d;
+        }
+      acc->d2 = MAX (acc->d2, e2);
+      acc->c2 = MAX (acc->c2, f2);
+    }
+}
+
+/* The distinct world matrices of every node over the sampled frames and both rotation
+ * conventions of msh.md §7.4 (the spec leaves the choice open). A static node has one or
+ * two, so only what moves is transformed more than once. */
+typedef struct {
+  GArray *mats;   /* per node: float[16] each */
+} NodePoses;
+
+static NodePoses *
+node_poses_new (const MshedModel *model,
+                guint             n_nodes)
+{
+  NodePoses *poses = g_new0 (NodePoses, n_nodes + 1);
+  guint32 frames = MAX (mshed_model_get_frame_count (model), 1u);
+  guint32 step = (frames + HEADER_MAX_FRAMES - 1) / HEADER_MAX_FRAMES;
+  g_autofree float *world = g_new (float, 16 * (gsize) MAX (n_nodes, 1));
+
+  for (guint n = 0; n < n_nodes; n++)
+    poses[n].mats = g_array_new (FALSE, FALSE, 16 * sizeof (float));
+  for (guint conv = 0; conv < 2; conv++)
+    for (guint32 f = 0; f < frames; f += step)
+      {
+        MshedPoseOptions options;
+
+        mshed_pose_options_init (&options);
+        options.convention = conv == 0 ? MSHED_ROTATION_FPARKAN : MSHED_ROTATION_RUNTIME;
+        mshed_anim_compute_world (model, (float) f, &options, world, n_nodes, NULL);
+        for (guint n = 0; n < n_nodes; n++)
+          {
+            const float *m = world + 16 * (gsize) n;
+            GArray *mats = poses[n].mats;
+            gboolean seen = FALSE;
+
+            for (guint i = mats->len; i > 0 && !seen; i--)
+              seen = memcmp (&g_array_index (mats, float, 16 * (gsize) (i - 1)), m,
+                             16 * sizeof (float)) == 0;
+            if (!seen)
+              g_array_append_vals (mats, m, 1);
+          }
+      }
+  return poses;
+}
+
+static void
+node_poses_free (NodePoses *poses,
+                 guint      n_nodes)
+{
+  for (guint n = 0; n < n_nodes; n++)
+    g_array_unref (poses[n].mats);
+  g_free (poses);
+}
+
+/* One pass over every posed vertex: each node draws the vertices of the slots its cells
+ * name, moved by each of the node's world matrices. */
+static void
+header_pass (const MshedModel *model,
+             const float      *pos,
+             SlotVerts        *slots,
+             guint             n_slots,
+             const NodePoses  *poses,
+             HeaderAcc        *acc,
+             gboolean          second_pass)
+{
+  guint n_nodes = mshed_model_get_n_rows (model, MSHED_TABLE_NODES);
+
+  for (guint n = 0; n < n_nodes; n++)
+    {
+      MshedNode node;
+
+      mshed_model_get_node (model, n, &node);
+      for (guint c = 0; c < MSHED_N_SLOT_CELLS; c++)
+        {
+          guint s = node.slot[c];
+          gboolean seen = FALSE;
+
+          if (s >= n_slots)
+            continue;
+          for (guint c2 = 0; c2 < c && !seen; c2++)
+            seen = node.slot[c2] == s;
+          if (seen)
+            continue;
+          for (guint j = 0; j < poses[n].mats->len; j++)
+            {
+              const float *m = &g_array_index (poses[n].mats, float, 16 * (gsize) j);
+
+              for (guint i = 0; i < slots[s].n; i++)
+                {
+                  const float *v = pos + 3 * (gsize) slots[s].verts[i];
+                  double w[3];
+
+                  for (guint r = 0; r < 3; r++)
+                    w[r] = (double) m[r] * v[0] + (double) m[4 + r] * v[1] +
+                           (double) m[8 + r] * v[2] + (double) m[12 + r];
+                  header_point (acc, w, second_pass);
+                }
+            }
+        }
+    }
+}
+
+/* The largest float not above @v / the smallest not below it. */
+static float
+float_down (double v)
+{
+  float f = (float) v;
+
+  return (double) f > v ? nextafterf (f, -INFINITY) : f;
+}
+
+static float
+float_up (double v)
+{
+  float f = (float) v;
+
+  return (double) f < v ? nextafterf (f, INFINITY) : f;
+}
+
+/* A radius that still covers the farthest vertex when a consumer redoes the transforms in
+ * single precision: grown by one part in a million. */
+static float
+padded_radius (double d2)
+{
+  return float_up ((double) radius_up (d2) * (1.0 + 1e-6));
 }
 
 void
 mshed_compute_header (const MshedModel *model,
                       guint8            out[140])
 {
+  guint n_slots = mshed_model_get_n_rows (model, MSHED_TABLE_SLOTS);
+  guint n_nodes = mshed_model_get_n_rows (model, MSHED_TABLE_NODES);
   gsize psize;
-  const guint8 *pos = res_data (model, 3, &psize);
-  gsize n = psize / 12;
-  float mn[3] = { INFINITY, INFINITY, INFINITY }, mx[3] = { -INFINITY, -INFINITY, -INFINITY };
-  float centre[3], a[3], b[3];
-  double d2 = 0.0, c2 = 0.0;
-  guint axis = 0;
+  const guint8 *raw = res_data (model, 3, &psize);
+  gsize n_verts = psize / 12;
+  g_autofree float *pos = g_new (float, 3 * n_verts + 1);
+  g_autofree SlotVerts *slots = NULL;
+  NodePoses *poses = NULL;
+  HeaderAcc acc = { 0 };
+  float mn[3], mx[3], centre[3];
+  gboolean posed = FALSE;
 
   memset (out, 0, 140);
-  if (n == 0)
-    return;
-  for (gsize i = 0; i < n; i++)
-    for (guint k = 0; k < 3; k++)
-      {
-        float f = mshed_read_f32 (pos + i * 12 + 4 * k);
-
-        mn[k] = MIN (mn[k], f);
-        mx[k] = MAX (mx[k], f);
-      }
+  for (gsize i = 0; i < 3 * n_verts; i++)
+    pos[i] = mshed_read_f32 (raw + 4 * i);
   for (guint k = 0; k < 3; k++)
     {
-      centre[k] = (mn[k] + mx[k]) * 0.5f;
-      if (mx[k] - mn[k] > mx[axis] - mn[axis])
-        axis = k;
+      acc.mn[k] = INFINITY;
+      acc.mx[k] = -INFINITY;
     }
-  for (guint k = 0; k < 3; k++)
-    a[k] = b[k] = centre[k];
-  a[axis] = mn[axis];
-  b[axis] = mx[axis];
-  for (gsize i = 0; i < n; i++)
-    {
-      double e2 = 0.0, f2 = 0.0;
 
+  if (mshed_model_has_node_records (model))
+    {
+      slots = g_new0 (SlotVerts, n_slots + 1);
+      for (guint s = 0; s < n_slots; s++)
+        slot_verts_init (model, s, &slots[s]);
+      poses = node_poses_new (model, n_nodes);
+      header_pass (model, pos, slots, n_slots, poses, &acc, FALSE);
+      posed = acc.any;
+    }
+  /* no node draws anything (or the node layout is unknown): the raw positions */
+  if (!acc.any)
+    for (gsize i = 0; i < n_verts; i++)
+      {
+        double v[3] = { pos[3 * i], pos[3 * i + 1], pos[3 * i + 2] };
+
+        header_point (&acc, v, FALSE);
+      }
+
+  if (acc.any)
+    {
       for (guint k = 0; k < 3; k++)
         {
-          double d = (double) mshed_read_f32 (pos + i * 12 + 4 * k) - centre[k];
-
-          e2 += d * d;
-          if (k != axis)
-            f2 += d * d;
+          mn[k] = float_down (acc.mn[k]);
+          mx[k] = float_up (acc.mx[k]);
+          centre[k] = (mn[k] + mx[k]) * 0.5f;
+          acc.centre[k] = centre[k];
+          if (mx[k] - mn[k] > mx[acc.axis] - mn[acc.axis])
+            acc.axis = k;
         }
-      d2 = MAX (d2, e2);
-      c2 = MAX (c2, f2);
+      /* the second pass walks what the first one found */
+      if (posed)
+        header_pass (model, pos, slots, n_slots, poses, &acc, TRUE);
+      else
+        for (gsize i = 0; i < n_verts; i++)
+          {
+            double v[3] = { pos[3 * i], pos[3 * i + 1], pos[3 * i + 2] };
+
+            header_point (&acc, v, TRUE);
+          }
+
+      for (guint i = 0; i < 8; i++)
+        for (guint k = 0; k < 3; k++)
+          mshed_write_f32 (out + (i * 3 + k) * 4, (i >> k) & 1 ? mx[k] : mn[k]);
+      for (guint k = 0; k < 3; k++)
+        mshed_write_f32 (out + 0x60 + k * 4, centre[k]);
+      mshed_write_f32 (out + 0x6C, padded_radius (acc.d2));
+      for (guint k = 0; k < 3; k++)
+        {
+          mshed_write_f32 (out + 0x70 + k * 4, k == acc.axis ? mn[k] : centre[k]);
+          mshed_write_f32 (out + 0x7C + k * 4, k == acc.axis ? mx[k] : centre[k]);
+        }
+      mshed_write_f32 (out + 0x88, padded_radius (acc.c2));
     }
-  for (guint i = 0; i < 8; i++)
-    for (guint k = 0; k < 3; k++)
-      mshed_write_f32 (out + (i * 3 + k) * 4, (i >> k) & 1 ? mx[k] : mn[k]);
-  for (guint k = 0; k < 3; k++)
-    mshed_write_f32 (out + 0x60 + k * 4, centre[k]);
-  mshed_write_f32 (out + 0x6C, radius_up (d2));
-  for (guint k = 0; k < 3; k++)
-    {
-      mshed_write_f32 (out + 0x70 + k * 4, a[k]);
-      mshed_write_f32 (out + 0x7C + k * 4, b[k]);
-    }
-  mshed_write_f32 (out + 0x88, radius_up (c2));
+
+  for (guint s = 0; slots && s < n_slots; s++)
+    g_free (slots[s].verts);
+  if (poses)
+    node_poses_free (poses, n_nodes);
 }
+
+/* Triangle descriptors ---------------------------------------------------------------------- */
 
 static void
 face_normal (const guint8  *pos,
@@ -279,73 +521,577 @@ face_normal (const guint8  *pos,
   n[2] = e1[0] * e2[1] - e1[1] * e2[0];
 }
 
-/* Descriptors ------------------------------------------------------------------------------ */
+static gint32 quantise_unit (double v,
+                             double scale,
+                             double lo,
+                             double hi);
 
+void
+mshed_encode_face_normal (const float p0[3],
+                          const float p1[3],
+                          const float p2[3],
+                          gint16      out[3])
+{
+  double e1[3], e2[3], n[3], len;
+
+  for (guint k = 0; k < 3; k++)
+    {
+      e1[k] = (double) p1[k] - p0[k];
+      e2[k] = (double) p2[k] - p0[k];
+    }
+  n[0] = e1[1] * e2[2] - e1[2] * e2[1];
+  n[1] = e1[2] * e2[0] - e1[0] * e2[2];
+  n[2] = e1[0] * e2[1] - e1[1] * e2[0];
+  len = sqrt (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+  for (guint k = 0; k < 3; k++)
+    out[k] = (gint16) (len > 0.0 ? quantise_unit (n[k] / len, 32767.0, -32767.0, 32767.0) : 0);
+}
+
+/* Quantises the unit vector component @v (double) with @scale, C round() (halves away from
+ * zero, msh.md §5), clamped to [lo, hi]. */
+static gint32
+quantise_unit (double v,
+               double scale,
+               double lo,
+               double hi)
+{
+  if (isnan (v))
+    return 0;
+  return (gint32) CLAMP (round (v * scale), lo, hi);
+}
+
+/* TRUE when every stored component is within one quantisation step of the exact one, so
+ * the stored value is an encoding of this direction and is kept (never re-quantised). */
+static gboolean
+quantised_close (const gint32  stored[3],
+                 const double  exact[3],
+                 double        scale)
+{
+  for (guint k = 0; k < 3; k++)
+    if (fabs ((double) stored[k] - exact[k] * scale) > 1.0 + 1e-9)
+      return FALSE;
+  return TRUE;
+}
+
+/* One slot's triangles with the position classes of their corners. */
 typedef struct {
-  guint first;
-  guint second;
-} EdgeUsers;
+  guint       slot;
+  guint       tri_start;
+  guint       n;            /* triangles (== triCount: the mapping is defined) */
+  guint32    *v;            /* 3 vertices per triangle, G_MAXUINT32 when invalid */
+  guint32    *cls;          /* 3 position classes per triangle */
+  GHashTable *edges;        /* guint64 class pair -> GArray of triangles (guint) */
+} SlotTris;
 
 typedef struct {
   const guint8 *pos;
-  guint8       *out;
-  gboolean      normals;
-  GHashTable   *edges;     /* guint64 key -> EdgeUsers* */
-  GArray       *tri_v;     /* 3 × guint32 per ordinal, G_MAXUINT32 when invalid */
-} DescAcc;
+  SlotTris     *st;
+  GHashTable   *classes;    /* position (12 bytes, -0 folded) -> class */
+} SlotTrisBuild;
+
+static guint
+pos_hash (gconstpointer key)
+{
+  const guint32 *w = key;
+
+  return w[0] * 0x9E3779B1u ^ w[1] * 0x85EBCA77u ^ w[2] * 0xC2B2AE3Du;
+}
+
+static gboolean
+pos_equal (gconstpointer a,
+           gconstpointer b)
+{
+  return memcmp (a, b, 12) == 0;
+}
+
+static void
+slot_tris_add (guint          ordinal,
+               guint          batch,
+               guint          tri_in_batch,
+               const guint32  v[3],
+               gboolean       valid,
+               gpointer       user_data)
+{
+  SlotTrisBuild *b = user_data;
+  SlotTris *st = b->st;
+
+  for (guint k = 0; k < 3; k++)
+    {
+      st->v[3 * (gsize) ordinal + k] = valid ? v[k] : G_MAXUINT32;
+      st->cls[3 * (gsize) ordinal + k] = G_MAXUINT32;
+    }
+  if (!valid)
+    return;
+  for (guint k = 0; k < 3; k++)
+    {
+      guint32 key[3];
+      gpointer found;
+
+      for (guint c = 0; c < 3; c++)
+        {
+          float f = mshed_read_f32 (b->pos + (gsize) v[k] * 12 + 4 * c) + 0.0f;  /* -0 -> 0 */
+
+          memcpy (&key[c], &f, 4);
+        }
+      found = g_hash_table_lookup (b->classes, key);
+      if (found == NULL)
+        {
+          guint32 *kp = g_memdup2 (key, sizeof key);
+
+          found = GUINT_TO_POINTER (g_hash_table_size (b->classes) + 1);
+          g_hash_table_insert (b->classes, kp, found);
+        }
+      st->cls[3 * (gsize) ordinal + k] = GPOINTER_TO_UINT (found) - 1;
+    }
+}
 
 static inline guint64
-edge_key (guint32 a,
-          guint32 b)
+class_edge (guint32 a,
+            guint32 b)
 {
   return a < b ? ((guint64) a << 32) | b : ((guint64) b << 32) | a;
 }
 
 static void
-desc_tri (guint          ordinal,
-          guint          batch,
-          guint          tri_in_batch,
-          const guint32  v[3],
-          gboolean       valid,
-          gpointer       user_data)
+slot_tris_free (SlotTris *st)
 {
-  DescAcc *acc = user_data;
-  guint32 none[3] = { G_MAXUINT32, G_MAXUINT32, G_MAXUINT32 };
-
-  g_array_append_vals (acc->tri_v, valid ? v : none, 3);
-  if (!valid)
+  if (st == NULL)
     return;
-  if (acc->normals)
-    {
-      double n[3], len;
-      guint8 *rec = acc->out + (gsize) ordinal * 16;
+  g_free (st->v);
+  g_free (st->cls);
+  g_clear_pointer (&st->edges, g_hash_table_unref);
+  g_free (st);
+}
 
-      face_normal (acc->pos, v, n);
-      len = sqrt (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-      for (guint k = 0; k < 3; k++)
-        mshed_write_u16 (rec + 8 + 2 * k,
-                         (guint16) mshed_encode_tri_normal (len > 0.0 ? (float) (n[k] / len)
-                                                                       : 0.0f));
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SlotTris, slot_tris_free)
+
+static SlotTris *
+slot_tris_new (const MshedModel *model,
+               guint             slot,
+               gboolean          edges)
+{
+  SlotTris *st;
+  SlotTrisBuild b;
+  MshedSlot s;
+  gsize psize;
+
+  if (!mshed_slot_has_tri_mapping (model, slot))
+    return NULL;
+  mshed_model_get_slot (model, slot, &s);
+  st = g_new0 (SlotTris, 1);
+  st->slot = slot;
+  st->tri_start = s.tri_start;
+  st->n = s.tri_count;
+  st->v = g_new (guint32, 3 * (gsize) st->n + 1);
+  st->cls = g_new (guint32, 3 * (gsize) st->n + 1);
+  b.pos = res_data (model, 3, &psize);
+  b.st = st;
+  b.classes = g_hash_table_new_full (pos_hash, pos_equal, g_free, NULL);
+  mshed_slot_foreach_triangle (model, slot, slot_tris_add, &b);
+  g_hash_table_unref (b.classes);
+
+  if (edges)
+    {
+      st->edges = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+                                         (GDestroyNotify) g_array_unref);
+      for (guint t = 0; t < st->n; t++)
+        for (guint k = 0; k < 3; k++)
+          {
+            guint32 a = st->cls[3 * (gsize) t + k], c = st->cls[3 * (gsize) t + (k + 1) % 3];
+            guint64 key;
+            GArray *users;
+
+            if (a == G_MAXUINT32 || a == c)
+              continue;  /* invalid or degenerate edge */
+            key = class_edge (a, c);
+            users = g_hash_table_lookup (st->edges, &key);
+            if (users == NULL)
+              {
+                users = g_array_new (FALSE, FALSE, sizeof (guint));
+                g_hash_table_insert (st->edges, g_memdup2 (&key, sizeof key), users);
+              }
+            if (users->len == 0 || g_array_index (users, guint, users->len - 1) != t)
+              g_array_append_val (users, t);
+          }
     }
-  if (acc->edges)
+  return st;
+}
+
+/* The other triangles of the slot across edge @k of triangle @t, ascending. */
+static GArray *
+edge_users (const SlotTris *st,
+            guint           t,
+            guint           k)
+{
+  guint32 a = st->cls[3 * (gsize) t + k], c = st->cls[3 * (gsize) t + (k + 1) % 3];
+  guint64 key;
+
+  if (a == G_MAXUINT32 || a == c)
+    return NULL;
+  key = class_edge (a, c);
+  return g_hash_table_lookup (st->edges, &key);
+}
+
+/* The corner positions of descriptor @d through the mapping of the first slot that maps it;
+ * FALSE when no slot does or its triangle is invalid. */
+static gboolean
+descriptor_positions (const MshedModel *model,
+                      guint             d,
+                      float             p[3][3])
+{
+  guint n_slots = mshed_model_get_n_rows (model, MSHED_TABLE_SLOTS);
+  gsize psize;
+  const guint8 *pos = res_data (model, 3, &psize);
+
+  for (guint s = 0; s < n_slots; s++)
+    {
+      MshedSlot slot;
+      guint n_batches = mshed_model_get_n_rows (model, MSHED_TABLE_BATCHES);
+      guint ordinal;
+
+      mshed_model_get_slot (model, s, &slot);
+      if (d < slot.tri_start || d >= (guint) slot.tri_start + slot.tri_count ||
+          !mshed_slot_has_tri_mapping (model, s))
+        continue;
+      ordinal = d - slot.tri_start;
+      for (guint b = slot.batch_start; b < (guint) slot.batch_start + slot.batch_count &&
+           b < n_batches; b++)
+        {
+          MshedBatch batch;
+          guint n_tris;
+
+          mshed_model_get_batch (model, b, &batch);
+          n_tris = batch.index_count / 3u;
+          if (ordinal < n_tris)
+            {
+              for (guint k = 0; k < 3; k++)
+                {
+                  guint16 idx;
+                  guint64 v;
+
+                  if (!mshed_model_get_index (model, batch.index_start + 3u * ordinal + k, &idx))
+                    return FALSE;
+                  v = (guint64) batch.base_vertex + idx;
+                  if (v >= psize / 12)
+                    return FALSE;
+                  for (guint c = 0; c < 3; c++)
+                    p[k][c] = mshed_read_f32 (pos + v * 12 + 4 * c) + 0.0f;
+                }
+              return TRUE;
+            }
+          ordinal -= n_tris;
+        }
+      return FALSE;
+    }
+  return FALSE;
+}
+
+/* TRUE when the triangles of descriptors @t (of @st) and @other share an edge by position. */
+static gboolean
+shares_edge (const MshedModel *model,
+             const SlotTris   *st,
+             guint             t,
+             guint             other)
+{
+  gsize psize;
+  const guint8 *pos = res_data (model, 3, &psize);
+  float p[3][3], q[3][3];
+  guint same = 0;
+
+  if (st->v[3 * (gsize) t] == G_MAXUINT32 || !descriptor_positions (model, other, q))
+    return FALSE;
+  for (guint k = 0; k < 3; k++)
+    for (guint c = 0; c < 3; c++)
+      p[k][c] = mshed_read_f32 (pos + (gsize) st->v[3 * (gsize) t + k] * 12 + 4 * c) + 0.0f;
+  for (guint i = 0; i < 3; i++)
+    {
+      gboolean found = FALSE;
+
+      for (guint j = 0; j < 3 && !found; j++)
+        found = p[i][0] == q[j][0] && p[i][1] == q[j][1] && p[i][2] == q[j][2];
+      same += found;
+    }
+  return same >= 2;
+}
+
+/* Links of triangle @t: link k names the other triangle across edge k when exactly two
+ * triangles share that edge (by position), so links are mutual. @keep: the stored links that
+ * still name a triangle sharing an edge stay where they are, and the missing neighbours fill
+ * free places, their own edge's first. */
+static void
+compute_links (const MshedModel *model,
+               const SlotTris   *st,
+               guint             t,
+               gboolean          keep,
+               guint8           *rec)
+{
+  guint n_desc = mshed_model_get_n_rows (model, MSHED_TABLE_TRIS);
+  guint16 out[3] = { MSHED_NONE, MSHED_NONE, MSHED_NONE };
+  guint16 stored[3];
+
+  for (guint k = 0; k < 3; k++)
+    stored[k] = mshed_read_u16 (rec + 2 + 2 * k);
+  if (st->v[3 * (gsize) t] == G_MAXUINT32)
+    return;  /* an invalid triangle has no edges to judge its links by */
+
+  if (keep)
     for (guint k = 0; k < 3; k++)
       {
-        guint64 key = edge_key (v[k], v[(k + 1) % 3]);
-        EdgeUsers *u = g_hash_table_lookup (acc->edges, &key);
+        guint16 l = stored[k];
+        gboolean valid = FALSE;
 
-        if (u == NULL)
-          {
-            guint64 *kp = g_new (guint64, 1);
+        if (l == MSHED_NONE || l >= n_desc || l == st->tri_start + t)
+          continue;
+        if (l >= st->tri_start && l < st->tri_start + st->n)
+          for (guint e = 0; e < 3 && !valid; e++)
+            {
+              GArray *users = edge_users (st, t, e);
 
-            *kp = key;
-            u = g_new (EdgeUsers, 1);
-            u->first = ordinal;
-            u->second = G_MAXUINT;
-            g_hash_table_insert (acc->edges, kp, u);
-          }
-        else if (u->second == G_MAXUINT && u->first != ordinal)
-          u->second = ordinal;
+              for (guint i = 0; users && i < users->len && !valid; i++)
+                valid = st->tri_start + g_array_index (users, guint, i) == l;
+            }
+        else
+          valid = shares_edge (model, st, t, l);
+        for (guint j = 0; j < k && valid; j++)
+          valid = out[j] != l;
+        if (valid)
+          out[k] = l;
       }
+
+  /* a new link only across an edge exactly two triangles share, so links stay mutual */
+  for (guint k = 0; k < 3; k++)
+    {
+      GArray *users = edge_users (st, t, k);
+      guint o;
+      guint16 d;
+      gboolean linked = FALSE;
+
+      if (users == NULL || users->len != 2)
+        continue;
+      o = g_array_index (users, guint, g_array_index (users, guint, 0) == t ? 1 : 0);
+      if (o == t)
+        continue;
+      d = (guint16) (st->tri_start + o);
+      for (guint j = 0; j < 3; j++)
+        linked |= out[j] == d;
+      if (!linked)
+        {
+          guint place = k;
+
+          if (out[place] != MSHED_NONE)
+            for (place = 0; place < 3 && out[place] != MSHED_NONE; place++)
+              ;
+          if (place < 3)
+            out[place] = d;
+        }
+    }
+  for (guint k = 0; k < 3; k++)
+    mshed_write_u16 (rec + 2 + 2 * k, out[k]);
+}
+
+static void
+compute_face_normal (const MshedModel *model,
+                     const SlotTris   *st,
+                     guint             t,
+                     gboolean          keep,
+                     guint8           *rec)
+{
+  gsize psize;
+  const guint8 *pos = res_data (model, 3, &psize);
+  double n[3], len;
+  gint32 stored[3];
+
+  if (st->v[3 * (gsize) t] == G_MAXUINT32)
+    return;
+  face_normal (pos, st->v + 3 * (gsize) t, n);
+  len = sqrt (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+  if (len > 0.0)
+    for (guint k = 0; k < 3; k++)
+      n[k] /= len;
+  else if (keep)
+    return;  /* a degenerate triangle has no direction to check the stored one against */
+  for (guint k = 0; k < 3; k++)
+    stored[k] = (gint16) mshed_read_u16 (rec + 8 + 2 * k);
+  if (keep && len > 0.0 && quantised_close (stored, n, 32767.0))
+    return;
+  for (guint k = 0; k < 3; k++)
+    mshed_write_u16 (rec + 8 + 2 * k,
+                     (guint16) (gint16) (len > 0.0 ? quantise_unit (n[k], 32767.0, -32767.0,
+                                                                     32767.0) : 0));
+}
+
+static gboolean
+sorted_contains (const guint *rows,
+                 guint        n_rows,
+                 guint        row)
+{
+  guint lo = 0, hi = n_rows;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (rows[mid] == row)
+        return TRUE;
+      if (rows[mid] < row)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return FALSE;
+}
+
+/* The record of descriptor @d as the partner edits leave it (a copy in @partners). */
+static guint8 *
+partner_record (const MshedModel *model,
+                GHashTable       *partners,
+                guint             d)
+{
+  guint8 *rec = g_hash_table_lookup (partners, GUINT_TO_POINTER (d + 1));
+
+  if (rec == NULL)
+    {
+      rec = g_memdup2 (mshed_model_get_record (model, MSHED_TABLE_TRIS, d), 16);
+      g_hash_table_insert (partners, GUINT_TO_POINTER (d + 1), rec);
+    }
+  return rec;
+}
+
+/* Links are mutual: descriptor @d (triangle @t of @st) dropped or gained the links between
+ * @before and @after; partners outside @rows follow (a dropped partner forgets @d, a new
+ * one links back into a free place, its shared edge's first). */
+static void
+follow_partners (const MshedModel *model,
+                 const SlotTris   *st,
+                 guint             t,
+                 const guint16     before[3],
+                 const guint8     *after_rec,
+                 const guint      *rows,
+                 guint             n_rows,
+                 GHashTable       *partners)
+{
+  guint n_desc = mshed_model_get_n_rows (model, MSHED_TABLE_TRIS);
+  guint16 d = (guint16) (st->tri_start + t);
+  guint16 after[3];
+
+  for (guint k = 0; k < 3; k++)
+    after[k] = mshed_read_u16 (after_rec + 2 + 2 * k);
+
+  for (guint k = 0; k < 3; k++)
+    {
+      guint16 o = before[k];
+      guint8 *rec;
+
+      if (o == MSHED_NONE || o >= n_desc || o == d || o == after[0] || o == after[1] ||
+          o == after[2] || sorted_contains (rows, n_rows, o))
+        continue;
+      rec = partner_record (model, partners, o);
+      for (guint j = 0; j < 3; j++)
+        if (mshed_read_u16 (rec + 2 + 2 * j) == d)
+          mshed_write_u16 (rec + 2 + 2 * j, MSHED_NONE);
+    }
+
+  for (guint k = 0; k < 3; k++)
+    {
+      guint16 n = after[k];
+      guint local, place = 3;
+      guint8 *rec;
+      gboolean linked = FALSE;
+
+      if (n == MSHED_NONE || n == before[0] || n == before[1] || n == before[2] ||
+          n < st->tri_start || n >= st->tri_start + st->n || sorted_contains (rows, n_rows, n))
+        continue;
+      local = n - st->tri_start;
+      rec = partner_record (model, partners, n);
+      for (guint j = 0; j < 3; j++)
+        linked |= mshed_read_u16 (rec + 2 + 2 * j) == d;
+      if (linked)
+        continue;
+      for (guint e = 0; e < 3 && place == 3; e++)
+        {
+          GArray *users = edge_users (st, local, e);
+
+          for (guint i = 0; users && i < users->len; i++)
+            if (g_array_index (users, guint, i) == t && mshed_read_u16 (rec + 2 + 2 * e) ==
+                MSHED_NONE)
+              place = e;
+        }
+      for (guint e = 0; e < 3 && place == 3; e++)
+        if (mshed_read_u16 (rec + 2 + 2 * e) == MSHED_NONE)
+          place = e;
+      if (place < 3)
+        mshed_write_u16 (rec + 2 + 2 * place, d);
+    }
+}
+
+guint
+mshed_compute_descriptors (const MshedModel *model,
+                           const guint      *rows,
+                           guint             n_rows,
+                           MshedDerived      what,
+                           gboolean          keep,
+                           guint8           *out,
+                           gboolean         *mapped,
+                           GHashTable       *partners)
+{
+  guint n_desc = mshed_model_get_n_rows (model, MSHED_TABLE_TRIS);
+  guint n_slots = mshed_model_get_n_rows (model, MSHED_TABLE_SLOTS);
+  g_autofree gboolean *done = g_new0 (gboolean, n_rows + 1);
+  guint n_done = 0;
+
+  for (guint i = 0; i < n_rows; i++)
+    {
+      const guint8 *cur = rows[i] < n_desc ? mshed_model_get_record (model, MSHED_TABLE_TRIS,
+                                                                     rows[i]) : NULL;
+
+      if (cur)
+        memcpy (out + 16 * (gsize) i, cur, 16);
+      else
+        memset (out + 16 * (gsize) i, 0, 16);
+      if (mapped)
+        mapped[i] = FALSE;
+    }
+
+  /* each row through the first slot that maps it */
+  for (guint s = 0; s < n_slots && n_done < n_rows; s++)
+    {
+      MshedSlot slot;
+      g_autoptr(SlotTris) st = NULL;
+
+      mshed_model_get_slot (model, s, &slot);
+      for (guint i = 0; i < n_rows; i++)
+        {
+          guint8 *rec = out + 16 * (gsize) i;
+          guint16 before[3];
+          guint t;
+
+          if (done[i] || rows[i] < slot.tri_start ||
+              rows[i] >= (guint) slot.tri_start + slot.tri_count)
+            continue;
+          if (st == NULL)
+            {
+              st = slot_tris_new (model, s, (what & MSHED_DERIVED_TRI_LINKS) != 0);
+              if (st == NULL)
+                break;  /* no mapping through this slot */
+            }
+          t = rows[i] - st->tri_start;
+          for (guint k = 0; k < 3; k++)
+            before[k] = mshed_read_u16 (rec + 2 + 2 * k);
+          if (what & MSHED_DERIVED_TRI_NORMALS)
+            compute_face_normal (model, st, t, keep, rec);
+          if (what & MSHED_DERIVED_TRI_LINKS)
+            {
+              compute_links (model, st, t, keep, rec);
+              if (partners)
+                follow_partners (model, st, t, before, rec, rows, n_rows, partners);
+            }
+          done[i] = TRUE;
+          if (mapped)
+            mapped[i] = TRUE;
+          n_done++;
+        }
+    }
+  return n_done;
 }
 
 gboolean
@@ -356,54 +1102,58 @@ mshed_compute_slot_descriptors (const MshedModel *model,
                                 guint8           *out)
 {
   MshedSlot s;
-  DescAcc acc = { 0 };
-  gsize psize;
+  g_autoptr(SlotTris) st = NULL;
 
-  if (!mshed_slot_has_tri_mapping (model, slot))
+  if (!mshed_model_get_slot (model, slot, &s))
     return FALSE;
-  mshed_model_get_slot (model, slot, &s);
-  if (s.tri_count == 0)
-    return TRUE;
+  st = slot_tris_new (model, slot, links);
+  if (st == NULL)
+    return FALSE;
   memcpy (out, mshed_model_get_record (model, MSHED_TABLE_TRIS, s.tri_start),
           (gsize) s.tri_count * 16);
-  acc.pos = res_data (model, 3, &psize);
-  acc.out = out;
-  acc.normals = normals;
-  acc.tri_v = g_array_sized_new (FALSE, FALSE, sizeof (guint32), 3 * s.tri_count);
-  if (links)
-    acc.edges = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
-  mshed_slot_foreach_triangle (model, slot, desc_tri, &acc);
-
-  if (links)
+  for (guint t = 0; t < st->n; t++)
     {
-      for (guint j = 0; j < s.tri_count; j++)
-        {
-          const guint32 *v = &g_array_index (acc.tri_v, guint32, 3 * (gsize) j);
-          guint8 *rec = out + (gsize) j * 16;
-
-          if (v[0] == G_MAXUINT32)
-            continue;
-          for (guint k = 0; k < 3; k++)
-            {
-              guint64 key = edge_key (v[k], v[(k + 1) % 3]);
-              EdgeUsers *u = g_hash_table_lookup (acc.edges, &key);
-              guint other = u->first == j ? u->second : u->first;
-
-              mshed_write_u16 (rec + 2 + 2 * k,
-                               other == G_MAXUINT ? MSHED_NONE
-                                                  : (guint16) (s.tri_start + other));
-            }
-        }
-      g_hash_table_unref (acc.edges);
+      if (normals)
+        compute_face_normal (model, st, t, FALSE, out + 16 * (gsize) t);
+      if (links)
+        compute_links (model, st, t, FALSE, out + 16 * (gsize) t);
     }
-  g_array_unref (acc.tri_v);
   return TRUE;
+}
+
+/* Neighbours of a descriptor, for stale marks --------------------------------------------- */
+
+void
+mshed_descriptor_neighbours (const MshedModel *model,
+                             guint             slot,
+                             guint             descriptor,
+                             GArray           *out)
+{
+  g_autoptr(SlotTris) st = slot_tris_new (model, slot, TRUE);
+  guint t;
+
+  if (st == NULL || descriptor < st->tri_start || descriptor >= st->tri_start + st->n)
+    return;
+  t = descriptor - st->tri_start;
+  for (guint k = 0; k < 3; k++)
+    {
+      GArray *users = edge_users (st, t, k);
+
+      for (guint i = 0; users && i < users->len; i++)
+        if (g_array_index (users, guint, i) != t)
+          {
+            guint d = st->tri_start + g_array_index (users, guint, i);
+
+            g_array_append_val (out, d);
+          }
+    }
 }
 
 /* Vertex normals --------------------------------------------------------------------------- */
 
 GBytes *
-mshed_compute_vertex_normals (const MshedModel *model)
+mshed_compute_vertex_normals (const MshedModel *model,
+                              gboolean          keep)
 {
   gsize psize, nsize, isize;
   const guint8 *pos = res_data (model, 3, &psize);
@@ -450,10 +1200,19 @@ mshed_compute_vertex_normals (const MshedModel *model)
     {
       double *a = acc + 3 * i;
       double len = sqrt (a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+      gint32 stored[3];
 
-      if (len > 0.0)
-        for (guint k = 0; k < 3; k++)
-          out[4 * i + k] = (guint8) mshed_encode_normal ((float) (a[k] / len));
+      if (len <= 0.0)
+        continue;
+      for (guint k = 0; k < 3; k++)
+        {
+          a[k] /= len;
+          stored[k] = (gint8) out[4 * i + k];
+        }
+      if (keep && quantised_close (stored, a, 127.0))
+        continue;
+      for (guint k = 0; k < 3; k++)
+        out[4 * i + k] = (guint8) (gint8) quantise_unit (a[k], 127.0, -128.0, 127.0);
     }
   return g_bytes_new_take (out, nsize);
 }
@@ -470,6 +1229,9 @@ mshed_compute_attributes (const MshedModel *model,
   gsize size = mshed_nres_entry_get_size (e);
   guint stride = 0;
 
+  /* attr1 (the count) and attr3 (the stride) are what msh.md §3 determines; attr2 is kept
+   * as stored: it is 0 in every known file, its meaning is unknown (a non-zero value is
+   * only a warning), and Res19's is the frame count, which the frame map recompute owns */
   mshed_entry_header_get (e, header);
   switch (e->type_id)
     {
@@ -480,7 +1242,6 @@ mshed_compute_attributes (const MshedModel *model,
       return TRUE;
     case 2:
       header->attr1 = size >= 140 ? (guint32) ((size - 140) / 68) : 0;
-      header->attr2 = 0;
       header->attr3 = 68;
       return TRUE;
     case 3: stride = 12; break;
@@ -491,7 +1252,6 @@ mshed_compute_attributes (const MshedModel *model,
     case 15: case 16: stride = 8; break;
     case 8:
       header->attr1 = (guint32) (size / 24);
-      header->attr2 = 0;
       header->attr3 = 4;
       return TRUE;
     case 10:
@@ -500,7 +1260,6 @@ mshed_compute_attributes (const MshedModel *model,
         guint st = r1 && r1->attr3 == 24 ? 24 : 38;
 
         header->attr1 = r1 ? (guint32) (mshed_nres_entry_get_size (r1) / st) : 0;
-        header->attr2 = 0;
         header->attr3 = 0;
         return TRUE;
       }
@@ -513,7 +1272,6 @@ mshed_compute_attributes (const MshedModel *model,
       return FALSE;
     }
   header->attr1 = (guint32) (size / stride);
-  header->attr2 = 0;
   header->attr3 = stride;
   return TRUE;
 }

@@ -3,40 +3,46 @@
  * Copyright 2026 The mshed authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Derived data computed from the geometry. The spec leaves several conventions open
- * (msh.md §10.5, §12); ours, which the bundled generator follows too, are:
+ * Derived data computed from the geometry (docs/conventions.md says which parts the format
+ * determines and which rules are ours):
  *
  *  - Slot geometry: the triangles of the slot's batches [batchStart, +batchCount) in batch
  *    order; batch triangle t uses Res6[indexStart + 3t + k] + baseVertex, k = 0..2 (a
  *    trailing indexCount % 3 remainder is ignored). Out-of-range indices/vertices are skipped.
- *  - Slot AABB: min/max of those vertices. Sphere: centre = AABB centre (float
- *    (min + max) * 0.5f), radius = the smallest float r with r² >= the largest squared
- *    distance (computed in double) from the centre to any of them. No vertex: all zeros.
- *  - Header (all Res3 vertices): hull = the 8 corners of their AABB, corner i taking the
- *    maximum on axis k (x = 0, y = 1, z = 2) when bit k of i is set, else the minimum;
- *    sphere as for a slot; capsule: axis = the longest AABB extent (the first on ties),
- *    A and B = the AABB centre with that coordinate set to the minimum and the maximum, radius
- *    = the smallest float covering the largest distance of a vertex to the axis line (every
- *    vertex projects inside [A, B], so the capsule contains the geometry).
- *  - Descriptors: slot s owns Res7 [triStart, +triCount). When triCount equals the number of
- *    triangles of the slot's batches (and the range fits Res7), descriptor triStart + j is the
- *    j-th triangle of the slot geometry above; otherwise the mapping is undefined and that
- *    slot's descriptors are never recomputed.
- *  - Face normal: n = (p1 − p0) × (p2 − p0) in double, normalised, encoded with
- *    mshed_encode_tri_normal (zero for a degenerate triangle).
- *  - Links: link k is the neighbour across edge (v_k, v_(k+1) mod 3): the lowest other
- *    descriptor of the same slot whose triangle has the same two vertex numbers (after adding
- *    baseVertex) in either direction; 0xFFFF when there is none.
- *  - Vertex normals: the normalised sum of the unnormalised (area-weighted) face normals of
- *    every valid triangle of every batch that uses the vertex, encoded with
- *    mshed_encode_normal; the fourth byte (nw) is kept; vertices no triangle uses are kept.
- *  - Attributes: the msh.md §3 "writer" column; types without one are kept.
+ *  - Slot box (determined by the format): min/max of those vertices.
+ *  - Slot sphere (ours): centre = box centre (float (min + max) * 0.5f), radius = the
+ *    smallest float r with r² >= the largest squared distance (in double) to a vertex.
+ *  - Header (ours): built from the posed model: every node draws the distinct vertices of the
+ *    slots its cells name, moved by its world pose (msh.md §7) at every whole frame (at most
+ *    1024, spread evenly beyond) under both rotation conventions of §7.4; hull = the 8
+ *    corners of their box, corner i taking the maximum on axis k when bit k of i is set;
+ *    sphere around the box centre; capsule along the longest box axis (the first on ties)
+ *    from its minimum to its maximum; both radii grown by one part in a million. A model
+ *    without node records, or whose nodes draw nothing, uses the raw Res3 positions.
+ *  - Descriptor mapping (ours): when a slot's triCount equals the number of triangles of its
+ *    batches (and the range fits Res7), descriptor triStart + j is the slot's j-th triangle;
+ *    otherwise the slot's descriptors are never recomputed.
+ *  - Face normals (ours): (p1 − p0) × (p2 − p0) in double, normalised, quantised with C
+ *    round() (msh.md §5). A recompute keeps a stored normal within one step of the exact one.
+ *  - Links (ours): two descriptors of one slot are neighbours across an edge (v_k, v_(k+1)
+ *    mod 3) that exactly their two triangles share, corners compared by position (so split
+ *    vertices still meet; an edge of three or more triangles links none, so links stay
+ *    mutual). Regenerated: link k is the neighbour across edge k, 0xFFFF when none.
+ *    Recomputed: a stored link that still names a triangle sharing an edge stays in its
+ *    place, missing neighbours fill free places, their own edge's first; the partners of a
+ *    changed link follow.
+ *  - Vertex normals (ours): the normalised sum of the unnormalised (area-weighted) face
+ *    normals of the triangles of every batch using the vertex; nw kept; unused vertices kept;
+ *    a recompute keeps a stored normal within one step of the exact one.
+ *  - Attributes (determined): attr1 and attr3 of the msh.md §3 writer column; attr2 kept.
+ *  - Frame map (determined): the §7.7 writer procedure.
  */
 #pragma once
 
 #include <glib.h>
 
 #include "mshed-command.h"
+#include "mshed-deps.h"
 #include "mshed-model.h"
 
 G_BEGIN_DECLS
@@ -58,23 +64,54 @@ guint     mshed_slot_foreach_triangle   (const MshedModel *model,
 gboolean  mshed_slot_has_tri_mapping    (const MshedModel *model,
                                          guint             slot);
 
-/* Writes the 40 bytes of a slot record at +8..+47 (AABB min, max, sphere centre, radius). */
-void      mshed_compute_slot_bounds     (const MshedModel *model,
+/* Writes the 40 bytes of a slot record at +8..+47 (AABB min, max, sphere centre, radius).
+ * FALSE (and zeros) when the slot draws no vertex: then nothing determines its bounds. */
+gboolean  mshed_compute_slot_bounds     (const MshedModel *model,
                                          guint             slot,
                                          guint8            out[40]);
+/* The face normal of triangle (p0, p1, p2), encoded as Res7 stores it (zero when
+ * degenerate). */
+void      mshed_encode_face_normal      (const float       p0[3],
+                                         const float       p1[3],
+                                         const float       p2[3],
+                                         gint16            out[3]);
 /* Writes the 140-byte header. */
 void      mshed_compute_header          (const MshedModel *model,
                                          guint8            out[140]);
 /* Fills the descriptor records of @slot (triCount × 16 bytes, copied from the current ones,
- * then normals and/or links replaced). FALSE when the mapping is undefined. */
+ * then normals and/or links regenerated by the convention). FALSE when the mapping is
+ * undefined. */
 gboolean  mshed_compute_slot_descriptors (const MshedModel *model,
                                          guint             slot,
                                          gboolean          normals,
                                          gboolean          links,
                                          guint8           *out);
+/* Descriptors @rows (sorted; n_rows × 16 bytes into @out, starting from the stored
+ * records): face normals and/or links (@what) by the conventions, each row through the
+ * first slot that maps it. @keep: keep what is still right (see above) instead of
+ * regenerating. @mapped (nullable, n_rows) says which rows a slot maps; the others are left
+ * as stored. @partners (nullable): links are mutual, so a descriptor outside @rows that a
+ * row stopped or started linking gets its record (16 bytes, g_free) there, keyed by
+ * GUINT_TO_POINTER (descriptor + 1), with that link removed or added into a free place.
+ * Returns how many rows were mapped. */
+guint     mshed_compute_descriptors     (const MshedModel *model,
+                                         const guint      *rows,
+                                         guint             n_rows,
+                                         MshedDerived      what,
+                                         gboolean          keep,
+                                         guint8           *out,
+                                         gboolean         *mapped,
+                                         GHashTable       *partners);
+/* Appends the descriptors of @slot whose triangles share an edge (by position) with that of
+ * @descriptor. */
+void      mshed_descriptor_neighbours   (const MshedModel *model,
+                                         guint             slot,
+                                         guint             descriptor,
+                                         GArray           *out);
 /* A copy of Res4 with recomputed vertex normals (NULL when Res3/Res4 are missing or their
- * counts differ). */
-GBytes   *mshed_compute_vertex_normals  (const MshedModel *model);
+ * counts differ); @keep keeps stored normals within one step of the computed ones. */
+GBytes   *mshed_compute_vertex_normals  (const MshedModel *model,
+                                         gboolean          keep);
 /* The writer-column attributes of entry @res_index. FALSE: the type has none (preserve). */
 gboolean  mshed_compute_attributes      (const MshedModel *model,
                                          guint             res_index,

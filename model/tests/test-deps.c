@@ -48,10 +48,16 @@ test_matrix_labels (void)
                        (MSHED_DERIVED_RECOMPUTABLE & target) != 0);
     }
   g_assert_cmpint (mshed_derived_get_index (MSHED_DERIVED_BOUNDS), ==, -1);
-  /* the rows of msh.md §10.3 */
+  /* the rows of msh.md §10.3; moving vertices also touches the links, because our link
+   * convention meets triangles by corner position (docs/conventions.md) */
   g_assert_cmpuint (mshed_deps_get (MSHED_EDIT_MOVE_VERTICES, NULL), ==,
-                    MSHED_DERIVED_SLOT_BOUNDS | MSHED_DERIVED_HEADER_BOUNDS |
-                    MSHED_DERIVED_TRI_NORMALS);
+                    MSHED_DERIVED_SLOT_BOX | MSHED_DERIVED_SLOT_SPHERE |
+                    MSHED_DERIVED_HEADER_BOUNDS | MSHED_DERIVED_TRI_NORMALS |
+                    MSHED_DERIVED_TRI_LINKS);
+  g_assert_true (mshed_derived_is_convention (MSHED_DERIVED_SLOT_SPHERE));
+  g_assert_false (mshed_derived_is_convention (MSHED_DERIVED_SLOT_BOX));
+  g_assert_false (mshed_derived_is_convention (MSHED_DERIVED_ANIMATION_MAP));
+  g_assert_false (mshed_derived_is_convention (MSHED_DERIVED_SLOT_BOUNDS));
   g_assert_true (mshed_deps_get (MSHED_EDIT_TOPOLOGY, NULL) & MSHED_DERIVED_TRI_LINKS);
   g_assert_true (mshed_deps_get (MSHED_EDIT_TOPOLOGY, NULL) & MSHED_DERIVED_SLOT_RANGES);
   g_assert_cmpuint (mshed_deps_get (MSHED_EDIT_MATERIAL, NULL), ==, 0);
@@ -174,7 +180,8 @@ test_marks_per_kind (void)
   {
     g_autoptr(GPtrArray) s = stale_after (doc, MSHED_TABLE_POSITIONS, 10, "x", 50);
     g_assert_cmpuint (targets (s), ==, MSHED_DERIVED_SLOT_BOUNDS | MSHED_DERIVED_HEADER_BOUNDS |
-                                       MSHED_DERIVED_TRI_NORMALS | MSHED_DERIVED_VERTEX_NORMALS);
+                                       MSHED_DERIVED_TRI_NORMALS | MSHED_DERIVED_TRI_LINKS |
+                                       MSHED_DERIVED_VERTEX_NORMALS);
     g_assert_true (mshed_document_undo (doc));
   }
   {
@@ -207,7 +214,7 @@ test_marks_per_kind (void)
     g_autoptr(GPtrArray) s = stale_after (doc, MSHED_TABLE_SLOTS, 0, "batchCount", 0);
     MshedStale *sb = g_ptr_array_index (s, 0);
 
-    g_assert_cmpint (sb->target, ==, MSHED_DERIVED_SLOT_BOUNDS);
+    g_assert_cmpint (sb->target, ==, MSHED_DERIVED_SLOT_BOX);
     g_assert_cmpuint (sb->n_rows, ==, 1);
     g_assert_cmpuint (sb->rows[0], ==, 0);
     g_assert_true (mshed_document_undo (doc));

@@ -418,7 +418,7 @@ random_command (MshedDocument *doc,
       static const MshedDerived what[] = {
         MSHED_DERIVED_SLOT_BOUNDS, MSHED_DERIVED_HEADER_BOUNDS, MSHED_DERIVED_TRI_NORMALS,
         MSHED_DERIVED_TRI_LINKS, MSHED_DERIVED_VERTEX_NORMALS, MSHED_DERIVED_ATTRIBUTES,
-        MSHED_DERIVED_ANIMATION_MAP, MSHED_DERIVED_ALL,
+        MSHED_DERIVED_ANIMATION_MAP, MSHED_DERIVED_DETERMINED, MSHED_DERIVED_CONVENTION,
       };
 
       return mshed_document_recompute (doc, what[g_rand_int_range (rand, 0, G_N_ELEMENTS (what))],

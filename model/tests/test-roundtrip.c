@@ -13,6 +13,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "mshed-anim.h"
 #include "mshed-bytes.h"
 #include "mshed-diagnostic.h"
 #include "mshed-error.h"
@@ -393,7 +394,6 @@ check_geometry (MshedModel *model,
   guint n_verts = mshed_model_get_n_rows (model, MSHED_TABLE_POSITIONS);
   guint n_desc = mshed_model_get_n_rows (model, MSHED_TABLE_TRIS);
   guint total_tris = 0;
-  float mn[3] = { INFINITY, INFINITY, INFINITY }, mx[3] = { -INFINITY, -INFINITY, -INFINITY };
   MshedHeader h;
   guint next_batch = 0, next_desc = 0;
   guint32 next_index = 0, next_vertex = 0;
@@ -534,41 +534,91 @@ check_geometry (MshedModel *model,
   g_assert_cmpuint (next_batch, ==, n_batches);
   g_assert_cmpuint (next_desc, ==, n_desc);
 
-  /* header: hull = corners of the box around all vertices; sphere and capsule hold them */
+  /* header: the box (hull corners), sphere and capsule hold the posed model: every vertex a
+   * node draws, moved by the node's pose at every frame under both readings of §7.4 (for the
+   * legacy layout, whose nodes cannot be read, the raw positions) */
   g_assert_true (mshed_model_get_header (model, &h));
-  for (guint i = 0; i < n_verts; i++)
-    {
-      float p[3];
-
-      g_assert_true (mshed_model_get_position (model, i, p));
-      for (guint k = 0; k < 3; k++)
-        {
-          mn[k] = MIN (mn[k], p[k]);
-          mx[k] = MAX (mx[k], p[k]);
-        }
-    }
   for (guint i = 0; i < 8; i++)
     for (guint k = 0; k < 3; k++)
-      g_assert_cmpfloat (h.hull[i][k], ==, (i >> k) & 1 ? mx[k] : mn[k]);
-  for (guint i = 0; i < n_verts; i++)
-    {
-      float p[3];
-      double ab[3], ap[3], t = 0.0, l2 = 0.0, d2 = 0.0;
+      g_assert_cmpfloat (h.hull[i][k], ==, (i >> k) & 1 ? h.hull[7][k] : h.hull[0][k]);
+  {
+    guint n_nodes = mshed_model_has_node_records (model)
+                      ? mshed_model_get_n_rows (model, MSHED_TABLE_NODES) : 0;
+    guint32 frames = n_nodes ? MAX (mshed_model_get_frame_count (model), 1u) : 1;
+    g_autofree float *world = g_new (float, 16 * (gsize) MAX (n_nodes, 1));
+    guint checked = 0;
 
-      g_assert_true (mshed_model_get_position (model, i, p));
-      g_assert_cmpfloat (dist2 (p, h.sphere), <=, (double) h.sphere[3] * h.sphere[3]);
-      for (guint k = 0; k < 3; k++)
+    for (guint conv = 0; conv < 2; conv++)
+      for (guint32 f = 0; f < frames; f++)
         {
-          ab[k] = (double) h.capsule[3 + k] - h.capsule[k];
-          ap[k] = (double) p[k] - h.capsule[k];
-          t += ab[k] * ap[k];
-          l2 += ab[k] * ab[k];
+          MshedPoseOptions options;
+
+          mshed_pose_options_init (&options);
+          options.convention = conv ? MSHED_ROTATION_RUNTIME : MSHED_ROTATION_FPARKAN;
+          if (n_nodes)
+            mshed_anim_compute_world (model, (float) f, &options, world, n_nodes, NULL);
+          for (guint n = 0; n < MAX (n_nodes, 1u); n++)
+            for (guint c = 0; c < (n_nodes ? MSHED_N_SLOT_CELLS : 1u); c++)
+              {
+                MshedNode node;
+                MshedSlot slot;
+
+                if (n_nodes)
+                  {
+                    g_assert_true (mshed_model_get_node (model, n, &node));
+                    if (node.slot[c] == MSHED_NONE)
+                      continue;
+                    g_assert_true (mshed_model_get_slot (model, node.slot[c], &slot));
+                  }
+                for (guint b = 0; b < n_batches; b++)
+                  {
+                    MshedBatch batch;
+
+                    if (n_nodes && (b < slot.batch_start || b >= slot.batch_start +
+                                    slot.batch_count))
+                      continue;
+                    g_assert_true (mshed_model_get_batch (model, b, &batch));
+                    for (guint i = 0; i < batch.index_count; i++)
+                      {
+                        guint16 v;
+                        float p[3], w[3];
+                        double ab[3], ap[3], t = 0.0, l2 = 0.0, d2 = 0.0;
+
+                        g_assert_true (mshed_model_get_index (model, batch.index_start + i, &v));
+                        g_assert_true (mshed_model_get_position (model, batch.base_vertex + v, p));
+                        for (guint r = 0; r < 3; r++)
+                          w[r] = n_nodes ? (float) ((double) world[16 * n + r] * p[0] +
+                                                    (double) world[16 * n + 4 + r] * p[1] +
+                                                    (double) world[16 * n + 8 + r] * p[2] +
+                                                    world[16 * n + 12 + r])
+                                         : p[r];
+                        for (guint k = 0; k < 3; k++)
+                          {
+                            g_assert_cmpfloat (w[k], >=, h.hull[0][k] - 1e-4f);
+                            g_assert_cmpfloat (w[k], <=, h.hull[7][k] + 1e-4f);
+                          }
+                        g_assert_cmpfloat (dist2 (w, h.sphere), <=,
+                                           (double) h.sphere[3] * h.sphere[3]);
+                        for (guint k = 0; k < 3; k++)
+                          {
+                            ab[k] = (double) h.capsule[3 + k] - h.capsule[k];
+                            ap[k] = (double) w[k] - h.capsule[k];
+                            t += ab[k] * ap[k];
+                            l2 += ab[k] * ab[k];
+                          }
+                        t = l2 > 0.0 ? CLAMP (t / l2, 0.0, 1.0) : 0.0;
+                        for (guint k = 0; k < 3; k++)
+                          d2 += (ap[k] - t * ab[k]) * (ap[k] - t * ab[k]);
+                        g_assert_cmpfloat (sqrt (d2), <=, h.capsule[6] * (1.0 + 1e-6) + 1e-6);
+                        checked++;
+                      }
+                  }
+              }
         }
-      t = l2 > 0.0 ? CLAMP (t / l2, 0.0, 1.0) : 0.0;
-      for (guint k = 0; k < 3; k++)
-        d2 += (ap[k] - t * ab[k]) * (ap[k] - t * ab[k]);
-      g_assert_cmpfloat (sqrt (d2), <=, h.capsule[6] * (1.0 + 1e-6) + 1e-6);
-    }
+    g_assert_cmpuint (checked, >, 0);
+  }
+
+
 }
 
 /* msh.md §7.7, checked here without the validator */
@@ -890,7 +940,7 @@ test_seeded_corpus (void)
   g_assert_cmpuint (cov.roots, >, 0);
 }
 
-/* 200,000 triangles: fast, many batches with baseVertex beyond u16, 65535 descriptors at most */
+/* 200,000 triangles: many batches with baseVertex beyond u16, 65535 descriptors at most */
 static void
 test_huge (void)
 {
@@ -912,7 +962,7 @@ test_huge (void)
   gen_s = g_timer_elapsed (timer, NULL);
   g_test_message ("200k triangles: %" G_GSIZE_FORMAT " bytes generated in %.3f s",
                   g_bytes_get_size (bytes), gen_s);
-  g_assert_cmpfloat (gen_s, <, 1.0);
+  /* speed is measured by the benchmarks (bench-model), never asserted here */
 
   model = roundtrip_model (bytes, FALSE);
   check_promises (model, &p, &cov);

@@ -6,7 +6,7 @@
  * mshed-cli edit: scriptable edits through the same document commands as the editor.
  *
  *   mshed-cli edit FILE[:ENTRY] [--set TABLE[ROW].FIELD=VALUE]… [--rename-node N=NAME]…
- *                  [--recompute WHAT]… [--tolerant] [--save-anyway] [--no-backup]
+ *                  [--recompute WHAT]… [--all-rows] [--tolerant] [--save-anyway] [--no-backup]
  *                  [--dry-run] [-o OUT]
  *
  * The --set edits run first (in command-line order), then the renames, then the recomputes.
@@ -31,19 +31,25 @@ typedef struct {
   gboolean       report_changes;
 } Edit;
 
+/* What --recompute accepts. The format determines the first group: recomputed over every
+ * row, an unmodified model stays unchanged. The second group follows conventions of
+ * mshed's (docs/conventions.md): only the rows the edits made stale, or every row with
+ * --all-rows. */
 static const struct {
   const char  *name;
   MshedDerived what;
 } recompute_names[] = {
-  { "bounds", MSHED_DERIVED_BOUNDS },
-  { "slot-bounds", MSHED_DERIVED_SLOT_BOUNDS },
+  { "slot-boxes", MSHED_DERIVED_SLOT_BOX },
+  { "attrs", MSHED_DERIVED_ATTRIBUTES },
+  { "anim-map", MSHED_DERIVED_ANIMATION_MAP },
+  { "all", MSHED_DERIVED_DETERMINED },
+  { "stale", MSHED_DERIVED_NONE },
+  { "slot-spheres", MSHED_DERIVED_SLOT_SPHERE },
   { "header", MSHED_DERIVED_HEADER_BOUNDS },
   { "normals", MSHED_DERIVED_TRI_NORMALS },
   { "links", MSHED_DERIVED_TRI_LINKS },
-  { "attrs", MSHED_DERIVED_ATTRIBUTES },
-  { "anim-map", MSHED_DERIVED_ANIMATION_MAP },
   { "vertex-normals", MSHED_DERIVED_VERTEX_NORMALS },
-  { "all", MSHED_DERIVED_ALL },
+  { "conventions", MSHED_DERIVED_CONVENTION & ~MSHED_DERIVED_VERTEX_NORMALS },
 };
 
 /* TABLE[ROW].FIELD=VALUE, or TABLE.FIELD=VALUE for one-row tables (header) */
@@ -187,6 +193,81 @@ parse_rename (const char  *spec,
   return TRUE;
 }
 
+/* The stale rows of @target (sorted, or NULL with @whole set); FALSE when nothing is stale. */
+static gboolean
+stale_rows (MshedDocument *doc,
+            MshedDerived   target,
+            GArray        *rows,
+            gboolean      *whole)
+{
+  g_autoptr(GPtrArray) stale = mshed_document_list_stale (doc);
+  gboolean any = FALSE;
+
+  *whole = FALSE;
+  for (guint i = 0; i < stale->len; i++)
+    {
+      const MshedStale *s = g_ptr_array_index (stale, i);
+
+      if (s->target != target)
+        continue;
+      any = TRUE;
+      if (s->n_rows == 0)
+        *whole = TRUE;
+      else
+        g_array_append_vals (rows, s->rows, s->n_rows);
+    }
+  return any;
+}
+
+/* One target of --recompute; FALSE (with @error) when it cannot be recomputed here. */
+static gboolean
+recompute_one (Edit         *edit,
+               MshedDerived  target,
+               gboolean      all_rows,
+               GError      **error)
+{
+  g_autoptr(GArray) rows = g_array_new (FALSE, FALSE, sizeof (guint));
+  gboolean whole = FALSE;
+  gsize len;
+
+  if (mshed_derived_is_convention (target))
+    {
+      if (all_rows)
+        g_string_append_printf (edit->out,
+                                _("  %s (mshed convention, every row; values no edit touched "
+                                  "may change too):\n"), mshed_derived_get_label (target));
+      else if (!stale_rows (edit->doc, target, rows, &whole))
+        {
+          g_string_append_printf (edit->out,
+                                  _("  %s (mshed convention): nothing stale, nothing changed "
+                                    "(--all-rows applies it to every row)\n"),
+                                  mshed_derived_get_label (target));
+          return TRUE;
+        }
+      else
+        g_string_append_printf (edit->out, _("  %s (mshed convention, the stale rows only):\n"),
+                                mshed_derived_get_label (target));
+    }
+  else
+    g_string_append_printf (edit->out, _("  %s (determined by the format):\n"),
+                            mshed_derived_get_label (target));
+
+  len = edit->out->len;
+  edit->report_changes = TRUE;
+  if (!mshed_document_recompute (edit->doc, target,
+                                 all_rows || whole || rows->len == 0
+                                   ? NULL : (const guint *) (gpointer) rows->data,
+                                 all_rows || whole ? 0 : rows->len, error))
+    {
+      edit->report_changes = FALSE;
+      return FALSE;
+    }
+  edit->report_changes = FALSE;
+  if (edit->out->len == len)
+    g_string_append (edit->out, _("    nothing changed\n"));
+  return TRUE;
+}
+
 static void
 print_stale (Edit *edit)
 {
@@ -211,7 +292,8 @@ print_stale (Edit *edit)
                               s->optional ? _(" (optional)") : "");
     }
   if (stale->len > 0)
-    g_string_append (edit->out, _("  (use --recompute to update derived data)\n"));
+    g_string_append (edit->out, _("  (--recompute stale updates what the format determines; "
+                                  "--recompute conventions applies mshed's conventions)\n"));
 }
 
 int
@@ -223,14 +305,19 @@ mshed_cli_edit (int    argc,
   g_auto(GStrv) recomputes = NULL;
   g_autofree char *output = NULL;
   gboolean tolerant = FALSE, save_anyway = FALSE, no_backup = FALSE, dry_run = FALSE;
+  gboolean all_rows = FALSE;
   GOptionEntry entries[] = {
     { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets,
       N_("Set a field: TABLE[ROW].FIELD=VALUE (repeatable)"), "TABLE[ROW].FIELD=VALUE" },
     { "rename-node", 'n', 0, G_OPTION_ARG_STRING_ARRAY, &renames,
       N_("Rename a node (Windows-1251): NODE=NAME (repeatable)"), "NODE=NAME" },
     { "recompute", 'r', 0, G_OPTION_ARG_STRING_ARRAY, &recomputes,
-      N_("Recompute bounds, slot-bounds, header, normals, links, attrs, anim-map, "
-         "vertex-normals or all (repeatable)"), "WHAT" },
+      N_("Recompute derived data (repeatable): determined by the format: slot-boxes, attrs, "
+         "anim-map, all (those three), stale (whatever of those the edits made stale); "
+         "mshed conventions, the stale rows only: slot-spheres, header, normals, links, "
+         "vertex-normals, conventions"), "WHAT" },
+    { "all-rows", 0, 0, G_OPTION_ARG_NONE, &all_rows,
+      N_("Apply the --recompute conventions to every row, not only the stale ones"), NULL },
     { "tolerant", 0, 0, G_OPTION_ARG_NONE, &tolerant,
       N_("Open a model that fails strict validation"), NULL },
     { "save-anyway", 0, 0, G_OPTION_ARG_NONE, &save_anyway,
@@ -323,29 +410,56 @@ mshed_cli_edit (int    argc,
   /* --recompute */
   for (guint i = 0; recomputes && recomputes[i]; i++)
     {
-      MshedDerived what = 0;
+      gint found = -1;
+      MshedDerived what;
 
       for (guint k = 0; k < G_N_ELEMENTS (recompute_names); k++)
         if (g_ascii_strcasecmp (recomputes[i], recompute_names[k].name) == 0)
-          what = recompute_names[k].what;
-      if (what == 0)
+          found = (gint) k;
+      if (found < 0)
         {
           g_set_error (&error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_RANGE,
-                       _("--recompute %s: expected bounds, slot-bounds, header, normals, links, "
-                         "attrs, anim-map, vertex-normals or all"), recomputes[i]);
+                       _("--recompute %s: expected slot-boxes, attrs, anim-map, all, stale, "
+                         "slot-spheres, header, normals, links, vertex-normals or conventions"),
+                       recomputes[i]);
           goto failed;
         }
+      what = recompute_names[found].what;
       g_string_append_printf (out, _("recompute %s:\n"), recomputes[i]);
-      edit.report_changes = TRUE;
-      {
-        gsize len = out->len;
+      if (what == MSHED_DERIVED_NONE)
+        {
+          /* "stale": exactly what the Stale Data panel's Recompute All does */
+          gsize len = out->len;
+          g_autoptr(GError) local = NULL;
 
-        if (!mshed_document_recompute (doc, what, NULL, 0, &error))
+          edit.report_changes = TRUE;
+          if (!mshed_document_recompute_stale_all (doc, MSHED_DERIVED_DETERMINED, &local))
+            mshed_cli_error (_("warning: %s (left stale)"), local->message);
+          edit.report_changes = FALSE;
+          if (out->len == len)
+            g_string_append (out, _("    nothing changed\n"));
+          continue;
+        }
+      for (guint t = 0; t < MSHED_N_DERIVED; t++)
+        {
+          MshedDerived target = 1u << t;
+          g_autoptr(GError) local = NULL;
+
+          if (!(what & target))
+            continue;
+          if (recompute_one (&edit, target, all_rows, &local))
+            continue;
+          /* "all" and "conventions" go on without the one that does not apply here (a
+           * frame map needs 38-byte node records) */
+          if (mshed_derived_get_index (what) < 0)
+            {
+              mshed_cli_error (_("warning: %s: %s (skipped)"), mshed_derived_get_label (target),
+                                 local->message);
+              continue;
+            }
+          g_propagate_error (&error, g_steal_pointer (&local));
           goto failed;
-        if (out->len == len)
-          g_string_append (out, _("    nothing changed\n"));
-      }
-      edit.report_changes = FALSE;
+        }
     }
 
   print_stale (&edit);

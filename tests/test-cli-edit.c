@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "mshed-bytes.h"
 #include "mshed-generator.h"
 #include "mshed-model.h"
 #include "mshed-source.h"
@@ -107,10 +108,12 @@ test_edit_to_output (Fixture       *f,
 
   g_assert_cmpint (run_cli (&out, &err, f->model, "--set", "slots[1].batchCount=1",
                             "--set", "vertices[5].z=12.5", "--rename-node", "2=башня",
-                            "--recompute", "bounds", "-o", out_path, NULL), ==, 0);
+                            "--recompute", "stale", "--recompute", "conventions", "-o", out_path,
+                            NULL), ==, 0);
   g_assert_nonnull (strstr (out, "slots[1].batchCount:"));
   g_assert_nonnull (strstr (out, "node 2 name:"));
-  g_assert_nonnull (strstr (out, "recompute bounds:"));
+  g_assert_nonnull (strstr (out, "recompute stale:"));
+  g_assert_nonnull (strstr (out, "(mshed convention, the stale rows only)"));
   g_assert_nonnull (strstr (out, "wrote"));
   after = load (out_path);
   mshed_model_get_slot (after, 1, &slot);
@@ -172,6 +175,7 @@ test_edit_errors (Fixture       *f,
     { "--set", "slots1.x", "TABLE[ROW].FIELD=VALUE" },
     { "--rename-node", "1=塔", "Windows-1251" },
     { "--recompute", "everything", "--recompute everything" },
+    { "--recompute", "bounds", "--recompute bounds" },
     { "--set", "nodes[0].slot0=900", "strict validation" },
   };
   g_autofree char *orig = NULL;
@@ -200,6 +204,105 @@ test_edit_errors (Fixture       *f,
   }
 }
 
+/* Recomputes of an unmodified model: what the format determines comes out as stored, the
+ * conventions touch only stale rows (there are none), so the output equals the input. Only
+ * --all-rows applies a convention everywhere, and says so. */
+static void
+test_edit_recompute_unmodified (Fixture       *f,
+                                gconstpointer  data)
+{
+  g_autofree char *out_path = g_build_filename (f->dir, "same.msh", NULL);
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *orig = NULL;
+  g_autofree char *now = NULL;
+  gsize orig_len, now_len;
+
+  /* derived data as another tool may have written it, valid but not by our conventions:
+   * links in another order, larger spheres (normals in another rounding: test-recompute) */
+  {
+    g_autoptr(GBytes) bytes = NULL;
+    g_autoptr(MshedNres) nres = NULL;
+    g_autoptr(MshedModel) model = load (f->model);
+    g_autoptr(GBytes) out_bytes = NULL;
+    gint r2 = mshed_model_find_resource (model, 2), r7 = mshed_model_find_resource (model, 7);
+    guint8 *res2, *res7;
+    gsize size2, size7;
+
+    nres = mshed_nres_copy (mshed_model_get_nres (model));
+    res2 = mshed_nres_entry_make_mutable (nres, (guint) r2);
+    res7 = mshed_nres_entry_make_mutable (nres, (guint) r7);
+    size2 = mshed_nres_entry_get_size (mshed_nres_peek_entry (nres, (guint) r2));
+    size7 = mshed_nres_entry_get_size (mshed_nres_peek_entry (nres, (guint) r7));
+    for (gsize d = 0; d < size7 / 16; d++)
+      {
+        guint8 *r = res7 + 16 * d;
+        guint16 l0 = mshed_read_u16 (r + 2);
+
+        mshed_write_u16 (r + 2, mshed_read_u16 (r + 4));
+        mshed_write_u16 (r + 4, mshed_read_u16 (r + 6));
+        mshed_write_u16 (r + 6, l0);
+      }
+    mshed_write_f32 (res2 + 0x6C, mshed_read_f32 (res2 + 0x6C) * 1.5f);
+    for (gsize s = 0; s < (size2 - 140) / 68; s++)
+      mshed_write_f32 (res2 + 140 + 68 * s + 44, mshed_read_f32 (res2 + 140 + 68 * s + 44) * 1.25f);
+    out_bytes = mshed_nres_build_canonical (nres);
+    g_assert_true (g_file_set_contents (f->model, g_bytes_get_data (out_bytes, NULL),
+                                        (gssize) g_bytes_get_size (out_bytes), NULL));
+    (void) bytes;
+  }
+  g_assert_true (g_file_get_contents (f->model, &orig, &orig_len, NULL));
+  g_assert_cmpint (run_cli (&out, &err, f->model, "--recompute", "all", "--recompute", "stale",
+                            "--recompute", "links", "--recompute", "header", "--recompute",
+                            "normals", "--recompute", "slot-spheres", "-o", out_path, NULL),
+                   ==, 0);
+  g_assert_nonnull (strstr (out, "nothing stale, nothing changed"));
+  g_assert_nonnull (strstr (out, "(determined by the format)"));
+  g_assert_true (g_file_get_contents (out_path, &now, &now_len, NULL));
+  g_assert_cmpmem (orig, orig_len, now, now_len);
+
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  /* every row by our rules: the other tool's links keep their places, the normals are
+   * encodings of the same directions */
+  g_assert_cmpint (run_cli (&out, &err, f->model, "--recompute", "links", "--recompute",
+                            "normals", "--all-rows", "-o", out_path, NULL), ==, 0);
+  g_clear_pointer (&now, g_free);
+  g_assert_true (g_file_get_contents (out_path, &now, &now_len, NULL));
+  g_assert_cmpmem (orig, orig_len, now, now_len);
+  g_assert_nonnull (strstr (out, "(mshed convention, every row; values no edit touched may "
+                                 "change too)"));
+}
+
+/* --recompute all on the legacy 24-byte node layout: the frame map cannot be rebuilt there,
+ * the rest still runs and the skipped one is named. */
+static void
+test_edit_recompute_legacy (Fixture       *f,
+                            gconstpointer  data)
+{
+  g_autofree char *legacy = g_build_filename (f->dir, "legacy.msh", NULL);
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  MshedGenParams p;
+
+  mshed_gen_params_init (&p, 12);
+  p.legacy_nodes = TRUE;
+  bytes = mshed_generate_model_bytes (&p);
+  g_assert_true (g_file_set_contents (legacy, g_bytes_get_data (bytes, NULL),
+                                      (gssize) g_bytes_get_size (bytes), NULL));
+  g_assert_cmpint (run_cli (&out, &err, legacy, "--recompute", "all", "--dry-run", NULL), ==, 0);
+  g_assert_nonnull (strstr (out, "Slot bounding boxes (determined by the format)"));
+  g_assert_nonnull (strstr (out, "NRes attributes (determined by the format)"));
+  g_assert_nonnull (strstr (err, "Animation frame map"));
+  g_assert_nonnull (strstr (err, "skipped"));
+  /* asked for alone, it is a failure */
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run_cli (&out, &err, legacy, "--recompute", "anim-map", "--dry-run", NULL),
+                   ==, 1);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -209,6 +312,10 @@ main (int   argc,
   g_test_add ("/cli/edit/output", Fixture, NULL, setup, test_edit_to_output, teardown);
   g_test_add ("/cli/edit/in-place", Fixture, NULL, setup, test_edit_in_place, teardown);
   g_test_add ("/cli/edit/errors", Fixture, NULL, setup, test_edit_errors, teardown);
+  g_test_add ("/cli/edit/recompute-unmodified", Fixture, NULL, setup,
+              test_edit_recompute_unmodified, teardown);
+  g_test_add ("/cli/edit/recompute-legacy", Fixture, NULL, setup, test_edit_recompute_legacy,
+              teardown);
 
   return g_test_run ();
 }

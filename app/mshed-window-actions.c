@@ -30,7 +30,9 @@ _mshed_window_actions_update (MshedWindow *self)
   gtk_widget_action_set_enabled (widget, "win.redo", has_doc && mshed_document_can_redo (self->document));
   gtk_widget_action_set_enabled (widget, "win.find", has_doc);
   gtk_widget_action_set_enabled (widget, "win.rename-node", has_doc);
-  gtk_widget_action_set_enabled (widget, "win.recompute-all", has_doc && mshed_document_has_stale (self->document));
+  gtk_widget_action_set_enabled (widget, "win.recompute-all",
+                                 has_doc && (mshed_document_get_stale_targets (self->document) &
+                                             MSHED_DERIVED_DETERMINED));
   gtk_widget_action_set_enabled (widget, "win.revalidate", has_doc);
   gtk_widget_action_set_enabled (widget, "win.next-problem", has_doc);
   gtk_widget_action_set_enabled (widget, "win.export-csv", has_doc);
@@ -199,7 +201,9 @@ on_stale_response (GtkDialog   *dialog,
   gtk_window_destroy (GTK_WINDOW (dialog));
   if (response == 1)
     {
-      if (!mshed_document_recompute (req->self->document, MSHED_DERIVED_ALL, NULL, 0, &error))
+      /* what the format determines; conventions stay as they are (docs/conventions.md) */
+      if (!mshed_document_recompute_stale_all (req->self->document, MSHED_DERIVED_DETERMINED,
+                                               &error))
         {
           _mshed_window_show_error (req->self, _("Could not recompute the stale data"), error->message);
           save_request_free (req);
@@ -228,18 +232,31 @@ save_continue (SaveRequest *req,
     }
   if (step == SAVE_STEP_STALE && mshed_document_has_stale (self->document))
     {
+      MshedDerived stale = mshed_document_get_stale_targets (self->document);
+      gboolean determined = (stale & MSHED_DERIVED_DETERMINED) != 0;
+      gboolean convention = (stale & MSHED_DERIVED_CONVENTION) != 0;
+      GString *text = g_string_new (NULL);
       GtkWidget *dialog = gtk_message_dialog_new (GTK_WINDOW (self), GTK_DIALOG_MODAL,
                                                   GTK_MESSAGE_WARNING, GTK_BUTTONS_NONE,
                                                   _("Some derived data is stale"));
 
-      gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s",
-                                                _("Your edits changed data that bounds, normals or "
-                                                  "ranges depend on (see Stale Data). Recompute "
-                                                  "them before saving, or save the values as they "
-                                                  "are?"));
+      if (determined)
+        g_string_append (text, _("Your edits changed data that slot boxes, attributes or the "
+                                 "frame map follow from. Recompute the stale entries before "
+                                 "saving, or save the values as they are?"));
+      if (convention)
+        g_string_append_printf (text, "%s%s", text->len ? "\n\n" : "",
+                                _("Bounding spheres, the header, face normals or neighbour links "
+                                  "are stale too. The format does not say how to compute them; "
+                                  "apply mshed's conventions in the Stale Data panel if you want "
+                                  "them. Saving leaves them as they are."));
+      gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", text->str);
+      g_string_free (text, TRUE);
       gtk_dialog_add_buttons (GTK_DIALOG (dialog), _("_Cancel"), GTK_RESPONSE_CANCEL,
-                              _("Save _As Is"), 2, _("_Recompute and Save"), 1, NULL);
-      gtk_dialog_set_default_response (GTK_DIALOG (dialog), 1);
+                              _("Save _As Is"), 2, NULL);
+      if (determined)
+        gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Recompute and Save"), 1);
+      gtk_dialog_set_default_response (GTK_DIALOG (dialog), determined ? 1 : 2);
       g_signal_connect (dialog, "response", G_CALLBACK (on_stale_response), req);
       gtk_window_present (GTK_WINDOW (dialog));
       return;
@@ -451,8 +468,9 @@ recompute_all_action (GtkWidget  *widget,
   MshedWindow *self = MSHED_WINDOW (widget);
   g_autoptr(GError) error = NULL;
 
+  /* never the conventions: those are applied one stale entry at a time, on request */
   if (self->document &&
-      !mshed_document_recompute (self->document, MSHED_DERIVED_ALL, NULL, 0, &error))
+      !mshed_document_recompute_stale_all (self->document, MSHED_DERIVED_DETERMINED, &error))
     _mshed_window_show_error (self, _("Could not recompute the stale data"), error->message);
 }
 

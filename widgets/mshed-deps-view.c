@@ -74,8 +74,9 @@ on_recompute_all (MshedDepsView *self)
 {
   g_autoptr(GError) error = NULL;
 
+  /* "all" is what the format determines; conventions need their own button */
   if (self->document &&
-      !mshed_document_recompute (self->document, MSHED_DERIVED_ALL, NULL, 0, &error))
+      !mshed_document_recompute_stale_all (self->document, MSHED_DERIVED_DETERMINED, &error))
     report_error (self, error);
 }
 
@@ -122,11 +123,34 @@ make_stale_row (MshedDepsView    *self,
     }
   gtk_box_append (GTK_BOX (box), text);
 
+  if (stale->recomputable && mshed_derived_is_convention (stale->target))
+    {
+      GtkWidget *note = gtk_label_new (_("mshed convention: the format does not define how to "
+                                         "compute this"));
+
+      gtk_label_set_xalign (GTK_LABEL (note), 0);
+      gtk_label_set_wrap (GTK_LABEL (note), TRUE);
+      gtk_widget_add_css_class (note, "caption");
+      gtk_widget_add_css_class (note, "warning");
+      gtk_box_append (GTK_BOX (text), note);
+    }
   if (stale->recomputable)
     {
-      GtkWidget *recompute = gtk_button_new_with_mnemonic (_("_Recompute"));
+      gboolean convention = mshed_derived_is_convention (stale->target);
+      GtkWidget *recompute = gtk_button_new_with_mnemonic (convention ? _("_Apply Convention")
+                                                                      : _("_Recompute"));
 
-      gtk_widget_add_css_class (recompute, "suggested-action");
+      if (convention)
+        gtk_widget_set_tooltip_text (recompute,
+                                     _("Recompute the listed rows by mshed's own rule "
+                                       "(docs/conventions.md); stored values that still fit "
+                                       "the geometry are kept"));
+      else
+        {
+          gtk_widget_set_tooltip_text (recompute, _("Recompute the listed rows; the format "
+                                                    "determines the result"));
+          gtk_widget_add_css_class (recompute, "suggested-action");
+        }
       gtk_widget_set_valign (recompute, GTK_ALIGN_CENTER);
       g_object_set_data (G_OBJECT (recompute), "target", GUINT_TO_POINTER (stale->target));
       g_object_set_data (G_OBJECT (recompute), "cause", GUINT_TO_POINTER (stale->cause));
@@ -174,7 +198,10 @@ reload (MshedDepsView *self)
         gtk_widget_add_css_class (self->cells[s->cause][d], "stale");
       self->n_stale++;
     }
-  gtk_widget_set_sensitive (GTK_WIDGET (self->recompute_all_button), self->n_stale > 0);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->recompute_all_button),
+                            self->document &&
+                            (mshed_document_get_stale_targets (self->document) &
+                             MSHED_DERIVED_DETERMINED));
   gtk_label_set_label (self->status_label,
                        self->document == NULL ? ""
                        : self->n_stale == 0 ? _("Every derived table is up to date")

@@ -395,7 +395,8 @@ stale_mask_for (MshedTableId      table,
     {
     case MSHED_TABLE_SLOTS:
       if (field->flags & MSHED_FIELD_FLAG_DERIVED)
-        return MSHED_DERIVED_SLOT_BOUNDS;
+        return g_str_has_prefix (name, "aabb") ? MSHED_DERIVED_SLOT_BOX
+                                               : MSHED_DERIVED_SLOT_SPHERE;
       if (g_str_has_prefix (name, "tri") || g_str_has_prefix (name, "batch"))
         return MSHED_DERIVED_SLOT_RANGES;
       return MSHED_DERIVED_NONE;

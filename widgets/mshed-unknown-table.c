@@ -297,6 +297,7 @@ compute_summary (Column *col,
         }
       if (!isfinite (d))
         continue;
+      s->n_finite++;
       if (!have_minmax || d < s->min)
         s->min = d;
       if (!have_minmax || d > s->max)
@@ -324,6 +325,36 @@ load_values (MshedUnknownTable *self,
         if (col->field->offset + mshed_field_type_size (col->field->type) <= stride)
           col->values[r] = read_value (col, data + (gsize) r * stride);
       compute_summary (col, self->n_rows);
+    }
+}
+
+#define RANGE_TEXT 64
+
+/* The minimum and maximum as shown: none without values, a dash when no value is a finite
+ * number (every value NaN or infinite: there is no range to show, not a range of 0). */
+static void
+format_range (const Column *col,
+              char          min_text[RANGE_TEXT],
+              char          max_text[RANGE_TEXT])
+{
+  const MshedUnknownSummary *s = &col->summary;
+
+  if (s->n_values == 0 || s->n_finite == 0)
+    {
+      g_strlcpy (min_text, "—", RANGE_TEXT);
+      g_strlcpy (max_text, "—", RANGE_TEXT);
+    }
+  else if (col->kind == COL_HEX || col->kind == COL_BITS)
+    {
+      int digits = (int) ((col->n_bits + 3) / 4);
+
+      g_snprintf (min_text, RANGE_TEXT, "0x%0*X", digits, (guint32) s->min);
+      g_snprintf (max_text, RANGE_TEXT, "0x%0*X", digits, (guint32) s->max);
+    }
+  else
+    {
+      g_ascii_formatd (min_text, RANGE_TEXT, "%.7g", s->min);
+      g_ascii_formatd (max_text, RANGE_TEXT, "%.7g", s->max);
     }
 }
 
@@ -487,29 +518,13 @@ rebuild_summary (MshedUnknownTable *self)
     {
       const Column *col = g_ptr_array_index (self->columns, c);
       const MshedUnknownSummary *s = &col->summary;
-      char distinct[32], min_text[G_ASCII_DTOSTR_BUF_SIZE], max_text[G_ASCII_DTOSTR_BUF_SIZE];
+      char distinct[32], min_text[RANGE_TEXT], max_text[RANGE_TEXT];
       g_autofree char *common = NULL;
       g_autofree char *common_text = NULL;
       const char *cells[6];
 
       g_snprintf (distinct, sizeof distinct, "%u", s->n_distinct);
-      if (s->n_values == 0)
-        {
-          g_strlcpy (min_text, "—", sizeof min_text);
-          g_strlcpy (max_text, "—", sizeof max_text);
-        }
-      else if (col->kind == COL_HEX || col->kind == COL_BITS)
-        {
-          int digits = (int) ((col->n_bits + 3) / 4);
-
-          g_snprintf (min_text, sizeof min_text, "0x%0*X", digits, (guint32) s->min);
-          g_snprintf (max_text, sizeof max_text, "0x%0*X", digits, (guint32) s->max);
-        }
-      else
-        {
-          g_ascii_formatd (min_text, sizeof min_text, "%.7g", s->min);
-          g_ascii_formatd (max_text, sizeof max_text, "%.7g", s->max);
-        }
+      format_range (col, min_text, max_text);
       if (s->n_values > 0)
         {
           common = column_format (col, s->most_common);
@@ -882,6 +897,25 @@ mshed_unknown_table_get_summary (MshedUnknownTable   *self,
   if (c < 0)
     return FALSE;
   *out = ((const Column *) g_ptr_array_index (self->columns, c))->summary;
+  return TRUE;
+}
+
+gboolean
+mshed_unknown_table_format_range (MshedUnknownTable  *self,
+                                  const char         *column,
+                                  char              **min,
+                                  char              **max)
+{
+  char a[RANGE_TEXT], b[RANGE_TEXT];
+  gint c;
+
+  g_return_val_if_fail (MSHED_IS_UNKNOWN_TABLE (self), FALSE);
+  c = find_column (self, column);
+  if (c < 0)
+    return FALSE;
+  format_range (g_ptr_array_index (self->columns, c), a, b);
+  *min = g_strdup (a);
+  *max = g_strdup (b);
   return TRUE;
 }
 

@@ -23,8 +23,9 @@ G_BEGIN_DECLS
 typedef struct {
   guint    n_values;
   guint    n_distinct;
-  double   min;             /* as the column reads its values (signed, unsigned or float) */
-  double   max;
+  guint    n_finite;        /* values with a number (not NaN or infinite) */
+  double   min;             /* as the column reads its values (signed, unsigned or float), */
+  double   max;             /* over the finite ones; meaningless when n_finite is 0 */
   gboolean constant;
   guint32  most_common;     /* raw bits of the most frequent value */
   guint    most_common_count;
@@ -52,6 +53,11 @@ const char   *mshed_unknown_table_get_column_name (MshedUnknownTable   *self,
 gboolean      mshed_unknown_table_get_summary     (MshedUnknownTable   *self,
                                                    const char          *column,
                                                    MshedUnknownSummary *out);
+/* The minimum and maximum as the summary shows them ("—" when there is no finite value). */
+gboolean      mshed_unknown_table_format_range    (MshedUnknownTable   *self,
+                                                   const char          *column,
+                                                   char               **min,
+                                                   char               **max);
 /* Sorts by @column ("#" for the record number); NULL restores record order. */
 void          mshed_unknown_table_sort            (MshedUnknownTable   *self,
                                                    const char          *column,

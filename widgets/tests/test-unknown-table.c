@@ -141,6 +141,33 @@ test_slots_summary (Fixture       *f,
   }
   mshed_unknown_table_sort (table, NULL, GTK_SORT_ASCENDING);
   widget_test_screenshot (f->window, "unknown-table-slots.png");
+
+  /* every unk34 a NaN: as f32 it has no range (shown as a dash, not 0) */
+  mshed_document_begin_group (f->doc, "NaN");
+  for (guint i = 0; i < n; i++)
+    g_assert_true (mshed_document_set_field (f->doc, MSHED_TABLE_SLOTS, i, "unk34",
+                                             (double) 0x7FC00000u, NULL));
+  mshed_document_end_group (f->doc);
+  {
+    MshedUnknownSummary s;
+    g_autofree char *min = NULL;
+    g_autofree char *max = NULL;
+    const char *as_float = mshed_unknown_table_get_column_name (table, 3);
+
+    g_assert_cmpstr (as_float, ==, "unk34 as f32");
+    g_assert_true (mshed_unknown_table_get_summary (table, as_float, &s));
+    g_assert_cmpuint (s.n_values, ==, n);
+    g_assert_cmpuint (s.n_finite, ==, 0);
+    g_assert_true (mshed_unknown_table_format_range (table, as_float, &min, &max));
+    g_assert_cmpstr (min, ==, "—");
+    g_assert_cmpstr (max, ==, "—");
+    g_clear_pointer (&min, g_free);
+    g_clear_pointer (&max, g_free);
+    /* the raw bits still have one */
+    g_assert_true (mshed_unknown_table_format_range (table, "unk34", &min, &max));
+    g_assert_cmpstr (min, ==, "0x7FC00000");
+  }
+  g_assert_true (mshed_document_undo (f->doc));
 }
 
 static void

@@ -306,6 +306,37 @@ on_visibility_changed (MshedWindow   *self,
 
 /* Document ------------------------------------------------------------------------------- */
 
+/* The tolerant-mode notice follows the problems: it counts the errors left and says so once
+ * the model passes strict validation again. */
+static void
+update_notice (MshedWindow *self)
+{
+  const MshedDiagnostics *diags;
+  g_autofree char *text = NULL;
+
+  if (self->document == NULL || !self->tolerant_notice)
+    return;
+  diags = mshed_document_get_diagnostics (self->document);
+  if (diags->n_errors > 0)
+    text = g_strdup_printf (g_dngettext (NULL,
+                                         "This model fails strict validation (%u error). It was "
+                                         "opened in tolerant mode: broken ranges are skipped in "
+                                         "the preview and listed under Problems.",
+                                         "This model fails strict validation (%u errors). It was "
+                                         "opened in tolerant mode: broken ranges are skipped in "
+                                         "the preview and listed under Problems.",
+                                         diags->n_errors),
+                            diags->n_errors);
+  else
+    text = g_strdup (_("Every strict validation error is fixed: the model now passes strict "
+                       "validation and saves without asking."));
+  gtk_label_set_label (self->notice_label, text);
+  if (diags->n_errors == 0)
+    gtk_widget_add_css_class (GTK_WIDGET (self->notice_label), "success");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self->notice_label), "success");
+}
+
 static void
 on_document_notify (MshedWindow *self)
 {
@@ -334,24 +365,10 @@ _mshed_window_set_document (MshedWindow   *self,
 
   if (document)
     {
-      const MshedDiagnostics *diags = mshed_document_get_diagnostics (document);
-
       gtk_stack_set_visible_child_name (self->main_stack, "document");
+      update_notice (self);
       if (tolerant)
-        {
-          g_autofree char *text =
-            g_strdup_printf (g_dngettext (NULL,
-                                          "This model fails strict validation (%u problem). It was "
-                                          "opened in tolerant mode: broken ranges are skipped in "
-                                          "the preview and listed under Problems.",
-                                          "This model fails strict validation (%u problems). It was "
-                                          "opened in tolerant mode: broken ranges are skipped in "
-                                          "the preview and listed under Problems.",
-                                          diags->n_errors + diags->n_warnings),
-                             diags->n_errors + diags->n_warnings);
-          gtk_label_set_label (self->notice_label, text);
-          gtk_notebook_set_current_page (self->bottom_notebook, 0);
-        }
+        gtk_notebook_set_current_page (self->bottom_notebook, 0);
       gtk_revealer_set_reveal_child (self->notice_revealer, tolerant);
     }
   else
@@ -923,6 +940,8 @@ mshed_window_init (MshedWindow *self)
                                  G_CALLBACK (on_document_notify), self, G_CONNECT_SWAPPED);
   g_signal_group_connect_object (self->document_signals, "notify::title",
                                  G_CALLBACK (on_document_notify), self, G_CONNECT_SWAPPED);
+  g_signal_group_connect_object (self->document_signals, "diagnostics-changed",
+                                 G_CALLBACK (update_notice), self, G_CONNECT_SWAPPED);
   g_signal_group_connect_object (self->document_signals, "stale-changed",
                                  G_CALLBACK (on_document_notify), self, G_CONNECT_SWAPPED);
 

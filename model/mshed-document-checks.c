@@ -25,6 +25,7 @@ typedef struct {
   const MshedModel *model;
   MshedDiagnostics *diags;
   MshedSeverity     err;
+  gboolean          tolerant;  /* append what a tolerant reader drops */
 } Ctx;
 
 gboolean
@@ -81,7 +82,7 @@ report (Ctx          *c,
   va_start (args, format);
   message = g_strdup_vprintf (format, args);
   va_end (args);
-  if (consequence != NULL && severity != MSHED_SEVERITY_ERROR)
+  if (consequence != NULL && c->tolerant)
     {
       char *full = g_strdup_printf (_("%s; %s"), message, consequence);
 
@@ -360,8 +361,8 @@ _mshed_check_record (const MshedModel *model,
                      guint             row,
                      MshedDiagnostics *diags)
 {
-  Ctx c = { model, diags, mode == MSHED_MODE_STRICT ? MSHED_SEVERITY_ERROR
-                                                    : MSHED_SEVERITY_WARNING };
+  /* the same classification as mshed_validate_model: errors stay errors in tolerant mode */
+  Ctx c = { model, diags, MSHED_SEVERITY_ERROR, mode == MSHED_MODE_TOLERANT };
 
   switch (table)
     {

@@ -267,7 +267,8 @@ typedef struct {
 
 typedef struct {
   MshedDiagnostics *diags;     /* NULL: only count errors */
-  MshedSeverity     err;       /* a violated "E" rule: ERROR (strict) or WARNING (tolerant) */
+  MshedSeverity     err;       /* a violated "E" rule: always ERROR (one classification) */
+  gboolean          tolerant;  /* say what a tolerant reader drops ("ignored: …") */
   guint             n_errors;
   guint64           dir_offset;
   Res               res[MAX_TYPE];
@@ -320,7 +321,7 @@ vreport (Ctx          *c,
   c->reported[slot]++;
 
   message = g_strdup_vprintf (format, args);
-  if (consequence != NULL && severity != MSHED_SEVERITY_ERROR)
+  if (consequence != NULL && c->tolerant)
     {
       /* TRANSLATORS: a problem, then what the program does about it ("ignored: …") */
       char *full = g_strdup_printf (_("%s; %s"), message, consequence);
@@ -1293,7 +1294,10 @@ mshed_validate_model (const MshedModel *model,
   nres = mshed_model_get_nres ((MshedModel *) model);
   c = g_new0 (Ctx, 1);
   c->diags = diags;
-  c->err = mode == MSHED_MODE_STRICT ? MSHED_SEVERITY_ERROR : MSHED_SEVERITY_WARNING;
+  /* the mode never changes a finding's severity: a strict violation is an error wherever it
+   * is shown (Problems, save, CLI); tolerant mode only adds what the reader drops for it */
+  c->err = MSHED_SEVERITY_ERROR;
+  c->tolerant = mode == MSHED_MODE_TOLERANT;
   c->dir_offset = mshed_nres_get_directory_offset (nres);
 
   if (collect_resources (c, nres))

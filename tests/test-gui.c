@@ -276,10 +276,29 @@ test_broken_opens_tolerant (void)
   if (g_getenv ("MSHED_TEST_SCREENSHOT_DIR"))
     shot (window, "problems.png");
 
+  /* one classification: a strict violation is an error in Problems too (what the save
+   * dialog calls it), with what the tolerant load dropped */
+  g_assert_cmpint (found->severity, ==, MSHED_SEVERITY_ERROR);
+  g_assert_nonnull (strstr (found->message, "ignored"));
+  g_assert_nonnull (strstr (gtk_label_get_label (window->notice_label), "1 error"));
+
   /* activating it shows the slot grid */
   mshed_diagnostics_view_activate (window->diagnostics_view, 0);
   widget_test_iterate (100);
   g_assert_cmpint (gtk_notebook_get_current_page (window->grid_notebook), ==, 1);
+
+  /* fixing it updates the tolerant-mode notice */
+  {
+    MshedSlot slot;
+
+    g_assert_true (mshed_model_get_slot (model, 0, &slot));
+    g_assert_true (mshed_document_set_field (doc, MSHED_TABLE_SLOTS, 0, "batchCount",
+                                             slot.batch_count, NULL));
+    widget_test_iterate (50);
+    g_assert_cmpuint (mshed_document_get_diagnostics (doc)->n_errors, ==, 0);
+    g_assert_nonnull (strstr (gtk_label_get_label (window->notice_label),
+                              "passes strict validation"));
+  }
 
   gtk_window_destroy (GTK_WINDOW (window));
   widget_test_iterate (50);

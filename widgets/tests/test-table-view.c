@@ -514,21 +514,24 @@ test_cell_states (void)
   g_assert_true (g_str_has_prefix (cell_text (f.view, 0, "hdr0"), "0x"));
   g_assert_cmpuint (strlen (cell_text (f.view, 0, "hdr0")), ==, 6);
 
-  /* an invalid slot reference: the cell is marked, the tooltip is the diagnostic (a tolerant
-   * document reports it as a warning: "ignored: nothing is drawn") */
+  /* an invalid slot reference: the cell is marked as an error even in a tolerant document
+   * (one classification everywhere), the tooltip is the diagnostic with what the tolerant
+   * reader does about it ("ignored: nothing is drawn") */
   n_slots = mshed_model_get_n_rows (model_of (&f), MSHED_TABLE_SLOTS);
-  g_assert_false (cell_has_class (f.view, node, "slot2", "warning"));
+  g_assert_false (cell_has_class (f.view, node, "slot2", "invalid"));
   g_assert_true (mshed_document_set_field (f.doc, MSHED_TABLE_NODES, node, "slot2",
                                            n_slots + 5, &error));
   g_assert_no_error (error);
   widget_test_iterate (50);
-  g_assert_true (cell_has_class (f.view, node, "slot2", "warning"));
+  g_assert_true (cell_has_class (f.view, node, "slot2", "invalid"));
+  g_assert_false (cell_has_class (f.view, node, "slot2", "warning"));
   cell = _mshed_table_view_find_cell (f.view, node, "slot2");
   tip = gtk_widget_get_tooltip_text (cell);
   g_assert_nonnull (tip);
   g_assert_nonnull (strstr (tip, "slot2"));
-  g_assert_false (cell_has_class (f.view, node, "slot1", "warning"));
-  g_assert_true (cell_has_class (f.view, node, "#", "warning"));
+  g_assert_nonnull (strstr (tip, "ignored"));
+  g_assert_false (cell_has_class (f.view, node, "slot1", "invalid"));
+  g_assert_true (cell_has_class (f.view, node, "#", "invalid"));
 
   /* following it refuses and explains: the slot does not exist */
   _mshed_table_view_set_current (f.view, node, "slot2", NULL);

@@ -987,22 +987,7 @@ row_wanted (const guint *rows,
             guint        n_rows,
             guint        row)
 {
-  guint lo = 0, hi = n_rows;
-
-  if (rows == NULL)
-    return TRUE;
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-
-      if (rows[mid] == row)
-        return TRUE;
-      if (rows[mid] < row)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return FALSE;
+  return rows == NULL || mshed_sorted_rows_contain (rows, n_rows, row);
 }
 
 static void

@@ -920,10 +920,10 @@ compute_face_normal (const MshedModel *model,
                                                                      32767.0) : 0));
 }
 
-static gboolean
-sorted_contains (const guint *rows,
-                 guint        n_rows,
-                 guint        row)
+gboolean
+mshed_sorted_rows_contain (const guint *rows,
+                           guint        n_rows,
+                           guint        row)
 {
   guint lo = 0, hi = n_rows;
 
@@ -983,7 +983,7 @@ follow_partners (const MshedModel *model,
       guint8 *rec;
 
       if (o == MSHED_NONE || o >= n_desc || o == d || o == after[0] || o == after[1] ||
-          o == after[2] || sorted_contains (rows, n_rows, o))
+          o == after[2] || mshed_sorted_rows_contain (rows, n_rows, o))
         continue;
       rec = partner_record (model, partners, o);
       for (guint j = 0; j < 3; j++)
@@ -999,7 +999,7 @@ follow_partners (const MshedModel *model,
       gboolean linked = FALSE;
 
       if (n == MSHED_NONE || n == before[0] || n == before[1] || n == before[2] ||
-          n < st->tri_start || n >= st->tri_start + st->n || sorted_contains (rows, n_rows, n))
+          n < st->tri_start || n >= st->tri_start + st->n || mshed_sorted_rows_contain (rows, n_rows, n))
         continue;
       local = n - st->tri_start;
       rec = partner_record (model, partners, n);

@@ -124,6 +124,11 @@ gboolean  mshed_compute_animation_map   (const MshedModel *model,
                                          guint16         **hdr2,
                                          GError          **error);
 
+/* Binary search in @rows (sorted ascending). */
+gboolean  mshed_sorted_rows_contain     (const guint      *rows,
+                                         guint             n_rows,
+                                         guint             row);
+
 /* Reverse geometry index used to mark stale rows: vertex -> triangles -> slots and
  * descriptors. Built in one pass over the index data; valid until topology changes. */
 typedef struct _MshedGeomIndex MshedGeomIndex;

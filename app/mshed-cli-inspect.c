@@ -183,6 +183,19 @@ print_model_totals (GString          *out,
   print_total (out, _("frames"), mshed_model_get_frame_count (model));
 }
 
+/* "Res2, Res13": the required resources (msh.md §2) the model lacks. */
+static GString *
+missing_types (const MshedModel *model)
+{
+  static const guint32 required[] = { 1, 2, 3, 6, 13 };
+  GString *s = g_string_new (NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (required); i++)
+    if (mshed_model_get_resource (model, required[i]) == NULL)
+      g_string_append_printf (s, "%sRes%u", s->len ? ", " : "", required[i]);
+  return s;
+}
+
 /* Node names and the hierarchy, one line per node (the first 100). */
 static void
 print_nodes (GString          *out,
@@ -267,14 +280,20 @@ mshed_cli_info (int    argc,
   if (source->model)
     {
       guint stride = mshed_model_get_node_stride (source->model);
+      g_autoptr(GString) missing = missing_types (source->model);
 
-      if (stride == 38)
+      if (mshed_model_get_resource (source->model, 1) == NULL)
+        g_string_append (out, _("Kind:        model without a node table\n"));
+      else if (stride == 38)
         g_string_append (out, _("Kind:        model, 38-byte node records\n"));
       else if (stride == 24)
         g_string_append (out, _("Kind:        model, legacy 24-byte node records\n"));
       else
         g_string_append_printf (out, _("Kind:        model, node records of %u bytes\n"),
                                 stride);
+      if (missing->len > 0)
+        g_string_append_printf (out, _("Missing:     %s (a model needs the types 1, 2, 3, 6 "
+                                       "and 13)\n"), missing->str);
       g_string_append (out, _("Resources:\n"));
       print_resources (out, nres, TRUE, TRUE, NULL);
       print_model_totals (out, source->model);

@@ -389,6 +389,7 @@ mshed_cli_extract (int    argc,
   g_autofree char *path = NULL;
   g_autofree char *entry = NULL;
   const guint8 *data;
+  const char *colon;
   gsize size;
   gint index;
   GOptionEntry entries[] = {
@@ -414,17 +415,28 @@ mshed_cli_extract (int    argc,
       path = g_strdup (argv[1]);
       entry = g_strdup (argv[2]);
     }
-  else if (argc != 2 || !mshed_split_spec (argv[1], &path, &entry))
+  else if (argc == 2 && !mshed_split_spec (argv[1], &path, &entry) &&
+           (colon = strrchr (argv[1], ':')) != NULL && colon > argv[1] && colon[1] != '\0' &&
+           !g_file_test (argv[1], G_FILE_TEST_EXISTS))
+    {
+      /* ARCHIVE:ENTRY whose ARCHIVE cannot be used: reading it says why */
+      g_free (path);
+      path = g_strndup (argv[1], (gsize) (colon - argv[1]));
+      entry = g_strdup (colon + 1);
+    }
+  if (argc < 2 || argc > 3 || entry == NULL)
     {
       mshed_cli_error (_("expected ARCHIVE ENTRY or ARCHIVE:ENTRY"));
       return MSHED_CLI_EXIT_TROUBLE;
     }
+  if (!mshed_cli_check_output (output))
+    return MSHED_CLI_EXIT_PROBLEMS;
 
   file = mshed_map_file (path, &error);
   if (file == NULL)
     {
       mshed_cli_error ("%s", error->message);
-      return MSHED_CLI_EXIT_TROUBLE;
+      return mshed_cli_exit_status (error, MSHED_CLI_STEP_READ);
     }
   nres = mshed_nres_parse (file, MSHED_MODE_TOLERANT, NULL, &error);
   if (nres == NULL)
@@ -482,7 +494,7 @@ roundtrip_one (GString    *out,
   if (file == NULL)
     {
       mshed_cli_error ("%s", error->message);
-      return MSHED_CLI_EXIT_TROUBLE;
+      return mshed_cli_exit_status (error, MSHED_CLI_STEP_READ);
     }
   if (entry != NULL)
     {

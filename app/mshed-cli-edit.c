@@ -223,7 +223,6 @@ parse_rename (const char  *spec,
   const char *eq = strchr (spec, '=');
   char *end = NULL;
   guint64 n;
-
   g_autoptr(GBytes) encoded = NULL;
   g_autoptr(GError) local = NULL;
 

@@ -21,23 +21,6 @@
 
 /* Shared: the resource table ------------------------------------------------------------- */
 
-/* Cheap check whether an archive entry holds a nested model: its directory must parse and
- * list the required types. */
-static gboolean
-entry_holds_model (const MshedNresEntry *e)
-{
-  g_autoptr(GBytes) payload = NULL;
-  g_autoptr(MshedNres) inner = NULL;
-
-  if (!mshed_entry_is_model_name (e))
-    return FALSE;
-  payload = mshed_nres_entry_dup_bytes (e);
-  if (!mshed_cli_has_nres_magic (payload))
-    return FALSE;
-  inner = mshed_nres_parse (payload, MSHED_MODE_TOLERANT, NULL, NULL);
-  return inner != NULL && mshed_nres_looks_like_model (inner);
-}
-
 static const char *
 resource_kind (const MshedNresEntry *e,
                gboolean              in_model)
@@ -46,7 +29,7 @@ resource_kind (const MshedNresEntry *e,
 
   if (!in_model)
     {
-      if (entry_holds_model (e))
+      if (mshed_entry_holds_model (e))
         return "model";
       if (mshed_entry_is_model_name (e))
         return _("broken model");

@@ -194,6 +194,28 @@ mshed_entry_is_model_name (const MshedNresEntry *entry)
   return len >= 4 && g_ascii_strcasecmp (name + len - 4, ".msh") == 0;
 }
 
+/**
+ * mshed_entry_holds_model:
+ * @entry: an entry of an archive
+ *
+ * Whether an archive entry holds a nested model, as fparkan's tools decide (nres.md §10): its
+ * name ends in ".msh" (ASCII case-insensitive) and its payload starts with "NRes". The outer
+ * entry's type and attributes play no part. Opening ARCHIVE:ENTRY reads such a payload as a
+ * model whatever its own directory holds, so the CLI's listings and the editor's archive view
+ * mark exactly these entries.
+ */
+gboolean
+mshed_entry_holds_model (const MshedNresEntry *entry)
+{
+  gsize size = 0;
+  const guint8 *data;
+
+  if (!mshed_entry_is_model_name (entry))
+    return FALSE;
+  data = mshed_nres_entry_get_data (entry, &size);
+  return data != NULL && size >= 4 && memcmp (data, "NRes", 4) == 0;
+}
+
 void
 mshed_source_free (MshedSource *self)
 {

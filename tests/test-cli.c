@@ -316,6 +316,47 @@ write_directory (const char    *file,
   write_file (file, bytes);
 }
 
+/* Nested models are the entries named *.msh whose payload is NRes (nres.md §10), whatever the
+ * inner directory holds: ls marks exactly those that ARCHIVE:ENTRY opens as models. */
+static void
+test_nested_kind (void)
+{
+  g_auto(Run) run = { 0 };
+  g_autoptr(MshedNres) inner = mshed_nres_new ();
+  g_autoptr(MshedNres) outer = mshed_nres_new ();
+  g_autoptr(GBytes) inner_bytes = NULL;
+  g_autoptr(GBytes) outer_bytes = NULL;
+  g_autoptr(GBytes) model = NULL;
+
+  ensure_fixtures ();
+  model = read_file ("model.msh");
+  mshed_nres_append_entry (inner, 0x52414557 /* WEAR */, 0, 0, 0, "A.WEA", "12345678", 8);
+  inner_bytes = mshed_nres_build_canonical (inner);
+  mshed_nres_append_entry (outer, 0, 0, 0, 0, "Good.msh", g_bytes_get_data (model, NULL),
+                           g_bytes_get_size (model));
+  mshed_nres_append_entry (outer, 0, 0, 0, 0, "Text.msh", "not NRes", 8);
+  mshed_nres_append_entry (outer, 0, 0, 0, 0, "Odd.msh", g_bytes_get_data (inner_bytes, NULL),
+                           g_bytes_get_size (inner_bytes));
+  outer_bytes = mshed_nres_build_canonical (outer);
+  write_file ("nested.rlb", outer_bytes);
+
+  run_cli (&run, "ls", "nested.rlb", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_true (g_regex_match_simple (" Good\\.msh +model$", run.out, G_REGEX_MULTILINE, 0));
+  g_assert_true (g_regex_match_simple (" Text\\.msh +broken model$", run.out,
+                                       G_REGEX_MULTILINE, 0));
+  g_assert_true (g_regex_match_simple (" Odd\\.msh +model$", run.out, G_REGEX_MULTILINE, 0));
+
+  run_cli (&run, "info", "nested.rlb", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "archive, 2 nested models"));
+
+  /* what ls calls a model opens as one, and lacks every required type */
+  run_cli (&run, "info", "nested.rlb:Odd.msh", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "Missing:     Res1, Res2, Res3, Res6, Res13 ("));
+}
+
 /* Model or archive, decided from the directory (mshed_nres_looks_like_model) */
 static void
 test_kind (void)
@@ -904,6 +945,7 @@ main (int    argc,
   g_test_add_func ("/cli/validate/clean", test_validate_clean);
   g_test_add_func ("/cli/validate/missing-type", test_missing_type);
   g_test_add_func ("/cli/kind", test_kind);
+  g_test_add_func ("/cli/kind/nested", test_nested_kind);
   g_test_add_func ("/cli/validate/defect", test_validate_defect);
   g_test_add_func ("/cli/validate/unreadable", test_validate_unreadable);
   g_test_add_func ("/cli/roundtrip", test_roundtrip);

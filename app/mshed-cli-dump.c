@@ -711,7 +711,9 @@ mshed_cli_dump (int    argc,
       dump_header (&d, source);
       break;
     case MSHED_TABLE_NODES:
-      if (!mshed_model_has_node_records (source->model))
+      /* other record sizes as bytes; a model without Res1 has no rows at all */
+      if (!mshed_model_has_node_records (source->model) &&
+          mshed_model_get_resource (source->model, 1) != NULL)
         {
           dump_raw_nodes (&d, source, first, last);
           break;

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "mshed-cli-private.h"
+#include "mshed-cp1251.h"
 #include "mshed-document.h"
 #include "mshed-error.h"
 #include "mshed-schema.h"
@@ -51,6 +52,54 @@ static const struct {
   { "vertex-normals", MSHED_DERIVED_VERTEX_NORMALS },
   { "conventions", MSHED_DERIVED_CONVENTION & ~MSHED_DERIVED_VERTEX_NORMALS },
 };
+
+/* What no model could accept is bad usage: a table without fields to set, an unknown field,
+ * a value the field's type cannot hold. Whether the row exists is the model's business. */
+static gboolean
+check_set_value (const char           *spec,
+                 const MshedTableInfo *table,
+                 const char           *field,
+                 const char           *value,
+                 GError              **error)
+{
+  static const char *const dir_settable[] = { "type", "attr1", "attr2", "attr3", NULL };
+  g_autoptr(GError) local = NULL;
+  const MshedField *f;
+  double parsed;
+
+  if (table->id == MSHED_TABLE_NAMES)
+    {
+      g_set_error (error, MSHED_CLI_ERROR, MSHED_CLI_ERROR_USAGE,
+                   _("--set %s: node names are set with --rename-node NODE=NAME"), spec);
+      return FALSE;
+    }
+  f = mshed_schema_find_field (table, field);
+  if (f == NULL)
+    {
+      g_autoptr(GString) names = g_string_new (NULL);
+
+      for (guint i = 0; i < table->n_fields; i++)
+        g_string_append_printf (names, "%s%s", i ? ", " : "", table->fields[i].name);
+      g_set_error (error, MSHED_CLI_ERROR, MSHED_CLI_ERROR_USAGE,
+                   _("--set %s: table %s has no field “%s” (fields: %s)"), spec, table->name,
+                   field, names->str);
+      return FALSE;
+    }
+  if (table->id == MSHED_TABLE_DIRECTORY && !g_strv_contains (dir_settable, f->name))
+    {
+      g_set_error (error, MSHED_CLI_ERROR, MSHED_CLI_ERROR_USAGE,
+                   _("--set %s: the writer computes dir.%s; only type, attr1, attr2 and attr3 "
+                     "can be set"), spec, f->name);
+      return FALSE;
+    }
+  if (!mshed_field_parse (f, value, &parsed, &local))
+    {
+      g_set_error (error, MSHED_CLI_ERROR, MSHED_CLI_ERROR_USAGE, "--set %s: %s", spec,
+                   local->message);
+      return FALSE;
+    }
+  return TRUE;
+}
 
 /* TABLE[ROW].FIELD=VALUE, or TABLE.FIELD=VALUE for one-row tables (header) */
 static gboolean
@@ -98,7 +147,7 @@ parse_set (const char           *spec,
         if (i != MSHED_TABLE_NAMES)
           g_string_append_printf (names, "%s%s", names->len ? ", " : "",
                                   mshed_schema_get_table (i)->name);
-      g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_NOT_FOUND,
+      g_set_error (error, MSHED_CLI_ERROR, MSHED_CLI_ERROR_USAGE,
                    _("--set %s: there is no table “%s” (tables: %s)"), spec, tname, names->str);
       g_string_free (names, TRUE);
       return FALSE;
@@ -107,10 +156,10 @@ parse_set (const char           *spec,
     goto syntax;
   *field = g_strdup (dot + 1);
   *value = g_strdup (eq + 1);
-  return TRUE;
+  return check_set_value (spec, *table, *field, *value, error);
 
 syntax:
-  g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_RANGE,
+  g_set_error (error, MSHED_CLI_ERROR, MSHED_CLI_ERROR_USAGE,
                _("--set %s: expected TABLE[ROW].FIELD=VALUE, e.g. slots[3].batchCount=2"),
                spec);
   return FALSE;
@@ -180,16 +229,26 @@ parse_rename (const char  *spec,
   const char *eq = strchr (spec, '=');
   char *end = NULL;
   guint64 n;
+  g_autoptr(GBytes) encoded = NULL;
+  g_autoptr(GError) local = NULL;
 
   n = g_ascii_strtoull (spec, &end, 10);
   if (eq == NULL || end == spec || end != eq || n > G_MAXUINT)
     {
-      g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_RANGE,
+      g_set_error (error, MSHED_CLI_ERROR, MSHED_CLI_ERROR_USAGE,
                    _("--rename-node %s: expected NODE=NAME, e.g. 4=turret"), spec);
       return FALSE;
     }
   *node = (guint) n;
   *name = eq + 1;
+  /* a name with no Windows-1251 form fits no model */
+  encoded = mshed_utf8_to_cp1251 (*name, &local);
+  if (encoded == NULL)
+    {
+      g_set_error (error, MSHED_CLI_ERROR, MSHED_CLI_ERROR_USAGE, "--rename-node %s: %s", spec,
+                   local->message);
+      return FALSE;
+    }
   return TRUE;
 }
 
@@ -306,6 +365,7 @@ mshed_cli_edit (int    argc,
   g_autofree char *output = NULL;
   gboolean tolerant = FALSE, save_anyway = FALSE, no_backup = FALSE, dry_run = FALSE;
   gboolean all_rows = FALSE;
+  gboolean saving = FALSE;
   GOptionEntry entries[] = {
     { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets,
       N_("Set a field: TABLE[ROW].FIELD=VALUE (repeatable)"), "TABLE[ROW].FIELD=VALUE" },
@@ -355,8 +415,10 @@ mshed_cli_edit (int    argc,
   if (doc == NULL)
     {
       mshed_cli_error ("%s", error->message);
-      return error->domain == MSHED_MODEL_ERROR && error->code == MSHED_MODEL_ERROR_INVALID
-               ? MSHED_CLI_EXIT_PROBLEMS : MSHED_CLI_EXIT_TROUBLE;
+      if (g_error_matches (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_INVALID))
+        g_printerr (_("Use --tolerant to edit a model that fails strict validation.\n"));
+      g_printerr (_("Nothing was written.\n"));
+      return mshed_cli_exit_status (error, MSHED_CLI_STEP_READ);
     }
   edit.doc = doc;
   edit.out = out;
@@ -418,7 +480,7 @@ mshed_cli_edit (int    argc,
           found = (gint) k;
       if (found < 0)
         {
-          g_set_error (&error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_RANGE,
+          g_set_error (&error, MSHED_CLI_ERROR, MSHED_CLI_ERROR_USAGE,
                        _("--recompute %s: expected slot-boxes, attrs, anim-map, all, stale, "
                          "slot-spheres, header, normals, links, vertex-normals or conventions"),
                        recomputes[i]);
@@ -485,6 +547,7 @@ mshed_cli_edit (int    argc,
   if (save_anyway)
     flags |= MSHED_SAVE_ANYWAY;
 
+  saving = TRUE;
   if (dry_run)
     g_string_append (out, _("dry run: nothing written\n"));
   else if (output != NULL)
@@ -507,6 +570,8 @@ mshed_cli_edit (int    argc,
 failed:
   fputs (out->str, stdout);
   mshed_cli_error ("%s", error->message);
+  if (saving && g_error_matches (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_INVALID))
+    g_printerr (_("Use --save-anyway to write a model that fails strict validation.\n"));
   g_printerr (_("Nothing was written.\n"));
-  return mshed_cli_error_status (error);
+  return mshed_cli_exit_status (error, MSHED_CLI_STEP_WORK);
 }

@@ -117,15 +117,18 @@ mshed_cli_generate (int    argc,
       !parse_count ("--archive", archive_text, 1, 10000, &n_models))
     return MSHED_CLI_EXIT_TROUBLE;
 
+  if (n_models > 0 && (nodes_text || materials_text || animated || legacy || res18 ||
+                       cyrillic || empty_names || res17 || random_shape))
+    {
+      mshed_cli_error (_("--archive picks every model's shape from the seed; only --seed "
+                         "and --triangles apply"));
+      return MSHED_CLI_EXIT_TROUBLE;
+    }
+  if (!mshed_cli_check_output (output))
+    return MSHED_CLI_EXIT_PROBLEMS;
+
   if (n_models > 0)
     {
-      if (nodes_text || materials_text || animated || legacy || res18 || cyrillic ||
-          empty_names || res17 || random_shape)
-        {
-          mshed_cli_error (_("--archive picks every model's shape from the seed; only --seed "
-                             "and --triangles apply"));
-          return MSHED_CLI_EXIT_TROUBLE;
-        }
       bytes = mshed_generate_archive_bytes (seed, n_models, triangles);
     }
   else

@@ -21,23 +21,6 @@
 
 /* Shared: the resource table ------------------------------------------------------------- */
 
-/* Cheap check whether an archive entry holds a nested model: its directory must parse and
- * list the required types. */
-static gboolean
-entry_holds_model (const MshedNresEntry *e)
-{
-  g_autoptr(GBytes) payload = NULL;
-  g_autoptr(MshedNres) inner = NULL;
-
-  if (!mshed_entry_is_model_name (e))
-    return FALSE;
-  payload = mshed_nres_entry_dup_bytes (e);
-  if (!mshed_cli_has_nres_magic (payload))
-    return FALSE;
-  inner = mshed_nres_parse (payload, MSHED_MODE_TOLERANT, NULL, NULL);
-  return inner != NULL && mshed_nres_looks_like_model (inner);
-}
-
 static const char *
 resource_kind (const MshedNresEntry *e,
                gboolean              in_model)
@@ -46,7 +29,7 @@ resource_kind (const MshedNresEntry *e,
 
   if (!in_model)
     {
-      if (entry_holds_model (e))
+      if (mshed_entry_holds_model (e))
         return "model";
       if (mshed_entry_is_model_name (e))
         return _("broken model");
@@ -183,6 +166,19 @@ print_model_totals (GString          *out,
   print_total (out, _("frames"), mshed_model_get_frame_count (model));
 }
 
+/* "Res2, Res13": the required resources (msh.md §2) the model lacks. */
+static GString *
+missing_types (const MshedModel *model)
+{
+  static const guint32 required[] = { 1, 2, 3, 6, 13 };
+  GString *s = g_string_new (NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (required); i++)
+    if (mshed_model_get_resource (model, required[i]) == NULL)
+      g_string_append_printf (s, "%sRes%u", s->len ? ", " : "", required[i]);
+  return s;
+}
+
 /* Node names and the hierarchy, one line per node (the first 100). */
 static void
 print_nodes (GString          *out,
@@ -267,14 +263,20 @@ mshed_cli_info (int    argc,
   if (source->model)
     {
       guint stride = mshed_model_get_node_stride (source->model);
+      g_autoptr(GString) missing = missing_types (source->model);
 
-      if (stride == 38)
+      if (mshed_model_get_resource (source->model, 1) == NULL)
+        g_string_append (out, _("Kind:        model without a node table\n"));
+      else if (stride == 38)
         g_string_append (out, _("Kind:        model, 38-byte node records\n"));
       else if (stride == 24)
         g_string_append (out, _("Kind:        model, legacy 24-byte node records\n"));
       else
         g_string_append_printf (out, _("Kind:        model, node records of %u bytes\n"),
                                 stride);
+      if (missing->len > 0)
+        g_string_append_printf (out, _("Missing:     %s (a model needs the types 1, 2, 3, 6 "
+                                       "and 13)\n"), missing->str);
       g_string_append (out, _("Resources:\n"));
       print_resources (out, nres, TRUE, TRUE, NULL);
       print_model_totals (out, source->model);
@@ -370,6 +372,7 @@ mshed_cli_extract (int    argc,
   g_autofree char *path = NULL;
   g_autofree char *entry = NULL;
   const guint8 *data;
+  const char *colon;
   gsize size;
   gint index;
   GOptionEntry entries[] = {
@@ -395,17 +398,28 @@ mshed_cli_extract (int    argc,
       path = g_strdup (argv[1]);
       entry = g_strdup (argv[2]);
     }
-  else if (argc != 2 || !mshed_split_spec (argv[1], &path, &entry))
+  else if (argc == 2 && !mshed_split_spec (argv[1], &path, &entry) &&
+           (colon = strrchr (argv[1], ':')) != NULL && colon > argv[1] && colon[1] != '\0' &&
+           !g_file_test (argv[1], G_FILE_TEST_EXISTS))
+    {
+      /* ARCHIVE:ENTRY whose ARCHIVE cannot be used: reading it says why */
+      g_free (path);
+      path = g_strndup (argv[1], (gsize) (colon - argv[1]));
+      entry = g_strdup (colon + 1);
+    }
+  if (argc < 2 || argc > 3 || entry == NULL)
     {
       mshed_cli_error (_("expected ARCHIVE ENTRY or ARCHIVE:ENTRY"));
       return MSHED_CLI_EXIT_TROUBLE;
     }
+  if (!mshed_cli_check_output (output))
+    return MSHED_CLI_EXIT_PROBLEMS;
 
   file = mshed_map_file (path, &error);
   if (file == NULL)
     {
       mshed_cli_error ("%s", error->message);
-      return MSHED_CLI_EXIT_TROUBLE;
+      return mshed_cli_exit_status (error, MSHED_CLI_STEP_READ);
     }
   nres = mshed_nres_parse (file, MSHED_MODE_TOLERANT, NULL, &error);
   if (nres == NULL)
@@ -463,7 +477,7 @@ roundtrip_one (GString    *out,
   if (file == NULL)
     {
       mshed_cli_error ("%s", error->message);
-      return MSHED_CLI_EXIT_TROUBLE;
+      return mshed_cli_exit_status (error, MSHED_CLI_STEP_READ);
     }
   if (entry != NULL)
     {

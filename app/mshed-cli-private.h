@@ -17,10 +17,40 @@
 
 G_BEGIN_DECLS
 
-/* Exit statuses, the same for every subcommand (the grep/diff convention). */
-#define MSHED_CLI_EXIT_OK       0  /* success, the model is clean, the bytes are identical */
-#define MSHED_CLI_EXIT_PROBLEMS 1  /* validation errors, a round-trip difference, a failed operation */
-#define MSHED_CLI_EXIT_TROUBLE  2  /* unreadable input or bad usage */
+/* Exit statuses: the one table every subcommand follows (README, "Exit status"; the grep/diff
+ * convention). The line between 1 and 2: 2 means the command never got to the content, because
+ * it could not read an input or was asked something no file could satisfy; 1 means it read
+ * the input and either found problems or could not do the job on that input. */
+typedef enum {
+  /* success: clean, identical, printed, written */
+  MSHED_CLI_EXIT_OK = 0,
+  /* problems found, or the operation failed on a readable input: validation errors, a
+   * round-trip difference, not an NRes file or a broken container, no such entry, row or
+   * node in this file, an archive where a model is needed, a model that fails strict
+   * validation (edit without --tolerant), an edit the model refuses, a result that fails
+   * strict validation (without --save-anyway), an output that cannot be written (including a
+   * directory, FIFO, device or socket named by -o), no offscreen GL for render */
+  MSHED_CLI_EXIT_PROBLEMS = 1,
+  /* unreadable input (missing, permission denied, a directory, FIFO, device or socket where a
+   * file is expected) or bad usage: unknown command or option, missing or extra arguments,
+   * an option value out of range, a malformed --set, an unknown table or field, a value no
+   * field of that type can hold, a name with no Windows-1251 form, an unknown --recompute */
+  MSHED_CLI_EXIT_TROUBLE = 2,
+} MshedCliExit;
+
+/* Bad usage found after option parsing (a malformed --set, an unknown table or field, an
+ * unknown --recompute name): the command line is wrong whatever the file holds. */
+#define MSHED_CLI_ERROR (mshed_cli_error_quark ())
+typedef enum {
+  MSHED_CLI_ERROR_USAGE,
+} MshedCliErrorCode;
+
+/* What a command was doing when an error came: reading an input named on the command line
+ * (opening, mapping, parsing it), or working on what it read (editing, writing, drawing). */
+typedef enum {
+  MSHED_CLI_STEP_READ,
+  MSHED_CLI_STEP_WORK,
+} MshedCliStep;
 
 /* Subcommands. */
 int          mshed_cli_info       (int argc, char **argv);
@@ -53,11 +83,14 @@ void         mshed_cli_pad        (GString      *out,
                                    gboolean      right);
 void         mshed_cli_flush      (GString      *out,
                                    gboolean      force);
+GQuark       mshed_cli_error_quark (void);
+MshedCliExit mshed_cli_exit_status (const GError *error,
+                                    MshedCliStep  step);
+gboolean     mshed_cli_check_output (const char  *path);
 MshedSource *mshed_cli_open       (const char   *spec,
                                    MshedMode     mode,
                                    MshedDiagnostics *diags,
                                    int          *status);
-int          mshed_cli_error_status (const GError *error);
 guint64      mshed_cli_triangle_count (const MshedModel *model);
 gboolean     mshed_cli_has_nres_magic (GBytes   *bytes);
 GBytes      *mshed_cli_reencode   (GBytes       *bytes,

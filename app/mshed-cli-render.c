@@ -194,20 +194,23 @@ mshed_cli_render (int    argc,
       return MSHED_CLI_EXIT_TROUBLE;
     }
 
+  if (!mshed_cli_check_output (output))
+    return MSHED_CLI_EXIT_PROBLEMS;
   source = mshed_cli_open (argv[1], MSHED_MODE_TOLERANT, diags, &status);
   if (source == NULL)
     return status;
   if (source->model == NULL)
     {
-      mshed_cli_error (_("%s is an archive: name a model inside it as ARCHIVE:ENTRY"), argv[1]);
-      return MSHED_CLI_EXIT_TROUBLE;
+      mshed_cli_error (_("%s is an archive, not a model: name one of its models as "
+                         "ARCHIVE:ENTRY (see “mshed-cli ls %s”)"), argv[1], argv[1]);
+      return MSHED_CLI_EXIT_PROBLEMS;
     }
 
   offscreen = mshed_offscreen_new (width, height, (int) samples, &error);
   if (offscreen == NULL)
     {
       mshed_cli_error ("%s", error->message);
-      return MSHED_CLI_EXIT_TROUBLE;
+      return MSHED_CLI_EXIT_PROBLEMS;
     }
 
   if (wireframe)

@@ -14,6 +14,7 @@
 #include <json-glib/json-glib.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "mshed-bytes.h"
 #include "mshed-cli-private.h"
@@ -189,6 +190,45 @@ validate_nested (Validate             *self,
   mshed_diagnostics_set_context (diags, 0, NULL);
 }
 
+/* ARCHIVE:ENTRY: the outer container and that one nested model, checked as they are when the
+ * whole archive is validated. A missing entry is an error and no model. */
+static void
+validate_entry (Validate   *self,
+                const char *spec,
+                const char *path,
+                const char *entry)
+{
+  g_autoptr(MshedDiagnostics) diags = mshed_diagnostics_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = mshed_map_file (path, &error);
+  g_autoptr(MshedNres) outer = NULL;
+  g_autofree char *failure = NULL;
+  gint index;
+
+  if (bytes == NULL)
+    {
+      report_unreadable (self, spec, error->message);
+      return;
+    }
+  outer = mshed_nres_parse (bytes, self->mode, diags, &error);
+  if (outer == NULL)
+    {
+      failure = g_strdup_printf ("%s: %s", path, error->message);
+      report (self, spec, diags, 0, failure);
+      return;
+    }
+  index = mshed_nres_lookup_name (outer, entry);
+  if (index < 0)
+    {
+      failure = g_strdup_printf (_("%s: the archive has no entry named “%s” (see “mshed-cli ls "
+                                   "%s”)"), path, entry, path);
+      report (self, spec, diags, 0, failure);
+      return;
+    }
+  validate_nested (self, mshed_nres_peek_entry (outer, (guint) index), (guint) index, diags);
+  report (self, spec, diags, 1, NULL);
+}
+
 static gboolean
 bytes_look_like_nres (GBytes *bytes)
 {
@@ -210,19 +250,9 @@ validate_file (Validate   *self,
 
   if (named && mshed_split_spec (spec, &path, &entry))
     {
-      /* ARCHIVE:ENTRY: the outer container and that one nested model */
-      g_autoptr(MshedSource) source = mshed_source_open (spec, self->mode, diags, &error);
-
-      if (source == NULL && mshed_cli_error_status (error) == MSHED_CLI_EXIT_TROUBLE)
-        {
-          report_unreadable (self, spec, error->message);
-          return;
-        }
-      report (self, spec, diags, 1, source ? NULL : error->message);
+      validate_entry (self, spec, path, entry);
       return;
     }
-  g_clear_pointer (&path, g_free);
-  g_clear_pointer (&entry, g_free);
 
   bytes = mshed_map_file (spec, &error);
   if (bytes == NULL)
@@ -267,14 +297,14 @@ validate_file (Validate   *self,
 static gboolean
 file_starts_with_nres (const char *path)
 {
-  FILE *f = fopen (path, "rb");
+  int fd = mshed_open_regular (path, NULL);  /* never waits on a FIFO */
   guint8 magic[4];
   gboolean ok;
 
-  if (f == NULL)
+  if (fd < 0)
     return TRUE;  /* let validate_file report why it cannot be read */
-  ok = fread (magic, 1, 4, f) == 4 && mshed_read_u32 (magic) == MSHED_NRES_MAGIC;
-  fclose (f);
+  ok = read (fd, magic, 4) == 4 && mshed_read_u32 (magic) == MSHED_NRES_MAGIC;
+  close (fd);
   return ok;
 }
 

@@ -188,14 +188,51 @@ mshed_cli_flush (GString  *out,
     fflush (stdout);
 }
 
-/* An input we could not read at all is trouble (2); one we read and found broken is a
- * problem (1). */
-int
-mshed_cli_error_status (const GError *error)
+G_DEFINE_QUARK (mshed-cli-error-quark, mshed_cli_error)
+
+/**
+ * mshed_cli_exit_status:
+ * @error: what went wrong
+ * @step: whether it came while reading an input or while working on it
+ *
+ * Maps an error to the exit status of the table in mshed-cli-private.h: bad usage and an input
+ * that cannot be read at all (MSHED_MODEL_ERROR_IO while reading: missing, permission, not a
+ * regular file) give 2; everything else, a broken input or a failed operation (a failed save
+ * is MSHED_MODEL_ERROR_IO too, but while working), gives 1.
+ */
+MshedCliExit
+mshed_cli_exit_status (const GError *error,
+                       MshedCliStep  step)
 {
-  if (error != NULL && error->domain == MSHED_MODEL_ERROR && error->code == MSHED_MODEL_ERROR_IO)
+  if (error == NULL)
+    return MSHED_CLI_EXIT_PROBLEMS;
+  if (error->domain == MSHED_CLI_ERROR || error->domain == G_OPTION_ERROR)
+    return MSHED_CLI_EXIT_TROUBLE;
+  if (step == MSHED_CLI_STEP_READ && error->domain == MSHED_MODEL_ERROR &&
+      error->code == MSHED_MODEL_ERROR_IO)
     return MSHED_CLI_EXIT_TROUBLE;
   return MSHED_CLI_EXIT_PROBLEMS;
+}
+
+/**
+ * mshed_cli_check_output:
+ * @path: the file named by -o, or "-" for standard output
+ *
+ * Refuses, with a message, an output that exists and is not a regular file (a directory,
+ * FIFO, device or socket), before any work is done. The caller then exits with
+ * MSHED_CLI_EXIT_PROBLEMS, as for any output that cannot be written.
+ *
+ * Returns: TRUE when the command may write @path
+ */
+gboolean
+mshed_cli_check_output (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (strcmp (path, "-") == 0 || mshed_check_output (path, &error))
+    return TRUE;
+  mshed_cli_error (_("cannot write the output: %s"), error->message);
+  return FALSE;
 }
 
 /**
@@ -219,7 +256,7 @@ mshed_cli_open (const char       *spec,
   if (source == NULL)
     {
       mshed_cli_error ("%s", error->message);
-      *status = mshed_cli_error_status (error);
+      *status = mshed_cli_exit_status (error, MSHED_CLI_STEP_READ);
     }
   return source;
 }

@@ -449,14 +449,12 @@ show_archive (MshedWindow *self,
     {
       const MshedNresEntry *e = mshed_nres_peek_entry (source->file_nres, i);
       MshedEntryItem *item = g_object_new (MSHED_TYPE_ENTRY_ITEM, NULL);
-      gsize size = 0;
-      const guint8 *data = mshed_nres_entry_get_data (e, &size);
 
       item->index = i;
       item->name = mshed_nres_entry_dup_name (e);
       item->type = format_type (e->type_id);
-      item->size = (guint32) size;
-      item->model = mshed_entry_is_model_name (e) && size >= 4 && memcmp (data, "NRes", 4) == 0;
+      item->size = (guint32) mshed_nres_entry_get_size (e);
+      item->model = mshed_entry_holds_model (e);
       n_models += item->model;
       g_list_store_append (store, item);
       g_object_unref (item);

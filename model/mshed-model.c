@@ -15,6 +15,7 @@
 #include "mshed-diagnostic.h"
 #include "mshed-error.h"
 #include "mshed-model.h"
+#include "mshed-source.h"
 #include "mshed-validate.h"
 
 #define MAX_TYPE 21
@@ -92,14 +93,51 @@ mshed_model_names_changed (MshedModel *self)
   build_name_index (self);
 }
 
+/* A model resource type (msh.md §2): 1 to 20, but not 11 and 14, which belong to terrain
+ * archives, as does 21 (listed there only so that nobody takes them for model types). */
+static gboolean
+is_model_type (guint32 type_id)
+{
+  return type_id >= 1 && type_id <= 20 && type_id != 11 && type_id != 14;
+}
+
+/**
+ * mshed_nres_looks_like_model:
+ *
+ * Decides whether an NRes file is a model or an archive, from its directory alone and never
+ * from whether the model is complete: a model that lacks a required resource is still a model
+ * (validation then reports `missing-type`, msh.md §9.1), not an archive of no models. Every
+ * command of mshed-cli and the editor's open path decide through this one function.
+ *
+ * 1. The directory holds the types 1, 2, 3, 6 and 13: a model (fparkan's rule for a loose
+ *    model, nres.md §10), whatever else it holds.
+ * 2. Otherwise it is a model when it has at least one entry, no entry is named `*.msh`, and
+ *    every entry's type is a model resource type (1–20 except the terrain types 11 and 14).
+ * 3. Everything else is an archive: FourCC types (`WEAR`, `Texm`, `MAT0`, …), type 0, types
+ *    above 20 or of terrain, an entry named `*.msh` (a nested model), or no entries at all.
+ *
+ * Returns: TRUE for a model
+ */
 gboolean
 mshed_nres_looks_like_model (const MshedNres *nres)
 {
   static const guint32 required[] = { 1, 2, 3, 6, 13 };
+  guint n = mshed_nres_get_n_entries (nres);
+  gboolean complete = TRUE;
 
   for (guint i = 0; i < G_N_ELEMENTS (required); i++)
-    if (mshed_nres_find_type (nres, required[i]) < 0)
-      return FALSE;
+    complete &= mshed_nres_find_type (nres, required[i]) >= 0;
+  if (complete)
+    return TRUE;
+  if (n == 0)
+    return FALSE;
+  for (guint i = 0; i < n; i++)
+    {
+      const MshedNresEntry *e = mshed_nres_peek_entry (nres, i);
+
+      if (!is_model_type (e->type_id) || mshed_entry_is_model_name (e))
+        return FALSE;
+    }
   return TRUE;
 }
 

@@ -20,6 +20,7 @@
 
 #include "mshed-error.h"
 #include "mshed-save.h"
+#include "mshed-source.h"
 
 #define TEMP_INFIX ".mshed-"
 #define WRITE_CHUNK (1u << 20)
@@ -253,9 +254,9 @@ mshed_save_atomic (const char            *path,
       if (real != NULL)
         target = real;
     }
+  if (!mshed_check_output (target, error))  /* a directory, FIFO, device or socket */
+    return FALSE;
   exists = g_stat (target, &st) == 0;
-  if (exists && !S_ISREG (st.st_mode))
-    return fail (error, EISDIR, _("Cannot save “%s”"), target);
 
   dir = g_path_get_dirname (target);
   base = g_path_get_basename (target);

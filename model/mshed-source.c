@@ -7,16 +7,113 @@
 
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "mshed-error.h"
 #include "mshed-source.h"
 
+/* Says what @path is when it is not a regular file. */
+static void
+set_not_regular (GError     **error,
+                 const char  *path,
+                 mode_t       mode)
+{
+  const char *format;
+
+  if (S_ISDIR (mode))
+    format = _("“%s” is a directory, not a file");
+  else if (S_ISFIFO (mode))
+    format = _("“%s” is a named pipe (FIFO), not a regular file");
+  else if (S_ISCHR (mode) || S_ISBLK (mode))
+    format = _("“%s” is a device, not a regular file");
+  else if (S_ISSOCK (mode))
+    format = _("“%s” is a socket, not a regular file");
+  else
+    format = _("“%s” is not a regular file");
+  g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_IO, format, path);
+}
+
+/**
+ * mshed_open_regular:
+ * @path: a file to read
+ *
+ * Opens @path for reading only when it is a regular file (a symbolic link to one is fine).
+ * A named pipe, device, socket or directory is refused without opening it for reading, so
+ * nothing ever waits for a writer: the file's kind is checked before opening, the open does
+ * not block (O_NONBLOCK), and the kind is checked again on the open descriptor, in case the
+ * path was replaced in between.
+ *
+ * Returns: a descriptor to close(), or -1 with @error set (MSHED_MODEL_ERROR_IO)
+ */
+int
+mshed_open_regular (const char *path,
+                    GError    **error)
+{
+  struct stat st;
+  int fd, errsv;
+
+  if (g_stat (path, &st) != 0)
+    {
+      errsv = errno;
+      g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_IO, _("Cannot open “%s”: %s"),
+                   path, g_strerror (errsv));
+      return -1;
+    }
+  if (!S_ISREG (st.st_mode))
+    {
+      set_not_regular (error, path, st.st_mode);
+      return -1;
+    }
+  fd = g_open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0);
+  if (fd < 0)
+    {
+      errsv = errno;
+      g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_IO, _("Cannot open “%s”: %s"),
+                   path, g_strerror (errsv));
+      return -1;
+    }
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
+    {
+      set_not_regular (error, path, st.st_mode);
+      close (fd);
+      return -1;
+    }
+  return fd;
+}
+
+/**
+ * mshed_check_output:
+ * @path: a file about to be written or replaced
+ *
+ * An output must be a regular file or not exist yet: a named pipe, device, socket or
+ * directory is refused (replacing /dev/null or a FIFO with a file is never what was meant).
+ * Whether the file can really be written shows when it is written.
+ *
+ * Returns: FALSE with @error set (MSHED_MODEL_ERROR_IO) when @path exists and is not a
+ *   regular file
+ */
+gboolean
+mshed_check_output (const char *path,
+                    GError    **error)
+{
+  struct stat st;
+
+  if (g_stat (path, &st) != 0 || S_ISREG (st.st_mode))
+    return TRUE;
+  set_not_regular (error, path, st.st_mode);
+  return FALSE;
+}
+
 /**
  * mshed_map_file:
  *
- * Maps @path read-only (no copy).
+ * Maps @path read-only (no copy); only a regular file (mshed_open_regular()).
  *
  * Returns: (transfer full) (nullable): the file's bytes
  */
@@ -26,18 +123,16 @@ mshed_map_file (const char *path,
 {
   g_autoptr(GError) local = NULL;
   g_autoptr(GMappedFile) mapped = NULL;
+  int fd = mshed_open_regular (path, error);
 
-  if (g_file_test (path, G_FILE_TEST_IS_DIR))
-    {
-      g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_IO,
-                   _("“%s” is a directory, not a file"), path);
-      return NULL;
-    }
-  mapped = g_mapped_file_new (path, FALSE, &local);
+  if (fd < 0)
+    return NULL;
+  mapped = g_mapped_file_new_from_fd (fd, FALSE, &local);
+  close (fd);
   if (mapped == NULL)
     {
       g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_IO,
-                   _("Cannot open “%s”: %s"), path, local->message);
+                   _("Cannot read “%s”: %s"), path, local->message);
       return NULL;
     }
   return g_mapped_file_get_bytes (mapped);
@@ -71,7 +166,8 @@ mshed_split_spec (const char *spec,
     {
       g_autofree char *left = g_strndup (spec, (gsize) (colon - spec));
 
-      if (g_file_test (left, G_FILE_TEST_IS_REGULAR))
+      /* any file but a directory, so that a FIFO:ENTRY is refused by name */
+      if (g_file_test (left, G_FILE_TEST_EXISTS) && !g_file_test (left, G_FILE_TEST_IS_DIR))
         {
           *path = g_steal_pointer (&left);
           *entry = g_strdup (colon + 1);
@@ -96,6 +192,28 @@ mshed_entry_is_model_name (const MshedNresEntry *entry)
   gsize len = strlen (name);
 
   return len >= 4 && g_ascii_strcasecmp (name + len - 4, ".msh") == 0;
+}
+
+/**
+ * mshed_entry_holds_model:
+ * @entry: an entry of an archive
+ *
+ * Whether an archive entry holds a nested model, as fparkan's tools decide (nres.md §10): its
+ * name ends in ".msh" (ASCII case-insensitive) and its payload starts with "NRes". The outer
+ * entry's type and attributes play no part. Opening ARCHIVE:ENTRY reads such a payload as a
+ * model whatever its own directory holds, so the CLI's listings and the editor's archive view
+ * mark exactly these entries.
+ */
+gboolean
+mshed_entry_holds_model (const MshedNresEntry *entry)
+{
+  gsize size = 0;
+  const guint8 *data;
+
+  if (!mshed_entry_is_model_name (entry))
+    return FALSE;
+  data = mshed_nres_entry_get_data (entry, &size);
+  return data != NULL && size >= 4 && memcmp (data, "NRes", 4) == 0;
 }
 
 void

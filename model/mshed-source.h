@@ -35,8 +35,13 @@ gboolean     mshed_split_spec        (const char        *spec,
                                       char             **path,
                                       char             **entry);
 gboolean     mshed_entry_is_model_name (const MshedNresEntry *entry);
+gboolean     mshed_entry_holds_model (const MshedNresEntry *entry);
 GBytes      *mshed_source_serialize  (MshedSource       *self);
 GBytes      *mshed_map_file          (const char        *path,
+                                      GError           **error);
+int          mshed_open_regular      (const char        *path,
+                                      GError           **error);
+gboolean     mshed_check_output      (const char        *path,
                                       GError           **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (MshedSource, mshed_source_free)

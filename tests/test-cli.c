@@ -9,7 +9,6 @@
  */
 #include "config.h"
 
-#include <json-glib/json-glib.h>
 #include <string.h>
 #include <sys/wait.h>
 
@@ -18,88 +17,7 @@
 #include "mshed-model.h"
 #include "mshed-nres.h"
 #include "mshed-schema.h"
-
-static char *tmpdir;
-
-typedef struct {
-  int   status;
-  char *out;
-  char *err;
-} Run;
-
-static void
-run_clear (Run *run)
-{
-  g_clear_pointer (&run->out, g_free);
-  g_clear_pointer (&run->err, g_free);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
-
-/* Runs mshed-cli with the NULL-terminated arguments. */
-static void
-run_cli (Run  *run,
-         const char *first,
-         ...)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  const char *cli = g_getenv ("MSHED_CLI");
-  const char *arg;
-  int wait_status = 0;
-  va_list args;
-
-  g_assert_nonnull (cli);
-  g_ptr_array_add (argv, (gpointer) cli);
-  va_start (args, first);
-  for (arg = first; arg; arg = va_arg (args, const char *))
-    g_ptr_array_add (argv, (gpointer) arg);
-  va_end (args);
-  g_ptr_array_add (argv, NULL);
-
-  run_clear (run);
-  if (!g_spawn_sync (tmpdir, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                     &run->out, &run->err, &wait_status, &error))
-    g_error ("cannot run %s: %s", cli, error->message);
-  g_assert_true (WIFEXITED (wait_status));  /* never a crash */
-  run->status = WEXITSTATUS (wait_status);
-  g_test_message ("exit %d\nstdout: %.2000s\nstderr: %s", run->status, run->out, run->err);
-  /* no GLib warnings or criticals, whatever the command */
-  g_assert_null (strstr (run->err, "CRITICAL"));
-  g_assert_null (strstr (run->err, "WARNING"));
-}
-
-static char *
-path_in_tmp (const char *name)
-{
-  return g_build_filename (tmpdir, name, NULL);
-}
-
-/* @name: relative to the temporary directory, or absolute */
-static GBytes *
-read_file (const char *name)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *path = g_path_is_absolute (name) ? g_strdup (name) : path_in_tmp (name);
-  char *data = NULL;
-  gsize len = 0;
-
-  g_file_get_contents (path, &data, &len, &error);
-  g_assert_no_error (error);
-  return g_bytes_new_take (data, len);
-}
-
-static void
-write_file (const char *name,
-            GBytes     *bytes)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *path = g_path_is_absolute (name) ? g_strdup (name) : path_in_tmp (name);
-
-  g_file_set_contents (path, g_bytes_get_data (bytes, NULL), (gssize) g_bytes_get_size (bytes),
-                       &error);
-  g_assert_no_error (error);
-}
+#include "test-cli-util.h"
 
 static void
 gen_params (MshedGenParams *params)
@@ -157,23 +75,6 @@ resource_offset (GBytes  *file,
   return mshed_nres_peek_entry (nres, (guint) index)->data_offset;
 }
 
-static gboolean
-write_text (const char *name,
-            const char *text)
-{
-  g_autofree char *path = path_in_tmp (name);
-
-  return g_file_set_contents (path, text, -1, NULL);
-}
-
-static gboolean
-tmp_file_exists (const char *name)
-{
-  g_autofree char *path = path_in_tmp (name);
-
-  return g_file_test (path, G_FILE_TEST_EXISTS);
-}
-
 static GBytes *
 patch_u16 (GBytes  *bytes,
            gsize    offset,
@@ -186,17 +87,6 @@ patch_u16 (GBytes  *bytes,
   g_assert_cmpuint (offset + 2, <=, len);
   mshed_write_u16 (copy + offset, value);
   return g_bytes_new_take (copy, len);
-}
-
-static JsonNode *
-parse_json (const char *text)
-{
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) error = NULL;
-
-  json_parser_load_from_data (parser, text, -1, &error);
-  g_assert_no_error (error);
-  return json_node_copy (json_parser_get_root (parser));
 }
 
 /* Cross-checks a JSON document with an independent parser when python3 is there. */
@@ -314,6 +204,208 @@ test_info (void)
   run_cli (&run, "info", "arc.rlb:nothing.msh", NULL);
   g_assert_cmpint (run.status, ==, 1);
   g_assert_nonnull (strstr (run.err, "nothing.msh"));
+}
+
+/* @bytes without its first entry of type @type, canonical again */
+static GBytes *
+without_type (GBytes  *bytes,
+              guint32  type)
+{
+  g_autoptr(MshedNres) nres = mshed_nres_parse (bytes, MSHED_MODE_TOLERANT, NULL, NULL);
+  gint index;
+
+  g_assert_nonnull (nres);
+  index = mshed_nres_find_type (nres, type);
+  g_assert_cmpint (index, >=, 0);
+  mshed_nres_remove_entry (nres, (guint) index);
+  return mshed_nres_build_canonical (nres);
+}
+
+/* A loose model that lacks one of the required types 1, 2, 3, 6, 13 is still a model: strict
+ * validation reports missing-type for it (msh.md §2, §9.1), as for a nested model, and info
+ * shows a model, not "archive, 0 models". */
+static void
+test_missing_type (void)
+{
+  static const guint32 required[] = { 1, 2, 3, 6, 13 };
+  g_autoptr(GBytes) model = NULL;
+
+  ensure_fixtures ();
+  model = read_file ("model.msh");
+  for (guint i = 0; i < G_N_ELEMENTS (required); i++)
+    {
+      g_auto(Run) run = { 0 };
+      g_autoptr(GBytes) broken = without_type (model, required[i]);
+      g_autofree char *name = g_strdup_printf ("no-res%u.msh", required[i]);
+      g_autofree char *line = NULL;
+      g_autofree char *missing = NULL;
+      g_autoptr(JsonNode) root = NULL;
+      JsonObject *doc, *d, *file, *summary;
+      JsonArray *diags;
+
+      g_test_message ("without Res%u", required[i]);
+      write_file (name, broken);
+
+      run_cli (&run, "validate", name, NULL);
+      g_assert_cmpint (run.status, ==, 1);
+      line = g_strdup_printf ("%s: error: Res%u ", name, required[i]);
+      g_assert_true (g_str_has_prefix (run.out, line));
+      g_assert_nonnull (strstr (run.out, "[missing-type"));
+      g_assert_nonnull (strstr (run.out, "1 file, 1 model: 1 error, 0 warnings"));
+
+      /* a missing type is an error in tolerant mode too: nothing can stand in for it */
+      run_cli (&run, "validate", "--tolerant", name, NULL);
+      g_assert_cmpint (run.status, ==, 1);
+      g_assert_nonnull (strstr (run.out, "[missing-type"));
+
+      run_cli (&run, "validate", "--json", name, NULL);
+      g_assert_cmpint (run.status, ==, 1);
+      root = parse_json (run.out);
+      doc = json_node_get_object (root);
+      diags = json_object_get_array_member (doc, "diagnostics");
+      g_assert_cmpuint (json_array_get_length (diags), ==, 1);
+      d = json_array_get_object_element (diags, 0);
+      g_assert_cmpstr (json_object_get_string_member (d, "check"), ==, "missing-type");
+      g_assert_cmpstr (json_object_get_string_member (d, "severity"), ==, "error");
+      g_assert_cmpint (json_object_get_int_member (d, "res_type"), ==, required[i]);
+      g_assert_cmpstr (json_object_get_string_member (d, "file"), ==, name);
+      g_assert_true (json_object_get_null_member (d, "entry"));
+      file = json_array_get_object_element (json_object_get_array_member (doc, "files"), 0);
+      g_assert_cmpint (json_object_get_int_member (file, "models"), ==, 1);
+      g_assert_cmpint (json_object_get_int_member (file, "errors"), ==, 1);
+      summary = json_object_get_object_member (doc, "summary");
+      g_assert_cmpint (json_object_get_int_member (summary, "models"), ==, 1);
+      g_assert_cmpint (json_object_get_int_member (summary, "errors"), ==, 1);
+
+      run_cli (&run, "info", name, NULL);
+      g_assert_cmpint (run.status, ==, 0);
+      g_assert_true (g_regex_match_simple ("^Kind: +model", run.out, G_REGEX_MULTILINE, 0));
+      g_assert_null (strstr (run.out, "archive"));
+      missing = g_strdup_printf ("Missing:     Res%u (", required[i]);
+      g_assert_nonnull (strstr (run.out, missing));
+      g_assert_nonnull (strstr (run.out, "Validation:  1 errors"));
+
+      /* the table of a missing resource has no rows (not "node records of 0 bytes") */
+      if (required[i] == 1)
+        {
+          run_cli (&run, "dump", name, "-t", "nodes", "--json", NULL);
+          g_assert_cmpint (run.status, ==, 0);
+          g_clear_pointer (&root, json_node_unref);
+          root = parse_json (run.out);
+          g_assert_cmpint (json_object_get_int_member (json_node_get_object (root), "rows"),
+                           ==, 0);
+          run_cli (&run, "dump", name, "-t", "nodes", NULL);
+          g_assert_null (strstr (run.out, "Node records of"));
+        }
+    }
+}
+
+/* Writes an NRes of entries (type, name) with small payloads. */
+static void
+write_directory (const char    *file,
+                 const guint32 *types,
+                 const char *const *names,
+                 guint          n)
+{
+  g_autoptr(MshedNres) nres = mshed_nres_new ();
+  g_autoptr(GBytes) bytes = NULL;
+
+  for (guint i = 0; i < n; i++)
+    mshed_nres_append_entry (nres, types[i], 0, 0, 0, names[i], "12345678", 8);
+  bytes = mshed_nres_build_canonical (nres);
+  write_file (file, bytes);
+}
+
+/* Nested models are the entries named *.msh whose payload is NRes (nres.md §10), whatever the
+ * inner directory holds: ls marks exactly those that ARCHIVE:ENTRY opens as models. */
+static void
+test_nested_kind (void)
+{
+  g_auto(Run) run = { 0 };
+  g_autoptr(MshedNres) inner = mshed_nres_new ();
+  g_autoptr(MshedNres) outer = mshed_nres_new ();
+  g_autoptr(GBytes) inner_bytes = NULL;
+  g_autoptr(GBytes) outer_bytes = NULL;
+  g_autoptr(GBytes) model = NULL;
+
+  ensure_fixtures ();
+  model = read_file ("model.msh");
+  mshed_nres_append_entry (inner, 0x52414557 /* WEAR */, 0, 0, 0, "A.WEA", "12345678", 8);
+  inner_bytes = mshed_nres_build_canonical (inner);
+  mshed_nres_append_entry (outer, 0, 0, 0, 0, "Good.msh", g_bytes_get_data (model, NULL),
+                           g_bytes_get_size (model));
+  mshed_nres_append_entry (outer, 0, 0, 0, 0, "Text.msh", "not NRes", 8);
+  mshed_nres_append_entry (outer, 0, 0, 0, 0, "Odd.msh", g_bytes_get_data (inner_bytes, NULL),
+                           g_bytes_get_size (inner_bytes));
+  outer_bytes = mshed_nres_build_canonical (outer);
+  write_file ("nested.rlb", outer_bytes);
+
+  run_cli (&run, "ls", "nested.rlb", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_true (g_regex_match_simple (" Good\\.msh +model$", run.out, G_REGEX_MULTILINE, 0));
+  g_assert_true (g_regex_match_simple (" Text\\.msh +broken model$", run.out,
+                                       G_REGEX_MULTILINE, 0));
+  g_assert_true (g_regex_match_simple (" Odd\\.msh +model$", run.out, G_REGEX_MULTILINE, 0));
+
+  run_cli (&run, "info", "nested.rlb", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "archive, 2 nested models"));
+
+  /* what ls calls a model opens as one, and lacks every required type */
+  run_cli (&run, "info", "nested.rlb:Odd.msh", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "Missing:     Res1, Res2, Res3, Res6, Res13 ("));
+}
+
+/* Model or archive, decided from the directory (mshed_nres_looks_like_model) */
+static void
+test_kind (void)
+{
+  static const struct {
+    const char *file;
+    guint32     types[3];
+    const char *names[3];
+    guint       n;
+    gboolean    model;
+  } cases[] = {
+    /* model resource types only: a model, however incomplete */
+    { "k-model.msh", { 3, 12, 20 }, { "Res3", "Res12", "Res20" }, 3, TRUE },
+    /* FourCC types: an archive of materials */
+    { "k-wear.lib", { 0x52414557, 0x6D786554 }, { "A.WEA", "A.TX" }, 2, FALSE },
+    /* an entry named *.msh is a nested model, whatever its type */
+    { "k-nested.rlb", { 3, 6 }, { "Res3", "TANK.MSH" }, 2, FALSE },
+    /* terrain types (msh.md §2) are not model types */
+    { "k-terrain.msh", { 3, 11, 21 }, { "a", "b", "c" }, 3, FALSE },
+    /* type 0 */
+    { "k-zero.msh", { 1, 0 }, { "Res1", "x" }, 2, FALSE },
+    /* no entries at all: an empty archive */
+    { "k-empty.msh", { 0 }, { NULL }, 0, FALSE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(Run) run = { 0 };
+
+      g_test_message ("%s", cases[i].file);
+      write_directory (cases[i].file, cases[i].types, cases[i].names, cases[i].n);
+      run_cli (&run, "info", cases[i].file, NULL);
+      g_assert_cmpint (run.status, ==, 0);
+      g_assert_true (g_regex_match_simple (cases[i].model ? "^Kind: +model" : "^Kind: +archive",
+                                           run.out, G_REGEX_MULTILINE, 0));
+      run_cli (&run, "validate", cases[i].file, NULL);
+      if (cases[i].model)
+        {
+          g_assert_cmpint (run.status, ==, 1);
+          g_assert_nonnull (strstr (run.out, "[missing-type"));
+          g_assert_nonnull (strstr (run.out, "1 file, 1 model:"));
+        }
+      else
+        {
+          g_assert_null (strstr (run.out, "missing-type"));
+          g_assert_true (strstr (run.out, "1 file, 0 models:") ||
+                         strstr (run.out, "1 file, 1 model:"));
+        }
+    }
 }
 
 static void
@@ -843,21 +935,18 @@ int
 main (int    argc,
       char **argv)
 {
-  g_autoptr(GError) error = NULL;
   int status;
 
   g_test_init (&argc, &argv, NULL);
-  if (g_getenv ("MSHED_CLI") == NULL)
-    {
-      g_printerr ("MSHED_CLI is not set: run this test through meson\n");
-      return 77;
-    }
-  tmpdir = g_dir_make_tmp ("mshed-cli-XXXXXX", &error);
-  g_assert_no_error (error);
+  if (!cli_test_init ())
+    return 77;
 
   g_test_add_func ("/cli/usage", test_usage);
   g_test_add_func ("/cli/info", test_info);
   g_test_add_func ("/cli/validate/clean", test_validate_clean);
+  g_test_add_func ("/cli/validate/missing-type", test_missing_type);
+  g_test_add_func ("/cli/kind", test_kind);
+  g_test_add_func ("/cli/kind/nested", test_nested_kind);
   g_test_add_func ("/cli/validate/defect", test_validate_defect);
   g_test_add_func ("/cli/validate/unreadable", test_validate_unreadable);
   g_test_add_func ("/cli/roundtrip", test_roundtrip);
@@ -867,14 +956,6 @@ main (int    argc,
   g_test_add_func ("/cli/generate", test_generate);
   g_test_add_func ("/cli/hostile", test_hostile);
   status = g_test_run ();
-
-  {
-    g_autofree char *quoted = g_shell_quote (tmpdir);
-    g_autofree char *command = g_strdup_printf ("rm -rf %s", quoted);
-
-    if (status == 0)
-      g_spawn_command_line_sync (command, NULL, NULL, NULL, NULL);
-  }
-  g_free (tmpdir);
+  cli_test_finish (status);
   return status;
 }

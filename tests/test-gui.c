@@ -14,6 +14,8 @@
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "mshed-application.h"
 #include "mshed-bytes.h"
@@ -347,8 +349,67 @@ test_unreadable (void)
   g_assert_true (g_file_set_contents (path, "not a model at all", -1, NULL));
   g_assert_false (mshed_window_open (window, path));
   g_assert_true (mshed_window_is_empty (window));
+
+  /* a named pipe is refused at once, never opened for reading (which would wait for a
+   * writer: the alarm ends the test then) */
+  g_unlink (path);
+  g_assert_cmpint (mkfifo (path, 0644), ==, 0);
+  alarm (30);
+  g_assert_false (mshed_window_open (window, path));
+  alarm (0);
+  g_assert_true (mshed_window_is_empty (window));
+  g_assert_nonnull (strstr (gtk_label_get_label (window->empty_message), "named pipe"));
+
   gtk_window_destroy (GTK_WINDOW (window));
   widget_test_iterate (20);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* A loose model without Res13 opens as a model (tolerant, missing-type listed), not as an
+ * archive of no models: the editor decides as the CLI does (mshed_nres_looks_like_model). */
+static void
+test_missing_type (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("mshed-gui-XXXXXX", NULL);
+  g_autofree char *path = copy_sample (dir, "no-res13.msh");
+  g_autoptr(GBytes) bytes = file_bytes (path);
+  g_autoptr(MshedNres) nres = mshed_nres_parse (bytes, MSHED_MODE_STRICT, NULL, NULL);
+  g_autoptr(GBytes) broken = NULL;
+  MshedWindow *window = mshed_window_new (app);
+  const MshedDiagnostics *diags;
+  const MshedDiagnostic *found = NULL;
+  MshedDocument *doc;
+
+  g_assert_nonnull (nres);
+  mshed_nres_remove_entry (nres, (guint) mshed_nres_find_type (nres, 13));
+  broken = mshed_nres_build_canonical (nres);
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (broken, NULL),
+                                      (gssize) g_bytes_get_size (broken), NULL));
+
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (mshed_window_open (window, path));
+  widget_test_iterate (300);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->main_stack), ==, "document");
+  doc = mshed_window_get_document (window);
+  g_assert_nonnull (doc);
+  g_assert_cmpint (mshed_document_get_mode (doc), ==, MSHED_MODE_TOLERANT);
+  diags = mshed_document_get_diagnostics (doc);
+  for (guint i = 0; i < diags->items->len && !found; i++)
+    {
+      const MshedDiagnostic *d = g_ptr_array_index (diags->items, i);
+
+      if (d->check == MSHED_CHECK_MISSING_TYPE)
+        found = d;
+    }
+  g_assert_nonnull (found);
+  g_assert_cmpuint (found->res_type, ==, 13);
+  g_assert_cmpint (found->severity, ==, MSHED_SEVERITY_ERROR);
+  if (g_getenv ("MSHED_TEST_SCREENSHOT_DIR"))
+    shot (window, "missing-type.png");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  widget_test_iterate (50);
   g_unlink (path);
   g_rmdir (dir);
 }
@@ -409,6 +470,7 @@ main (int   argc,
   g_test_add_func ("/app/broken-opens-tolerant", test_broken_opens_tolerant);
   g_test_add_func ("/app/archive", test_archive);
   g_test_add_func ("/app/unreadable", test_unreadable);
+  g_test_add_func ("/app/missing-type", test_missing_type);
   g_test_add_func ("/app/close-asks", test_close_asks);
   return g_test_run ();
 }

@@ -1,0 +1,177 @@
+/* test-cli-util.c
+ *
+ * Copyright 2026 The mshed authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "test-cli-util.h"
+
+static char *tmpdir;
+static guint timeout_s = 60;
+
+/* Returns: FALSE when the test does not run through meson (no $MSHED_CLI): skip it */
+gboolean
+cli_test_init (void)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (g_getenv ("MSHED_CLI") == NULL)
+    {
+      g_printerr ("MSHED_CLI is not set: run this test through meson\n");
+      return FALSE;
+    }
+  tmpdir = g_dir_make_tmp ("mshed-cli-XXXXXX", &error);
+  g_assert_no_error (error);
+  return TRUE;
+}
+
+/* Removes the temporary directory when every test passed (it is kept for a look otherwise). */
+void
+cli_test_finish (int status)
+{
+  g_autofree char *quoted = g_shell_quote (tmpdir);
+  g_autofree char *command = g_strdup_printf ("rm -rf %s", quoted);
+
+  if (status == 0)
+    g_spawn_command_line_sync (command, NULL, NULL, NULL, NULL);
+  g_clear_pointer (&tmpdir, g_free);
+}
+
+const char *
+cli_test_dir (void)
+{
+  return tmpdir;
+}
+
+void
+run_clear (Run *run)
+{
+  g_clear_pointer (&run->out, g_free);
+  g_clear_pointer (&run->err, g_free);
+}
+
+/* The longest a command may run before it counts as hung (SIGALRM ends it). */
+void
+run_set_timeout (guint seconds)
+{
+  timeout_s = seconds;
+}
+
+static void
+limit_time (gpointer data)
+{
+  alarm (GPOINTER_TO_UINT (data));  /* survives exec */
+}
+
+/* Runs mshed-cli in the temporary directory with the NULL-terminated @args. */
+void
+run_cli_argv (Run               *run,
+              const char *const *args)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  const char *cli = g_getenv ("MSHED_CLI");
+  int wait_status = 0;
+
+  g_assert_nonnull (cli);
+  g_ptr_array_add (argv, (gpointer) cli);
+  for (guint i = 0; args[i]; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+
+  run_clear (run);
+  if (!g_spawn_sync (tmpdir, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, limit_time,
+                     GUINT_TO_POINTER (timeout_s), &run->out, &run->err, &wait_status, &error))
+    g_error ("cannot run %s: %s", cli, error->message);
+  if (WIFSIGNALED (wait_status) && WTERMSIG (wait_status) == SIGALRM)
+    g_error ("mshed-cli %s did not end within %u s (it hangs)", args[0], timeout_s);
+  g_assert_true (WIFEXITED (wait_status));  /* never a crash */
+  run->status = WEXITSTATUS (wait_status);
+  g_test_message ("exit %d\nstdout: %.2000s\nstderr: %s", run->status, run->out, run->err);
+  /* no GLib warnings or criticals, whatever the command */
+  g_assert_null (strstr (run->err, "CRITICAL"));
+  g_assert_null (strstr (run->err, "WARNING"));
+}
+
+void
+run_cli (Run        *run,
+         const char *first,
+         ...)
+{
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  const char *arg;
+  va_list ap;
+
+  va_start (ap, first);
+  for (arg = first; arg; arg = va_arg (ap, const char *))
+    g_ptr_array_add (args, (gpointer) arg);
+  va_end (ap);
+  g_ptr_array_add (args, NULL);
+  run_cli_argv (run, (const char *const *) args->pdata);
+}
+
+char *
+path_in_tmp (const char *name)
+{
+  return g_build_filename (tmpdir, name, NULL);
+}
+
+/* @name: relative to the temporary directory, or absolute */
+GBytes *
+read_file (const char *name)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_path_is_absolute (name) ? g_strdup (name) : path_in_tmp (name);
+  char *data = NULL;
+  gsize len = 0;
+
+  g_file_get_contents (path, &data, &len, &error);
+  g_assert_no_error (error);
+  return g_bytes_new_take (data, len);
+}
+
+void
+write_file (const char *name,
+            GBytes     *bytes)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_path_is_absolute (name) ? g_strdup (name) : path_in_tmp (name);
+
+  g_file_set_contents (path, g_bytes_get_data (bytes, NULL), (gssize) g_bytes_get_size (bytes),
+                       &error);
+  g_assert_no_error (error);
+}
+
+gboolean
+write_text (const char *name,
+            const char *text)
+{
+  g_autofree char *path = path_in_tmp (name);
+
+  return g_file_set_contents (path, text, -1, NULL);
+}
+
+gboolean
+tmp_file_exists (const char *name)
+{
+  g_autofree char *path = path_in_tmp (name);
+
+  return g_file_test (path, G_FILE_TEST_EXISTS);
+}
+
+JsonNode *
+parse_json (const char *text)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+
+  json_parser_load_from_data (parser, text, -1, &error);
+  g_assert_no_error (error);
+  return json_node_copy (json_parser_get_root (parser));
+}

@@ -1,0 +1,45 @@
+/* test-cli-util.h
+ *
+ * Copyright 2026 The mshed authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Shared by the programs that run the built mshed-cli ($MSHED_CLI) as a user runs it: in a
+ * temporary directory, with a time limit, capturing the exit status, stdout and stderr.
+ */
+#pragma once
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+typedef struct {
+  int   status;      /* the exit status */
+  char *out;
+  char *err;
+} Run;
+
+gboolean  cli_test_init      (void);
+void      cli_test_finish    (int         status);
+const char *cli_test_dir     (void);
+
+void      run_clear          (Run        *run);
+void      run_cli            (Run        *run,
+                              const char *first,
+                              ...) G_GNUC_NULL_TERMINATED;
+void      run_cli_argv       (Run        *run,
+                              const char *const *args);
+void      run_set_timeout    (guint       seconds);
+
+char     *path_in_tmp        (const char *name);
+GBytes   *read_file          (const char *name);
+void      write_file         (const char *name,
+                              GBytes     *bytes);
+gboolean  write_text         (const char *name,
+                              const char *text);
+gboolean  tmp_file_exists    (const char *name);
+JsonNode *parse_json         (const char *text);
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
+
+G_END_DECLS

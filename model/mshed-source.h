@@ -38,6 +38,15 @@ gboolean     mshed_entry_is_model_name (const MshedNresEntry *entry);
 GBytes      *mshed_source_serialize  (MshedSource       *self);
 GBytes      *mshed_map_file          (const char        *path,
                                       GError           **error);
+/* What `mshed-cli validate FILE` checks, on the bytes of a whole file: its NRes container,
+ * then the file as a model when it looks like one, else every entry named *.msh as a nested
+ * model (its container and the model; offsets from the file start, the entry name set).
+ * FALSE (with @error) only when the file's own container cannot be read. */
+gboolean     mshed_validate_file_bytes (GBytes          *bytes,
+                                        MshedMode        mode,
+                                        MshedDiagnostics *diags,
+                                        guint           *n_models,
+                                        GError         **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (MshedSource, mshed_source_free)
 

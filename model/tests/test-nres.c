@@ -610,24 +610,25 @@ static void
 test_lossless_overlap (void)
 {
   static const HandRec recs[] = { { "a", 16, 16, 0 }, { "b", 16, 8, 1 } };
-  g_autoptr(GBytes) in = hand_archive (recs, 2, NULL, 0, 32);
+  static const HandGap gaps[] = { { 32, 8, 0xD1 } };
+  g_autoptr(GBytes) in = hand_archive (recs, 2, gaps, 1, 40);
   g_autoptr(MshedNres) nres = hand_parse (in);
   g_autoptr(GBytes) out = NULL;
 
   hand_resize (nres, 1, 12, 0x55);
   out = mshed_nres_serialize (nres, NULL);
-  assert_header (out, in, 48 + 2 * 64);
-  assert_kept (out, 16, in, 16, 16);        /* a, with the bytes b used to share */
+  assert_header (out, in, 56 + 2 * 64);
+  assert_kept (out, 16, in, 16, 24);        /* a, with the bytes b used to share; the block */
   {
     const guint8 *o = g_bytes_get_data (out, NULL);
 
     for (guint k = 0; k < 12; k++)
-      g_assert_cmpuint (o[32 + k], ==, (guint8) (hand_byte (1, k) + 0x55));
-    for (guint k = 44; k < 48; k++)
+      g_assert_cmpuint (o[40 + k], ==, (guint8) (hand_byte (1, k) + 0x55));
+    for (guint k = 52; k < 56; k++)
       g_assert_cmpuint (o[k], ==, 0);
   }
-  assert_record (out, 48, in, 32, 0, 16, 16);
-  assert_record (out, 48, in, 32, 1, 12, 32);
+  assert_record (out, 56, in, 40, 0, 16, 16);
+  assert_record (out, 56, in, 40, 1, 12, 40);
 }
 
 /* Foreign bytes in the padding of the edited payload are data: kept after its new padding. */

@@ -88,18 +88,30 @@ list_losses (GPtrArray       *lines,
   for (guint i = 0; i < blocks->len; i++)
     {
       const MshedNresBlock *b = &g_array_index (blocks, MshedNresBlock, i);
+      gulong n = (gulong) MIN (b->size, G_MAXULONG);
 
       if (nested)
         g_ptr_array_add (lines,
-                         g_strdup_printf (_("%s: %" PRIu64 " unreferenced bytes at offset %"
-                                            PRIu64 " of the model (file offset %" PRIu64
-                                            ", 0x%" PRIX64 ") are dropped"),
+                         g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                       "%s: %" PRIu64 " unreferenced byte at "
+                                                       "offset %" PRIu64 " of the model (file "
+                                                       "offset %" PRIu64 ", 0x%" PRIX64 ") is "
+                                                       "dropped",
+                                                       "%s: %" PRIu64 " unreferenced bytes at "
+                                                       "offset %" PRIu64 " of the model (file "
+                                                       "offset %" PRIu64 ", 0x%" PRIX64 ") are "
+                                                       "dropped", n),
                                           where, b->size, b->offset, base + b->offset,
                                           base + b->offset));
       else
         g_ptr_array_add (lines,
-                         g_strdup_printf (_("%s: %" PRIu64 " unreferenced bytes at offset %"
-                                            PRIu64 " (0x%" PRIX64 ") are dropped"),
+                         g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                       "%s: %" PRIu64 " unreferenced byte at "
+                                                       "offset %" PRIu64 " (0x%" PRIX64 ") is "
+                                                       "dropped",
+                                                       "%s: %" PRIu64 " unreferenced bytes at "
+                                                       "offset %" PRIu64 " (0x%" PRIX64 ") are "
+                                                       "dropped", n),
                                           where, b->size, b->offset, b->offset));
     }
   if (!mshed_nres_sort_matches_names (nres))

@@ -225,6 +225,24 @@ gap_entries (GBytes *model)
   return entries;
 }
 
+/* Writes @name in the test directory: the gap.rlb layout around @model. Returns its path; the
+ * entries (with the offsets they got) and the bytes go to @entries and @bytes. */
+static char *
+write_gap_archive (Fixture     *f,
+                   const char  *name,
+                   GBytes      *model,
+                   GArray     **entries,
+                   GBytes     **bytes)
+{
+  char *path = g_build_filename (f->dir, name, NULL);
+
+  *entries = gap_entries (model);
+  *bytes = hand_nres_build (*entries, gap_items, G_N_ELEMENTS (gap_items));
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (*bytes, NULL),
+                                      (gssize) g_bytes_get_size (*bytes), NULL));
+  return path;
+}
+
 static GBytes *
 gap_model (void)
 {
@@ -256,9 +274,9 @@ test_edit_keeps_layout (Fixture       *f,
                         gconstpointer  data)
 {
   g_autoptr(GBytes) model = gap_model ();
-  g_autoptr(GArray) entries = gap_entries (model);
-  g_autoptr(GBytes) in = hand_nres_build (entries, gap_items, G_N_ELEMENTS (gap_items));
-  g_autofree char *path = write_bytes (f, "gap.rlb", in);
+  g_autoptr(GArray) entries = NULL;
+  g_autoptr(GBytes) in = NULL;
+  g_autofree char *path = write_gap_archive (f, "gap.rlb", model, &entries, &in);
   g_autofree char *spec = g_strdup_printf ("%s:SHIP_29.msh", path);
   g_autofree char *out_path = g_build_filename (f->dir, "out.rlb", NULL);
   g_autofree char *out = NULL;
@@ -300,9 +318,9 @@ test_edit_repack (Fixture       *f,
                   gconstpointer  data)
 {
   g_autoptr(GBytes) model = gap_model ();
-  g_autoptr(GArray) entries = gap_entries (model);
-  g_autoptr(GBytes) in = hand_nres_build (entries, gap_items, G_N_ELEMENTS (gap_items));
-  g_autofree char *path = write_bytes (f, "gap.rlb", in);
+  g_autoptr(GArray) entries = NULL;
+  g_autoptr(GBytes) in = NULL;
+  g_autofree char *path = write_gap_archive (f, "gap.rlb", model, &entries, &in);
   g_autofree char *spec = g_strdup_printf ("%s:SHIP_29.msh", path);
   g_autofree char *out_path = g_build_filename (f->dir, "packed.rlb", NULL);
   g_autofree char *out = NULL;
@@ -359,9 +377,7 @@ test_edit_refuses_container (Fixture       *f,
   v = g_bytes_new (bad_version, len);
   s = g_bytes_new (bad_sort, len);
   loose = write_bytes (f, "021_nres-version.msh", v);
-  entries = gap_entries (s);
-  archive = hand_nres_build (entries, gap_items, G_N_ELEMENTS (gap_items));
-  arc = write_bytes (f, "sort.rlb", archive);
+  arc = write_gap_archive (f, "sort.rlb", s, &entries, &archive);
   spec = g_strdup_printf ("%s:SHIP_29.msh", arc);
 
   for (guint r = 0; r < G_N_ELEMENTS (runs); r++)

@@ -145,6 +145,43 @@ outer_entries (GBytes *model)
   return entries;
 }
 
+/* gap.rlb in the test directory: the generated model in the non-canonical layout, inside the
+ * archive of outer_items. */
+typedef struct {
+  GArray *inner;   /* the model's entries */
+  GBytes *model;   /* the model as stored in the archive */
+  GArray *outer;   /* the archive's entries */
+  char   *path;
+  char   *spec;    /* PATH:SHIP_29.msh */
+} GapFile;
+
+static void
+gap_file_init (GapFile  *g,
+               Fixture  *f,
+               guint64   seed,
+               gboolean  reverse)
+{
+  g_autoptr(GBytes) gen = generated_model (seed);
+  g_autoptr(GBytes) file = NULL;
+
+  g->inner = hand_nres_read (gen);
+  g->model = noncanonical_model (g->inner, reverse);
+  g->outer = outer_entries (g->model);
+  file = hand_nres_build (g->outer, outer_items, G_N_ELEMENTS (outer_items));
+  g->path = write_file (f, "gap.rlb", file);
+  g->spec = g_strdup_printf ("%s:SHIP_29.msh", g->path);
+}
+
+static void
+gap_file_clear (GapFile *g)
+{
+  g_array_unref (g->inner);
+  g_bytes_unref (g->model);
+  g_array_unref (g->outer);
+  g_free (g->path);
+  g_free (g->spec);
+}
+
 /* Renaming node 0 grows Res10: only what lies after it moves, by the grown padded size, at
  * both levels; every other byte is kept. The expected file is the same hand layout with the
  * renamed name table. */
@@ -152,48 +189,46 @@ static void
 check_nested_rename (Fixture  *f,
                      gboolean  reverse)
 {
-  g_autoptr(GBytes) gen = generated_model (29);
-  g_autoptr(GArray) inner = hand_nres_read (gen);
-  g_autoptr(GBytes) model_in = noncanonical_model (inner, reverse);
-  g_autoptr(GArray) outer = outer_entries (model_in);
-  g_autoptr(GBytes) file_in = hand_nres_build (outer, outer_items, G_N_ELEMENTS (outer_items));
-  g_autofree char *path = write_file (f, "gap.rlb", file_in);
+  GapFile g;
   g_autofree char *out_path = g_build_filename (f->dir, "out.rlb", NULL);
-  g_autofree char *spec = g_strdup_printf ("%s:SHIP_29.msh", path);
   g_autoptr(MshedDocument) doc = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GBytes) renamed = NULL;
   g_autoptr(GBytes) model_out = NULL;
   g_autoptr(GBytes) file_out = NULL;
   g_autoptr(GBytes) written = NULL;
-  gint res10 = hand_find_type (inner, 10);
-  guint32 model_at = g_array_index (outer, HandEntry, 1).offset;
-  guint32 tex_at = g_array_index (outer, HandEntry, 2).offset;
+  guint32 model_at, tex_at;
+  gint res10;
 
-  doc = mshed_document_open (spec, MSHED_MODE_STRICT, &error);
+  gap_file_init (&g, f, 29, reverse);
+  res10 = hand_find_type (g.inner, 10);
+  model_at = g_array_index (g.outer, HandEntry, 1).offset;
+  tex_at = g_array_index (g.outer, HandEntry, 2).offset;
+  doc = mshed_document_open (g.spec, MSHED_MODE_STRICT, &error);
   g_assert_no_error (error);
   g_assert_true (mshed_document_rename_node (doc, 0, NEW_NAME, &error));
   g_assert_no_error (error);
   g_assert_true (mshed_document_save_as (doc, out_path, MSHED_SAVE_FLAGS_NONE, &error));
   g_assert_no_error (error);
 
-  renamed = hand_rename_node0 (g_array_index (inner, HandEntry, res10).payload, NEW_NAME);
+  renamed = hand_rename_node0 (g_array_index (g.inner, HandEntry, res10).payload, NEW_NAME);
   g_assert_cmpuint (g_bytes_get_size (renamed), >, g_bytes_get_size (
-                      g_array_index (inner, HandEntry, res10).payload) + 8);
-  hand_set_payload (inner, (guint) res10, renamed);
-  model_out = noncanonical_model (inner, reverse);
-  hand_set_payload (outer, 1, model_out);
-  file_out = hand_nres_build (outer, outer_items, G_N_ELEMENTS (outer_items));
+                      g_array_index (g.inner, HandEntry, res10).payload) + 8);
+  hand_set_payload (g.inner, (guint) res10, renamed);
+  model_out = noncanonical_model (g.inner, reverse);
+  hand_set_payload (g.outer, 1, model_out);
+  file_out = hand_nres_build (g.outer, outer_items, G_N_ELEMENTS (outer_items));
   written = read_file (out_path);
   assert_bytes_equal (written, file_out);
 
   /* spelled out: the untouched entry before the model and the block before it stay put; the
    * one after it moves by the model's padded growth */
-  g_assert_cmpuint (g_array_index (outer, HandEntry, 0).offset, ==, 16);
-  g_assert_cmpuint (g_array_index (outer, HandEntry, 1).offset, ==, model_at);
-  g_assert_cmpuint (g_array_index (outer, HandEntry, 2).offset - tex_at, ==,
+  g_assert_cmpuint (g_array_index (g.outer, HandEntry, 0).offset, ==, 16);
+  g_assert_cmpuint (g_array_index (g.outer, HandEntry, 1).offset, ==, model_at);
+  g_assert_cmpuint (g_array_index (g.outer, HandEntry, 2).offset - tex_at, ==,
                     ((g_bytes_get_size (model_out) + 7) & ~7u) -
-                    ((g_bytes_get_size (model_in) + 7) & ~7u));
+                    ((g_bytes_get_size (g.model) + 7) & ~7u));
+  gap_file_clear (&g);
 }
 
 static void
@@ -242,33 +277,31 @@ static void
 test_repack (Fixture       *f,
              gconstpointer  data)
 {
-  g_autoptr(GBytes) gen = generated_model (31);
-  g_autoptr(GArray) inner = hand_nres_read (gen);
-  g_autoptr(GBytes) model_in = noncanonical_model (inner, FALSE);
-  g_autoptr(GArray) outer = outer_entries (model_in);
-  g_autoptr(GBytes) file_in = hand_nres_build (outer, outer_items, G_N_ELEMENTS (outer_items));
-  g_autofree char *path = write_file (f, "gap.rlb", file_in);
+  GapFile g;
   g_autofree char *out_path = g_build_filename (f->dir, "packed.rlb", NULL);
-  g_autofree char *spec = g_strdup_printf ("%s:SHIP_29.msh", path);
-  g_autoptr(MshedDocument) doc = mshed_document_open (spec, MSHED_MODE_STRICT, NULL);
+  g_autoptr(MshedDocument) doc = NULL;
   g_autoptr(GPtrArray) losses = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GBytes) written = NULL;
   g_autoptr(MshedNres) back = NULL;
   g_autoptr(GBytes) again = NULL;
-  guint32 model_at = g_array_index (outer, HandEntry, 1).offset;
-  g_autofree char *l0 = g_strdup_printf ("%s: 16 unreferenced bytes at offset 24 (0x18)", path);
+  g_autofree char *l0 = NULL;
   g_autofree char *l1 = NULL;
   g_autofree char *l2 = NULL;
   g_autofree char *l3 = NULL;
+  guint32 model_at;
 
-  g_assert_nonnull (doc);
-  l1 = g_strdup_printf ("%s: 2040 unreferenced bytes at offset %u", path,
-                        (model_at + (guint32) g_bytes_get_size (model_in) + 7) & ~7u);
-  l2 = g_strdup_printf ("%s: 8 unreferenced bytes at offset %u", path,
-                        g_array_index (outer, HandEntry, 2).offset + 24);
+  gap_file_init (&g, f, 31, FALSE);
+  doc = mshed_document_open (g.spec, MSHED_MODE_STRICT, &error);
+  g_assert_no_error (error);
+  model_at = g_array_index (g.outer, HandEntry, 1).offset;
+  l0 = g_strdup_printf ("%s: 16 unreferenced bytes at offset 24 (0x18)", g.path);
+  l1 = g_strdup_printf ("%s: 2040 unreferenced bytes at offset %u", g.path,
+                        (model_at + (guint32) g_bytes_get_size (g.model) + 7) & ~7u);
+  l2 = g_strdup_printf ("%s: 8 unreferenced bytes at offset %u", g.path,
+                        g_array_index (g.outer, HandEntry, 2).offset + 24);
   l3 = g_strdup_printf ("%s:SHIP_29.msh: 2040 unreferenced bytes at offset 16 of the model "
-                        "(file offset %u,", path, model_at + 16);
+                        "(file offset %u,", g.path, model_at + 16);
   losses = mshed_document_list_repack_losses (doc);
   g_assert_cmpuint (losses->len, ==, 6);
   g_assert_true (g_str_has_prefix (g_ptr_array_index (losses, 0), l0));
@@ -299,6 +332,7 @@ test_repack (Fixture       *f,
   g_clear_pointer (&losses, g_ptr_array_unref);
   losses = mshed_document_list_repack_losses (doc);
   g_assert_cmpuint (losses->len, ==, 0);
+  gap_file_clear (&g);
 }
 
 /* Strict checks of the whole file before writing ----------------------------------------- */

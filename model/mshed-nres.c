@@ -705,6 +705,34 @@ mshed_nres_set_name (MshedNres  *self,
   return TRUE;
 }
 
+/* An entry inserted with the bytes of an entry removed since load (an undone removal) takes
+ * its place in the source back, so the lossless layout is the loaded one again. */
+static void
+reclaim_removed (MshedNres      *self,
+                 MshedNresEntry *e)
+{
+  gsize size = 0;
+  const guint8 *data = g_bytes_get_data (e->payload, &size);
+  const guint8 *src;
+
+  if (self->removed == NULL || self->source == NULL)
+    return;
+  src = g_bytes_get_data (self->source, NULL);
+  for (guint i = self->removed->len; i-- > 0;)
+    {
+      const MshedNresBlock *b = &g_array_index (self->removed, MshedNresBlock, i);
+
+      if (b->size == size && (size == 0 || memcmp (src + b->offset, data, size) == 0))
+        {
+          e->in_source = TRUE;
+          e->orig_offset = (guint32) b->offset;
+          e->orig_size = (guint32) size;
+          g_array_remove_index (self->removed, i);
+          return;
+        }
+    }
+}
+
 /**
  * mshed_nres_insert_entry:
  * @position: directory position, or G_MAXUINT to append
@@ -730,6 +758,7 @@ mshed_nres_insert_entry (MshedNres            *self,
   memcpy (e.name, templ->name, MSHED_NRES_NAME_SIZE);
   e.payload = g_bytes_ref (payload);
   e.touched = TRUE;
+  reclaim_removed (self, &e);
   g_array_insert_val (self->entries, position, e);
   self->modified = TRUE;
   self->structure_changed = TRUE;

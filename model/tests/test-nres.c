@@ -691,6 +691,19 @@ test_lossless_insert_remove (void)
   assert_record (out, 96, in, 104, 0, 13, 40);
   g_assert_cmpmem (o + 96 + 64, 56, (const guint8 *) g_bytes_get_data (in, NULL) + 104 + 128, 56);
   g_assert_cmpuint (mshed_read_u32 (o + 96 + 64 + 56), ==, 72);
+  g_clear_pointer (&out, g_bytes_unref);
+
+  /* undo both: b back with its bytes takes its old place, d goes: the input again */
+  {
+    g_autoptr(GBytes) b = g_bytes_new_from_bytes (in, 56, 10);
+    MshedNresEntry templ;
+
+    entry_template (&templ, 2, 0x101, 0x201, 0x301, "b");
+    mshed_nres_insert_entry (nres, 1, &templ, b);
+    mshed_nres_remove_entry (nres, 3);
+    out = mshed_nres_serialize (nres, NULL);
+    g_assert_true (g_bytes_equal (out, in));
+  }
 }
 
 /* What a repack drops, and the repack itself. */

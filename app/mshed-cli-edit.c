@@ -7,10 +7,12 @@
  *
  *   mshed-cli edit FILE[:ENTRY] [--set TABLE[ROW].FIELD=VALUE]… [--rename-node N=NAME]…
  *                  [--recompute WHAT]… [--all-rows] [--tolerant] [--save-anyway] [--no-backup]
- *                  [--dry-run] [-o OUT]
+ *                  [--repack] [--dry-run] [-o OUT]
  *
  * The --set edits run first (in command-line order), then the renames, then the recomputes.
- * Without -o the file is replaced atomically, keeping FILE.bak the first time.
+ * Without -o the file is replaced atomically, keeping FILE.bak the first time. The file keeps
+ * its layout (unreferenced bytes, offsets of untouched entries) unless --repack, which warns
+ * about every block it drops.
  */
 #define G_LOG_DOMAIN "mshed-cli"
 
@@ -366,6 +368,7 @@ mshed_cli_edit (int    argc,
   gboolean tolerant = FALSE, save_anyway = FALSE, no_backup = FALSE, dry_run = FALSE;
   gboolean all_rows = FALSE;
   gboolean saving = FALSE;
+  gboolean repack = FALSE;
   GOptionEntry entries[] = {
     { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets,
       N_("Set a field: TABLE[ROW].FIELD=VALUE (repeatable)"), "TABLE[ROW].FIELD=VALUE" },
@@ -384,6 +387,9 @@ mshed_cli_edit (int    argc,
       N_("Write even when the result fails strict validation"), NULL },
     { "no-backup", 0, 0, G_OPTION_ARG_NONE, &no_backup,
       N_("Do not keep FILE.bak when overwriting"), NULL },
+    { "repack", 0, 0, G_OPTION_ARG_NONE, &repack,
+      N_("Rebuild the file in the canonical layout, dropping the bytes no entry references "
+         "(each dropped block is named in a warning)"), NULL },
     { "dry-run", 0, 0, G_OPTION_ARG_NONE, &dry_run,
       N_("Apply and report the edits, but write nothing"), NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
@@ -546,6 +552,18 @@ mshed_cli_edit (int    argc,
     flags |= MSHED_SAVE_NO_BACKUP;
   if (save_anyway)
     flags |= MSHED_SAVE_ANYWAY;
+  if (repack)
+    {
+      g_autoptr(GPtrArray) losses = mshed_document_list_repack_losses (doc);
+
+      flags |= MSHED_SAVE_REPACK;
+      fputs (out->str, stdout);
+      g_string_truncate (out, 0);
+      for (guint i = 0; i < losses->len; i++)
+        mshed_cli_error (_("warning: repack: %s"), (const char *) g_ptr_array_index (losses, i));
+      if (losses->len == 0)
+        g_string_append (out, _("repack: no unreferenced bytes to drop\n"));
+    }
 
   saving = TRUE;
   if (dry_run)
@@ -556,7 +574,7 @@ mshed_cli_edit (int    argc,
         goto failed;
       g_string_append_printf (out, _("wrote %s\n"), output);
     }
-  else if (!mshed_document_get_modified (doc))
+  else if (!mshed_document_get_modified (doc) && !repack)
     g_string_append_printf (out, _("nothing changed; %s left as it is\n"), argv[1]);
   else
     {

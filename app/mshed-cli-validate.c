@@ -153,43 +153,6 @@ report_unreadable (Validate   *self,
   self->n_unreadable++;
 }
 
-/* Validates one nested model (payload of entry @index) into @diags. */
-static void
-validate_nested (Validate             *self,
-                 const MshedNresEntry *e,
-                 guint                 index,
-                 MshedDiagnostics     *diags)
-{
-  g_autoptr(GBytes) payload = mshed_nres_entry_dup_bytes (e);
-  g_autoptr(MshedNres) inner = NULL;
-  g_autoptr(MshedModel) model = NULL;
-  g_autofree char *name = mshed_nres_entry_dup_name (e);
-  gsize size = 0;
-  const guint8 *data = g_bytes_get_data (payload, &size);
-
-  if (!mshed_cli_has_nres_magic (payload))
-    {
-      mshed_diagnostics_add (diags,
-                             self->mode == MSHED_MODE_STRICT ? MSHED_SEVERITY_ERROR
-                                                             : MSHED_SEVERITY_WARNING,
-                             MSHED_CHECK_NRES_NESTED, G_MAXUINT32, (gint) index,
-                             MSHED_TABLE_DIRECTORY, index, "data_offset", e->data_offset,
-                             _("NRes directory record %u (“%s”): named like a model, but its "
-                               "%zu-byte payload does not start with an NRes "
-                               "header (first bytes %02X %02X %02X %02X)"),
-                             index, name, size, size > 0 ? data[0] : 0,
-                             size > 1 ? data[1] : 0, size > 2 ? data[2] : 0,
-                             size > 3 ? data[3] : 0);
-      return;
-    }
-
-  mshed_diagnostics_set_context (diags, e->data_offset, name);
-  inner = mshed_nres_parse (payload, self->mode, diags, NULL);
-  if (inner != NULL)
-    model = mshed_model_new (inner, self->mode, diags, NULL);
-  mshed_diagnostics_set_context (diags, 0, NULL);
-}
-
 /* ARCHIVE:ENTRY: the outer container and that one nested model, checked as they are when the
  * whole archive is validated. A missing entry is an error and no model. */
 static void
@@ -225,7 +188,8 @@ validate_entry (Validate   *self,
       report (self, spec, diags, 0, failure);
       return;
     }
-  validate_nested (self, mshed_nres_peek_entry (outer, (guint) index), (guint) index, diags);
+  mshed_validate_nested_entry (mshed_nres_peek_entry (outer, (guint) index), (guint) index,
+                               self->mode, diags);
   report (self, spec, diags, 1, NULL);
 }
 
@@ -243,7 +207,6 @@ validate_file (Validate   *self,
   g_autoptr(MshedDiagnostics) diags = mshed_diagnostics_new ();
   g_autoptr(GError) error = NULL;
   g_autoptr(GBytes) bytes = NULL;
-  g_autoptr(MshedNres) nres = NULL;
   g_autofree char *path = NULL;
   g_autofree char *entry = NULL;
   guint n_models = 0;
@@ -263,32 +226,10 @@ validate_file (Validate   *self,
   if (!named && !bytes_look_like_nres (bytes))
     return;
 
-  nres = mshed_nres_parse (bytes, self->mode, diags, &error);
-  if (nres == NULL)
+  if (!mshed_validate_file_bytes (bytes, self->mode, diags, &n_models, &error))
     {
       report (self, spec, diags, 0, error->message);
       return;
-    }
-
-  if (mshed_nres_looks_like_model (nres))
-    {
-      g_autoptr(MshedModel) model = mshed_model_new (nres, self->mode, diags, NULL);
-
-      n_models = 1;
-    }
-  else
-    {
-      guint n = mshed_nres_get_n_entries (nres);
-
-      for (guint i = 0; i < n; i++)
-        {
-          const MshedNresEntry *e = mshed_nres_peek_entry (nres, i);
-
-          if (!mshed_entry_is_model_name (e))
-            continue;
-          n_models++;
-          validate_nested (self, e, i, diags);
-        }
     }
   report (self, spec, diags, n_models, NULL);
 }

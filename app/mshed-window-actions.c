@@ -272,7 +272,7 @@ save_continue (SaveRequest *req,
     {
       GtkWidget *dialog = gtk_message_dialog_new (GTK_WINDOW (self), GTK_DIALOG_MODAL,
                                                   GTK_MESSAGE_WARNING, GTK_BUTTONS_NONE,
-                                                  _("The model fails strict validation"));
+                                                  _("The file fails strict validation"));
 
       gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog),
                                                 _("%s\n\nThe game may refuse or misdraw it. Save anyway?"),

@@ -3,7 +3,8 @@
  * Copyright 2026 The mshed authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Shared by mshed-document.c (core: primitives, history, signals, validation, saving),
+ * Shared by mshed-document.c (core: primitives, history, signals, validation),
+ * mshed-document-save.c (serialising and saving),
  * mshed-document-stale.c (the stale set), mshed-document-edits.c (cell, name, raw and resource edits, recompute) and
  * mshed-document-rows.c (row insert/delete/duplicate/move with reference fix-ups).
  */
@@ -110,6 +111,9 @@ void      _mshed_document_remap_stale    (MshedDocument     *self,
                                           const guint       *map_old,
                                           guint              n_old);
 MshedGeomIndex *_mshed_document_get_geom (MshedDocument     *self);
+/* After a successful save to @path (which becomes the document's file). */
+void      _mshed_document_saved          (MshedDocument     *self,
+                                          const char        *path);
 
 /* mshed-document-stale.c */
 void      _mshed_document_apply_stale_op (MshedDocument     *self,

@@ -4,8 +4,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The core of the document: the primitives every edit is made of, the history glue, change
- * signals, the stale set, incremental validation and saving. Edits themselves live in
- * mshed-document-edits.c and mshed-document-rows.c.
+ * signals, the stale set and incremental validation. Edits themselves live in
+ * mshed-document-edits.c and mshed-document-rows.c, saving in mshed-document-save.c.
  *
  * One public operation = op_begin .. op_end. Inside, each primitive is applied to the
  * container at once (so later steps read the updated tables), recorded in the history, and
@@ -1262,128 +1262,27 @@ mshed_document_revalidate (MshedDocument *self)
     g_signal_emit (self, signals[DIAGNOSTICS_CHANGED], 0);
 }
 
-/* Saving ----------------------------------------------------------------------------------- */
+/* Saving (the rest is in mshed-document-save.c) -------------------------------------------- */
 
-/**
- * mshed_document_serialize:
- *
- * Returns: (transfer full): the model's NRes bytes
- */
-GBytes *
-mshed_document_serialize (MshedDocument *self)
+/* A save to @path succeeded: the history's save point, the document's file, the signals. */
+void
+_mshed_document_saved (MshedDocument *self,
+                       const char    *path)
 {
-  MshedNres *nres = mshed_model_get_nres (self->model);
+  gboolean moved = g_strcmp0 (path, self->path) != 0;
 
-  /* every edit undone: exactly the loaded bytes, even for a non-canonical container that a
-   * structural edit + undo would otherwise have repacked */
-  if (mshed_history_is_at_start (self->history) && mshed_nres_get_source (nres) != NULL)
-    return g_bytes_ref (mshed_nres_get_source (nres));
-  return mshed_model_serialize (self->model);
-}
-
-/**
- * mshed_document_serialize_file:
- *
- * Returns: (transfer full): the bytes of the whole file
- */
-GBytes *
-mshed_document_serialize_file (MshedDocument *self)
-{
-  g_autoptr(GBytes) model_bytes = NULL;
-  g_autoptr(MshedNres) outer = NULL;
-
-  if (self->source == NULL || self->source->entry_index < 0)
-    return mshed_document_serialize (self);
-  if (mshed_history_is_at_start (self->history))
-    return g_bytes_ref (self->source->file_bytes);
-  model_bytes = mshed_document_serialize (self);
-  outer = mshed_nres_copy (self->source->file_nres);
-  mshed_nres_set_payload (outer, (guint) self->source->entry_index, model_bytes);
-  return mshed_nres_serialize (outer, NULL);
-}
-
-static gboolean
-check_savable (MshedDocument *self,
-               GError       **error)
-{
-  g_autoptr(MshedDiagnostics) strict = mshed_diagnostics_new ();
-  const MshedDiagnostic *first = NULL;
-
-  if (mshed_validate_model (self->model, MSHED_MODE_STRICT, strict))
-    return TRUE;
-  for (guint i = 0; i < strict->items->len && first == NULL; i++)
-    {
-      const MshedDiagnostic *d = g_ptr_array_index (strict->items, i);
-
-      if (d->severity == MSHED_SEVERITY_ERROR)
-        first = d;
-    }
-  g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_INVALID,
-               g_dngettext (GETTEXT_PACKAGE,
-                            "Not saved: the model fails strict validation with %u error (%s). "
-                            "Fix it, or save anyway.",
-                            "Not saved: the model fails strict validation with %u errors (the "
-                            "first: %s). Fix them, or save anyway.",
-                            strict->n_errors),
-               strict->n_errors, first ? first->message : "?");
-  return FALSE;
-}
-
-static gboolean
-save_to (MshedDocument  *self,
-         const char     *path,
-         MshedSaveFlags  flags,
-         GError        **error)
-{
-  g_autoptr(GBytes) bytes = NULL;
-
-  if (!(flags & MSHED_SAVE_ANYWAY) && !check_savable (self, error))
-    return FALSE;
-  bytes = mshed_document_serialize_file (self);
-  if (!mshed_save_atomic (path, bytes,
-                          (flags & MSHED_SAVE_NO_BACKUP) ? MSHED_SAVE_ATOMIC_NO_BACKUP : 0,
-                          NULL, error))
-    return FALSE;
   mshed_history_set_save_point (self->history);
-  update_properties (self);
-  g_signal_emit (self, signals[SAVED], 0);
-  return TRUE;
-}
-
-gboolean
-mshed_document_save (MshedDocument  *self,
-                     MshedSaveFlags  flags,
-                     GError        **error)
-{
-  g_return_val_if_fail (MSHED_IS_DOCUMENT (self), FALSE);
-  g_return_val_if_fail (self->op_depth == 0, FALSE);
-  if (self->path == NULL)
-    {
-      g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_IO,
-                   _("The model has no file yet; choose where to save it"));
-      return FALSE;
-    }
-  return save_to (self, self->path, flags, error);
-}
-
-gboolean
-mshed_document_save_as (MshedDocument  *self,
-                        const char     *path,
-                        MshedSaveFlags  flags,
-                        GError        **error)
-{
-  g_return_val_if_fail (MSHED_IS_DOCUMENT (self), FALSE);
-  g_return_val_if_fail (path != NULL, FALSE);
-  g_return_val_if_fail (self->op_depth == 0, FALSE);
-  if (!save_to (self, path, flags, error))
-    return FALSE;
-  if (g_strcmp0 (path, self->path) != 0)
+  if (moved)
     {
       g_free (self->path);
       self->path = g_strdup (path);
       update_title (self);
+    }
+  update_properties (self);
+  if (moved)
+    {
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PATH]);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TITLE]);
     }
-  return TRUE;
+  g_signal_emit (self, signals[SAVED], 0);
 }

@@ -93,6 +93,8 @@ typedef enum {
   MSHED_SAVE_FLAGS_NONE = 0,
   MSHED_SAVE_ANYWAY     = 1 << 0,  /* write even when strict validation finds errors */
   MSHED_SAVE_NO_BACKUP  = 1 << 1,  /* do not create FILE.bak on the first overwrite */
+  MSHED_SAVE_REPACK     = 1 << 2,  /* rebuild the file's containers canonically (nres.md §7.1),
+                                    * dropping unreferenced bytes (list_repack_losses) */
 } MshedSaveFlags;
 
 #define MSHED_TYPE_DOCUMENT (mshed_document_get_type ())
@@ -273,13 +275,21 @@ void              mshed_document_revalidate        (MshedDocument     *self);
 /* Saving --------------------------------------------------------------------------------- */
 
 /* The model's NRes bytes / the whole file's bytes (a nested model: the archive with only its
- * entry replaced). An unedited document gives the loaded bytes unchanged. */
+ * entry replaced). An unedited document gives the loaded bytes unchanged. An edited container
+ * that was canonical is rebuilt canonically; one that was not keeps its unreferenced bytes and
+ * the offsets of untouched entries (mshed-nres.h). */
 GBytes           *mshed_document_serialize         (MshedDocument     *self);
 GBytes           *mshed_document_serialize_file    (MshedDocument     *self);
+/* What a save with MSHED_SAVE_REPACK drops: one line per unreferenced block (file or entry,
+ * offset, size) and per rebuilt sort table; empty when nothing. */
+GPtrArray        *mshed_document_list_repack_losses (MshedDocument    *self);
 /* Atomic save to the document's file (mshed-save.h): temp file + fsync + rename, FILE.bak
- * the first time (never overwriting an existing FILE.bak). Refuses a model with strict
- * validation errors unless MSHED_SAVE_ANYWAY. On failure the file and the modified state
- * are untouched. */
+ * the first time (never overwriting an existing FILE.bak). The whole file to be written (every
+ * NRes container and every model in it) is checked with the strict validator of `mshed-cli
+ * validate` first; it is refused (MSHED_MODEL_ERROR_INVALID, naming the file, entry and field)
+ * unless MSHED_SAVE_ANYWAY. On failure the file and the modified state are untouched. After a
+ * MSHED_SAVE_REPACK save the document is reloaded from the written file (the history is
+ * cleared), so later saves start from the repacked layout. */
 gboolean          mshed_document_save              (MshedDocument     *self,
                                                     MshedSaveFlags     flags,
                                                     GError           **error);

@@ -15,19 +15,8 @@
 #include "mshed-bytes.h"
 #include "mshed-diagnostic.h"
 #include "mshed-error.h"
-#include "mshed-nres.h"
+#include "mshed-nres-private.h"
 #include "mshed-validate.h"
-
-struct _MshedNres {
-  gatomicrefcount ref_count;
-  GBytes  *source;        /* the bytes it was parsed from, NULL for a new archive */
-  guint32  version;
-  GArray  *entries;       /* MshedNresEntry */
-  guint    canonical : 1; /* the source is in the §7.1 canonical layout */
-  guint    sort_valid : 1;/* the stored sort_index values form a permutation */
-  guint    modified : 1;  /* anything changed since parse */
-  guint    structure_changed : 1; /* entries added/removed or names changed */
-};
 
 G_DEFINE_BOXED_TYPE (MshedNres, mshed_nres, mshed_nres_ref, mshed_nres_unref)
 
@@ -38,6 +27,19 @@ entry_clear (gpointer data)
 
   g_clear_pointer (&entry->payload, g_bytes_unref);
   g_clear_pointer (&entry->owned, g_byte_array_unref);
+}
+
+static void
+note_removed (MshedNres            *self,
+              const MshedNresEntry *e)
+{
+  MshedNresBlock b = { e->orig_offset, e->orig_size };
+
+  if (!e->in_source)
+    return;
+  if (self->removed == NULL)
+    self->removed = g_array_new (FALSE, FALSE, sizeof (MshedNresBlock));
+  g_array_append_val (self->removed, b);
 }
 
 static MshedNres *
@@ -85,6 +87,7 @@ mshed_nres_unref (MshedNres *self)
     {
       g_clear_pointer (&self->source, g_bytes_unref);
       g_array_unref (self->entries);
+      g_clear_pointer (&self->removed, g_array_unref);
       g_free (self);
     }
 }
@@ -105,6 +108,11 @@ mshed_nres_copy (const MshedNres *self)
   copy->sort_valid = self->sort_valid;
   copy->modified = self->modified;
   copy->structure_changed = self->structure_changed;
+  if (self->removed)
+    {
+      copy->removed = g_array_new (FALSE, FALSE, sizeof (MshedNresBlock));
+      g_array_append_vals (copy->removed, self->removed->data, self->removed->len);
+    }
   for (guint i = 0; i < self->entries->len; i++)
     {
       MshedNresEntry e = g_array_index (self->entries, MshedNresEntry, i);
@@ -311,6 +319,7 @@ mshed_nres_parse (GBytes            *bytes,
       e->sort_index = mshed_read_u32 (rec + 60);
       e->orig_offset = e->data_offset;
       e->orig_size = size;
+      e->in_source = TRUE;
 
       if (memchr (e->name, 0, MSHED_NRES_NAME_SIZE) == NULL)
         {
@@ -696,6 +705,34 @@ mshed_nres_set_name (MshedNres  *self,
   return TRUE;
 }
 
+/* An entry inserted with the bytes of an entry removed since load (an undone removal) takes
+ * its place in the source back, so the lossless layout is the loaded one again. */
+static void
+reclaim_removed (MshedNres      *self,
+                 MshedNresEntry *e)
+{
+  gsize size = 0;
+  const guint8 *data = g_bytes_get_data (e->payload, &size);
+  const guint8 *src;
+
+  if (self->removed == NULL || self->source == NULL)
+    return;
+  src = g_bytes_get_data (self->source, NULL);
+  for (guint i = self->removed->len; i-- > 0;)
+    {
+      const MshedNresBlock *b = &g_array_index (self->removed, MshedNresBlock, i);
+
+      if (b->size == size && (size == 0 || memcmp (src + b->offset, data, size) == 0))
+        {
+          e->in_source = TRUE;
+          e->orig_offset = (guint32) b->offset;
+          e->orig_size = (guint32) size;
+          g_array_remove_index (self->removed, i);
+          return;
+        }
+    }
+}
+
 /**
  * mshed_nres_insert_entry:
  * @position: directory position, or G_MAXUINT to append
@@ -721,6 +758,7 @@ mshed_nres_insert_entry (MshedNres            *self,
   memcpy (e.name, templ->name, MSHED_NRES_NAME_SIZE);
   e.payload = g_bytes_ref (payload);
   e.touched = TRUE;
+  reclaim_removed (self, &e);
   g_array_insert_val (self->entries, position, e);
   self->modified = TRUE;
   self->structure_changed = TRUE;
@@ -764,6 +802,7 @@ mshed_nres_remove_entry (MshedNres *self,
                          guint      index)
 {
   g_return_if_fail (index < self->entries->len);
+  note_removed (self, &g_array_index (self->entries, MshedNresEntry, index));
   g_array_remove_index (self->entries, index);
   self->modified = TRUE;
   self->structure_changed = TRUE;
@@ -801,45 +840,51 @@ mshed_nres_compute_sort_table (const MshedNres *self,
   g_qsort_with_data (out, (gint) self->entries->len, sizeof (guint32), sort_cmp, (gpointer) self);
 }
 
-/* A modified non-canonical archive whose payloads all kept their size is written by patching
- * its source in place (gaps and foreign bytes survive); anything else is rebuilt canonically. */
+/* An edited archive with a non-canonical source is laid out losslessly (mshed-nres-layout.c);
+ * a new archive or one with a canonical source is rebuilt canonically (nres.md §7.3). */
 static gboolean
-patches_in_place (const MshedNres *self)
+writes_lossless (const MshedNres *self)
 {
-  if (self->canonical || self->source == NULL || self->structure_changed)
-    return FALSE;
-  for (guint i = 0; i < self->entries->len; i++)
-    {
-      const MshedNresEntry *e = &g_array_index (self->entries, MshedNresEntry, i);
-
-      if (mshed_nres_entry_get_size (e) != e->orig_size)
-        return FALSE;
-    }
-  return TRUE;
+  return self->source != NULL && !self->canonical;
 }
 
 /**
  * mshed_nres_layout:
  *
- * Updates every entry's data_offset to the canonical position (§7.1) it will be written at.
- * An unmodified archive keeps its stored offsets.
+ * Updates every entry's data_offset to the position it will be written at: the stored one
+ * when unmodified, the §7.1 canonical one for a canonical or new archive, the lossless one
+ * (mshed-nres-layout.c) for a non-canonical source.
  */
 void
 mshed_nres_layout (MshedNres *self)
 {
   guint64 pos = MSHED_NRES_HEADER_SIZE;
 
-  gboolean in_place = !self->modified || patches_in_place (self);
+  if (!self->modified && self->source)
+    {
+      for (guint i = 0; i < self->entries->len; i++)
+        {
+          MshedNresEntry *e = &g_array_index (self->entries, MshedNresEntry, i);
 
+          e->data_offset = e->orig_offset;
+        }
+      return;
+    }
+  if (writes_lossless (self))
+    {
+      MshedNresPlan plan = { 0 };
+
+      _mshed_nres_plan_lossless (self, &plan);
+      for (guint i = 0; i < self->entries->len; i++)
+        g_array_index (self->entries, MshedNresEntry, i).data_offset =
+          (guint32) plan.offsets[i];
+      _mshed_nres_plan_clear (&plan);
+      return;
+    }
   for (guint i = 0; i < self->entries->len; i++)
     {
       MshedNresEntry *e = &g_array_index (self->entries, MshedNresEntry, i);
 
-      if (in_place)
-        {
-          e->data_offset = e->orig_offset;  /* back where the source has it (after an undo) */
-          continue;
-        }
       e->data_offset = (guint32) pos;
       pos = (pos + mshed_nres_entry_get_size (e) + 7) & ~(guint64) 7;
     }
@@ -856,11 +901,16 @@ mshed_nres_get_directory_offset (const MshedNres *self)
   guint n = self->entries->len;
   guint64 pos = MSHED_NRES_HEADER_SIZE;
 
-  if (self->source && (!self->modified || patches_in_place (self)))
+  if (!self->modified && self->source)
+    return _mshed_nres_source_dir (self, NULL);
+  if (writes_lossless (self))
     {
-      const guint8 *src = g_bytes_get_data (self->source, NULL);
+      MshedNresPlan plan = { 0 };
 
-      return mshed_read_u32 (src + 12) - (guint64) n * MSHED_NRES_RECORD_SIZE;
+      _mshed_nres_plan_lossless (self, &plan);
+      pos = plan.dir_offset;
+      _mshed_nres_plan_clear (&plan);
+      return pos;
     }
   for (guint i = 0; i < n; i++)
     pos = (pos + mshed_nres_entry_get_size (&g_array_index (self->entries, MshedNresEntry, i))
@@ -885,6 +935,76 @@ write_record (guint8               *rec,
   mshed_write_u32 (rec + 60, sort_index);
 }
 
+/* The sort table to write: recomputed when @recompute, else the stored values. */
+static guint32 *
+sort_table (const MshedNres *self,
+            gboolean         recompute)
+{
+  guint n = self->entries->len;
+  guint32 *table = g_new (guint32, n + 1);
+
+  if (recompute)
+    mshed_nres_compute_sort_table (self, table);
+  else
+    for (guint i = 0; i < n; i++)
+      table[i] = g_array_index (self->entries, MshedNresEntry, i).sort_index;
+  return table;
+}
+
+/* Header, payloads at @offsets (those with @write set, all when NULL) and the directory at
+ * @dir_offset, into the zero-filled @out. */
+static void
+write_archive (const MshedNres *self,
+               guint8          *out,
+               guint64          total,
+               const guint64   *offsets,
+               const guint8    *write,
+               guint64          dir_offset,
+               const guint32   *table)
+{
+  guint n = self->entries->len;
+
+  mshed_write_u32 (out + 0, MSHED_NRES_MAGIC);
+  mshed_write_u32 (out + 4, self->version);
+  mshed_write_u32 (out + 8, n);
+  mshed_write_u32 (out + 12, (guint32) total);
+  for (guint i = 0; i < n; i++)
+    {
+      const MshedNresEntry *e = &g_array_index (self->entries, MshedNresEntry, i);
+      gsize size = 0;
+      const guint8 *data = mshed_nres_entry_get_data (e, &size);
+
+      if (size && (write == NULL || write[i]))
+        memcpy (out + offsets[i], data, size);
+      write_record (out + dir_offset + (guint64) i * MSHED_NRES_RECORD_SIZE, e, (guint32) size,
+                    (guint32) offsets[i], table[i]);
+    }
+}
+
+static GBytes *
+build_canonical (MshedNres *self,
+                 gboolean   recompute_sort)
+{
+  guint n = self->entries->len;
+  guint64 dir = MSHED_NRES_HEADER_SIZE, total;
+  g_autofree guint32 *table = sort_table (self, recompute_sort);
+  g_autofree guint64 *offsets = g_new (guint64, n + 1);
+  guint8 *out;
+
+  for (guint i = 0; i < n; i++)
+    {
+      offsets[i] = dir;
+      dir = (dir + mshed_nres_entry_get_size (&g_array_index (self->entries, MshedNresEntry, i))
+             + 7) & ~(guint64) 7;
+    }
+  total = dir + (guint64) n * MSHED_NRES_RECORD_SIZE;
+  g_return_val_if_fail (total <= G_MAXUINT32, NULL);
+
+  out = g_malloc0 (total);
+  write_archive (self, out, total, offsets, NULL, dir, table);
+  return g_bytes_new_take (out, total);
+}
+
 /**
  * mshed_nres_build_canonical:
  *
@@ -897,85 +1017,85 @@ write_record (guint8               *rec,
 GBytes *
 mshed_nres_build_canonical (MshedNres *self)
 {
-  guint n = self->entries->len;
-  guint64 total = MSHED_NRES_HEADER_SIZE;
-  g_autofree guint32 *table = g_new (guint32, n + 1);
-  g_autofree guint32 *offsets = g_new (guint32, n + 1);
-  gboolean recompute = self->structure_changed || !self->sort_valid;
-  guint8 *out;
-  guint64 pos;
-
-  for (guint i = 0; i < n; i++)
-    {
-      const MshedNresEntry *e = &g_array_index (self->entries, MshedNresEntry, i);
-
-      offsets[i] = (guint32) total;
-      total = (total + mshed_nres_entry_get_size (e) + 7) & ~(guint64) 7;
-    }
-  total += (guint64) n * MSHED_NRES_RECORD_SIZE;
-  g_return_val_if_fail (total <= G_MAXUINT32, NULL);
-
-  if (recompute)
-    mshed_nres_compute_sort_table (self, table);
-  else
-    for (guint i = 0; i < n; i++)
-      table[i] = g_array_index (self->entries, MshedNresEntry, i).sort_index;
-
-  out = g_malloc0 (total);
-  mshed_write_u32 (out + 0, MSHED_NRES_MAGIC);
-  mshed_write_u32 (out + 4, self->version);
-  mshed_write_u32 (out + 8, n);
-  mshed_write_u32 (out + 12, (guint32) total);
-
-  pos = total - (guint64) n * MSHED_NRES_RECORD_SIZE;
-  for (guint i = 0; i < n; i++)
-    {
-      MshedNresEntry *e = &g_array_index (self->entries, MshedNresEntry, i);
-      gsize size = 0;
-      const guint8 *data = mshed_nres_entry_get_data (e, &size);
-
-      if (size)
-        memcpy (out + offsets[i], data, size);
-      write_record (out + pos + (guint64) i * MSHED_NRES_RECORD_SIZE, e, (guint32) size,
-                    offsets[i], table[i]);
-    }
-  return g_bytes_new_take (out, total);
+  return build_canonical (self, self->structure_changed || !self->sort_valid);
 }
 
-/* Keeps gaps and foreign bytes of a non-canonical source: payloads of unchanged size are
- * written back at their original offsets, the directory is rewritten in place. */
-static GBytes *
-build_patched (MshedNres *self)
+/**
+ * mshed_nres_repack:
+ *
+ * The explicit compacting repack (nres.md §6, §7.3): the §7.1 canonical layout with the sort
+ * table recomputed from the names (§5.2). Everything mshed_nres_list_unreferenced() lists is
+ * dropped and payloads move into directory order.
+ *
+ * Returns: (transfer full): the archive bytes
+ */
+GBytes *
+mshed_nres_repack (MshedNres *self)
 {
-  gsize len = 0;
-  const guint8 *src = g_bytes_get_data (self->source, &len);
-  guint8 *out = g_memdup2 (src, len);
+  return build_canonical (self, TRUE);
+}
+
+/**
+ * mshed_nres_sort_matches_names:
+ *
+ * Returns: TRUE when the stored sort_index values are the §5.2 table of the current names
+ */
+gboolean
+mshed_nres_sort_matches_names (const MshedNres *self)
+{
   guint n = self->entries->len;
-  guint32 total = mshed_read_u32 (src + 12);
-  guint64 dir = total - (guint64) n * MSHED_NRES_RECORD_SIZE;
+  g_autofree guint32 *table = g_new (guint32, n + 1);
 
+  mshed_nres_compute_sort_table (self, table);
   for (guint i = 0; i < n; i++)
-    {
-      const MshedNresEntry *e = &g_array_index (self->entries, MshedNresEntry, i);
-      gsize size = 0;
-      const guint8 *data = mshed_nres_entry_get_data (e, &size);
+    if (g_array_index (self->entries, MshedNresEntry, i).sort_index != table[i])
+      return FALSE;
+  return TRUE;
+}
 
-      if (size)
-        memcpy (out + e->orig_offset, data, size);
-      write_record (out + dir + (guint64) i * MSHED_NRES_RECORD_SIZE, e, (guint32) size,
-                    e->orig_offset, e->sort_index);
+/* The lossless writer for an edited non-canonical source (mshed-nres-layout.c). The stored
+ * sort table is kept unless names or entries changed (§7.3: never fixed silently). */
+static GBytes *
+build_lossless (MshedNres *self)
+{
+  const guint8 *src = g_bytes_get_data (self->source, NULL);
+  g_autofree guint32 *table = sort_table (self, self->structure_changed);
+  MshedNresPlan plan = { 0 };
+  guint64 src_total, size;
+  guint8 *out;
+
+  _mshed_nres_source_dir (self, &src_total);
+  _mshed_nres_plan_lossless (self, &plan);
+  size = plan.total + plan.trailer;
+  if (plan.total > G_MAXUINT32)
+    {
+      _mshed_nres_plan_clear (&plan);
+      g_return_val_if_reached (NULL);
     }
-  return g_bytes_new_take (out, len);
+  out = g_malloc0 (size);
+  for (guint i = 0; i < plan.copies->len; i++)
+    {
+      const MshedNresCopy *c = &g_array_index (plan.copies, MshedNresCopy, i);
+
+      memcpy (out + c->dst, src + c->src, c->len);
+    }
+  write_archive (self, out, plan.total, plan.offsets, plan.write, plan.dir_offset, table);
+  if (plan.trailer)
+    memcpy (out + plan.total, src + src_total, plan.trailer);
+  _mshed_nres_plan_clear (&plan);
+  return g_bytes_new_take (out, size);
 }
 
 /**
  * mshed_nres_serialize:
- * @out_repacked: (out) (optional): TRUE when a non-canonical source had to be rebuilt in the
- *   canonical layout (its gaps or foreign bytes are then gone)
+ * @out_repacked: (out) (optional): always set to FALSE: this writer never repacks (it used to
+ *   rebuild a non-canonical source after a size change); kept for its callers. A repack is
+ *   mshed_nres_repack().
  *
- * An unmodified archive gives back exactly its source bytes. A modified canonical archive is
- * rebuilt canonically; a modified non-canonical one is patched in place when every payload
- * kept its size, else rebuilt.
+ * An unmodified archive gives back exactly its source bytes. An edited archive whose source
+ * was canonical, or a new one, is rebuilt canonically (§7.1); an edited non-canonical one is
+ * written losslessly: its unreferenced bytes and the offsets of untouched entries are kept and
+ * only what a size change forces moves (mshed-nres-layout.c; nres.md §6, §7.3).
  *
  * Returns: (transfer full): the archive bytes
  */
@@ -988,11 +1108,7 @@ mshed_nres_serialize (MshedNres *self,
 
   if (!self->modified && self->source)
     return g_bytes_ref (self->source);
-
-  if (patches_in_place (self))
-    return build_patched (self);
-  if (!self->canonical && self->source && out_repacked)
-    *out_repacked = TRUE;
-
+  if (writes_lossless (self))
+    return build_lossless (self);
   return mshed_nres_build_canonical (self);
 }

@@ -5,6 +5,12 @@
  *
  * The NRes container (spec nres.md): parsing from a (mapped) byte buffer without copying
  * payloads, lossless and canonical writing, name lookup.
+ *
+ * Writing: an unmodified archive gives back its source bytes. An edited archive whose source
+ * was canonical (nres.md §7.3), or a new one, is rebuilt in the §7.1 layout. An edited
+ * non-canonical archive is written losslessly: unreferenced bytes and the offsets of untouched
+ * entries are kept and only what a size change forces moves (mshed-nres-layout.c). Only
+ * mshed_nres_repack() drops unreferenced bytes; mshed_nres_list_unreferenced() says which.
  */
 #pragma once
 
@@ -29,7 +35,14 @@ struct _MshedNresEntry {
   guint32     orig_offset;
   guint32     orig_size;
   guint       touched : 1;  /* payload or attributes changed since load */
+  guint       in_source : 1;  /* parsed from the source (orig_offset/orig_size are valid) */
 };
+
+/* A byte range of an archive. */
+typedef struct {
+  guint64 offset;
+  guint64 size;
+} MshedNresBlock;
 
 #define MSHED_TYPE_NRES (mshed_nres_get_type ())
 GType mshed_nres_get_type (void) G_GNUC_CONST;
@@ -101,6 +114,9 @@ guint64         mshed_nres_get_directory_offset (const MshedNres *self);
 GBytes         *mshed_nres_serialize          (MshedNres         *self,
                                                gboolean          *out_repacked);
 GBytes         *mshed_nres_build_canonical    (MshedNres         *self);
+GBytes         *mshed_nres_repack             (MshedNres         *self);
+GArray         *mshed_nres_list_unreferenced  (const MshedNres   *self);
+gboolean        mshed_nres_sort_matches_names (const MshedNres   *self);
 
 int             mshed_nres_name_compare       (const guint8      *a,
                                                const guint8      *b);

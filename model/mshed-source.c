@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "mshed-bytes.h"
 #include "mshed-error.h"
 #include "mshed-source.h"
 
@@ -334,4 +335,82 @@ mshed_source_serialize (MshedSource *self)
   outer = mshed_nres_copy (self->file_nres);
   mshed_nres_set_payload (outer, (guint) self->entry_index, model_bytes);
   return mshed_nres_serialize (outer, NULL);
+}
+
+/* One nested model (the payload of archive entry @index) into @diags. */
+void
+mshed_validate_nested_entry (const MshedNresEntry *e,
+                             guint                 index,
+                             MshedMode             mode,
+                             MshedDiagnostics     *diags)
+{
+  g_autoptr(GBytes) payload = mshed_nres_entry_dup_bytes (e);
+  g_autoptr(MshedNres) inner = NULL;
+  g_autoptr(MshedModel) model = NULL;
+  g_autofree char *name = mshed_nres_entry_dup_name (e);
+  gsize size = 0;
+  const guint8 *data = g_bytes_get_data (payload, &size);
+
+  if (size < 4 || mshed_read_u32 (data) != MSHED_NRES_MAGIC)
+    {
+      mshed_diagnostics_add (diags, MSHED_SEVERITY_ERROR, MSHED_CHECK_NRES_NESTED, G_MAXUINT32, (gint) index,
+                             MSHED_TABLE_DIRECTORY, index, "data_offset", e->data_offset,
+                             _("NRes directory record %u (“%s”): named like a model, but its "
+                               "%zu-byte payload does not start with an NRes "
+                               "header (first bytes %02X %02X %02X %02X)"),
+                             index, name, size, size > 0 ? data[0] : 0,
+                             size > 1 ? data[1] : 0, size > 2 ? data[2] : 0,
+                             size > 3 ? data[3] : 0);
+      return;
+    }
+
+  mshed_diagnostics_set_context (diags, e->data_offset, name);
+  inner = mshed_nres_parse (payload, mode, diags, NULL);
+  if (inner != NULL)
+    model = mshed_model_new (inner, mode, diags, NULL);
+  mshed_diagnostics_set_context (diags, 0, NULL);
+}
+
+/**
+ * mshed_validate_file_bytes:
+ * @bytes: the bytes of a whole file (a loose model or an archive)
+ * @diags: receives every finding
+ * @n_models: (out) (optional): how many models were checked
+ * @error: set when the file's own container cannot be read
+ *
+ * Returns: FALSE when the file's own container is unreadable
+ */
+gboolean
+mshed_validate_file_bytes (GBytes           *bytes,
+                           MshedMode         mode,
+                           MshedDiagnostics *diags,
+                           guint            *n_models,
+                           GError          **error)
+{
+  g_autoptr(MshedNres) nres = mshed_nres_parse (bytes, mode, diags, error);
+  guint n_found = 0;
+
+  if (n_models)
+    *n_models = 0;
+  if (nres == NULL)
+    return FALSE;
+  if (mshed_nres_looks_like_model (nres))
+    {
+      g_autoptr(MshedModel) model = mshed_model_new (nres, mode, diags, NULL);
+
+      n_found = 1;
+    }
+  else
+    for (guint i = 0; i < mshed_nres_get_n_entries (nres); i++)
+      {
+        const MshedNresEntry *e = mshed_nres_peek_entry (nres, i);
+
+        if (!mshed_entry_is_model_name (e))
+          continue;
+        n_found++;
+        mshed_validate_nested_entry (e, i, mode, diags);
+      }
+  if (n_models)
+    *n_models = n_found;
+  return TRUE;
 }

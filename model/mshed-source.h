@@ -43,6 +43,21 @@ int          mshed_open_regular      (const char        *path,
                                       GError           **error);
 gboolean     mshed_check_output      (const char        *path,
                                       GError           **error);
+/* What `mshed-cli validate FILE` checks, on the bytes of a whole file: its NRes container,
+ * then the file as a model when it looks like one, else every entry named *.msh as a nested
+ * model (its container and the model; offsets from the file start, the entry name set).
+ * FALSE (with @error) only when the file's own container cannot be read. */
+/* One archive entry named *.msh, validated as a nested model into @diags (offsets from the
+ * outer file's start, the entry name set). */
+void         mshed_validate_nested_entry (const MshedNresEntry *e,
+                                          guint             index,
+                                          MshedMode         mode,
+                                          MshedDiagnostics *diags);
+gboolean     mshed_validate_file_bytes (GBytes          *bytes,
+                                        MshedMode        mode,
+                                        MshedDiagnostics *diags,
+                                        guint           *n_models,
+                                        GError         **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (MshedSource, mshed_source_free)
 

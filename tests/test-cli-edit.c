@@ -15,6 +15,7 @@
 #include "mshed-generator.h"
 #include "mshed-model.h"
 #include "mshed-source.h"
+#include "tests/hand-nres.h"
 
 typedef struct {
   char *dir;
@@ -309,6 +310,216 @@ test_edit_recompute_legacy (Fixture       *f,
                    ==, 1);
 }
 
+/* Non-canonical archives (nres.md §6, §7.3) -------------------------------------------- */
+
+#define NEW_NAME "longer_name_for_node_zero"
+
+/* gap.rlb: a.dat, a 16-byte block, SHIP_29.msh, a 2040-byte block before the untouched
+ * tex.dat, an 8-byte block before the directory; all laid out by hand. */
+static const HandItem gap_items[] = {
+  HAND_PAYLOAD (0), HAND_BLOCK (16, 0xB8), HAND_PAYLOAD (1), HAND_BLOCK (2040, 0xA7),
+  HAND_PAYLOAD (2), HAND_BLOCK (8, 0xC9),
+};
+
+static GArray *
+gap_entries (GBytes *model)
+{
+  GArray *entries = hand_entries_new ();
+
+  hand_add_entry (entries, 0x54414441, "a.dat", 8, 0x10, 0);
+  hand_add_entry (entries, 0, "SHIP_29.msh", 0, 0, 1);
+  hand_add_entry (entries, 0x6D786554, "tex.dat", 24, 0x30, 2);
+  hand_set_payload (entries, 1, model);
+  return entries;
+}
+
+/* Writes @name in the test directory: the gap.rlb layout around @model. Returns its path; the
+ * entries (with the offsets they got) and the bytes go to @entries and @bytes. */
+static char *
+write_gap_archive (Fixture     *f,
+                   const char  *name,
+                   GBytes      *model,
+                   GArray     **entries,
+                   GBytes     **bytes)
+{
+  char *path = g_build_filename (f->dir, name, NULL);
+
+  *entries = gap_entries (model);
+  *bytes = hand_nres_build (*entries, gap_items, G_N_ELEMENTS (gap_items));
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (*bytes, NULL),
+                                      (gssize) g_bytes_get_size (*bytes), NULL));
+  return path;
+}
+
+static GBytes *
+gap_model (void)
+{
+  MshedGenParams p;
+
+  mshed_gen_params_init (&p, 29);
+  p.n_triangles = 200;
+  p.n_nodes = 4;
+  p.cyrillic_names = TRUE;
+  return mshed_generate_model_bytes (&p);
+}
+
+static char *
+write_bytes (Fixture    *f,
+             const char *name,
+             GBytes     *bytes)
+{
+  char *path = g_build_filename (f->dir, name, NULL);
+
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (bytes, NULL),
+                                      (gssize) g_bytes_get_size (bytes), NULL));
+  return path;
+}
+
+/* The issue's command: the blocks stay, untouched entries before the model keep their
+ * offsets, and only what follows the model moves by its padded growth. */
+static void
+test_edit_keeps_layout (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autoptr(GBytes) model = gap_model ();
+  g_autoptr(GArray) entries = NULL;
+  g_autoptr(GBytes) in = NULL;
+  g_autofree char *path = write_gap_archive (f, "gap.rlb", model, &entries, &in);
+  g_autofree char *spec = g_strdup_printf ("%s:SHIP_29.msh", path);
+  g_autofree char *out_path = g_build_filename (f->dir, "out.rlb", NULL);
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *written = NULL;
+  g_autoptr(GArray) inner = hand_nres_read (model);
+  g_autoptr(GBytes) names = NULL;
+  g_autoptr(GBytes) model_out = NULL;
+  g_autoptr(GBytes) expected = NULL;
+  gint res10 = hand_find_type (inner, 10);
+  gsize len = 0;
+
+  g_assert_cmpint (run_cli (&out, &err, spec, "--rename-node", "0=" NEW_NAME, "-o", out_path,
+                            NULL), ==, 0);
+  g_assert_cmpstr (err, ==, "");
+  g_assert_true (g_file_get_contents (out_path, &written, &len, NULL));
+
+  /* expected: the model is canonical, so it is rebuilt canonically with the new name table;
+   * the archive keeps its hand layout around it */
+  names = hand_rename_node0 (g_array_index (inner, HandEntry, res10).payload, NEW_NAME);
+  hand_set_payload (inner, (guint) res10, names);
+  {
+    g_autofree HandItem *items = g_new0 (HandItem, inner->len);
+
+    for (guint i = 0; i < inner->len; i++)
+      items[i] = (HandItem) HAND_PAYLOAD ((gint) i);
+    model_out = hand_nres_build (inner, items, inner->len);
+  }
+  g_assert_cmpuint (g_bytes_get_size (model_out), >, g_bytes_get_size (model));
+  hand_set_payload (entries, 1, model_out);
+  expected = hand_nres_build (entries, gap_items, G_N_ELEMENTS (gap_items));
+  g_assert_cmpmem (written, len, g_bytes_get_data (expected, NULL), g_bytes_get_size (expected));
+  g_assert_cmpuint (g_array_index (entries, HandEntry, 0).offset, ==, 16);
+}
+
+/* --repack drops the blocks, and names each one first. */
+static void
+test_edit_repack (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(GBytes) model = gap_model ();
+  g_autoptr(GArray) entries = NULL;
+  g_autoptr(GBytes) in = NULL;
+  g_autofree char *path = write_gap_archive (f, "gap.rlb", model, &entries, &in);
+  g_autofree char *spec = g_strdup_printf ("%s:SHIP_29.msh", path);
+  g_autofree char *out_path = g_build_filename (f->dir, "packed.rlb", NULL);
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *block = NULL;
+  g_autoptr(GBytes) packed = NULL;
+  g_autoptr(MshedNres) nres = NULL;
+  g_autoptr(GError) error = NULL;
+  guint32 block_at = (g_array_index (entries, HandEntry, 1).offset +
+                      (guint32) g_bytes_get_size (model) + 7) & ~7u;
+
+  g_assert_cmpint (run_cli (&out, &err, spec, "--rename-node", "0=" NEW_NAME, "--repack",
+                            "-o", out_path, NULL), ==, 0);
+  block = g_strdup_printf ("warning: repack: %s: 2040 unreferenced bytes at offset %u", path,
+                           block_at);
+  if (strstr (err, block) == NULL || strstr (err, "16 unreferenced bytes at offset 24") == NULL
+      || strstr (err, "8 unreferenced bytes at offset") == NULL)
+    g_error ("the dropped blocks are not named: %s", err);
+  packed = mshed_map_file (out_path, &error);
+  g_assert_no_error (error);
+  nres = mshed_nres_parse (packed, MSHED_MODE_STRICT, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (mshed_nres_is_canonical (nres));
+  g_assert_cmpuint (g_bytes_get_size (packed), <, g_bytes_get_size (in));
+}
+
+/* A file whose container fails strict validation is not written without --save-anyway: a
+ * loose model with NRes version 0x200, and a model with a bad sort index inside an archive. */
+static void
+test_edit_refuses_container (Fixture       *f,
+                             gconstpointer  data)
+{
+  g_autoptr(GBytes) model = gap_model ();
+  gsize len = g_bytes_get_size (model);
+  g_autofree guint8 *bad_version = g_memdup2 (g_bytes_get_data (model, NULL), len);
+  g_autofree guint8 *bad_sort = g_memdup2 (g_bytes_get_data (model, NULL), len);
+  g_autoptr(GBytes) v = NULL;
+  g_autoptr(GBytes) s = NULL;
+  g_autoptr(GArray) entries = NULL;
+  g_autoptr(GBytes) archive = NULL;
+  g_autofree char *loose = NULL;
+  g_autofree char *arc = NULL;
+  g_autofree char *spec = NULL;
+  g_autofree char *out_msh = g_build_filename (f->dir, "out.msh", NULL);
+  g_autofree char *out_rlb = g_build_filename (f->dir, "out.rlb", NULL);
+  static const struct {
+    const char *flag;
+    int         status;
+  } runs[] = { { NULL, 1 }, { "--save-anyway", 0 } };
+
+  g_assert_cmpuint (len, >, 16);
+  hand_put_u32 (bad_version + 4, 0x200);
+  hand_put_u32 (bad_sort + hand_u32 (bad_sort + 12) - hand_u32 (bad_sort + 8) * 64 + 60, 99);
+  v = g_bytes_new (bad_version, len);
+  s = g_bytes_new (bad_sort, len);
+  loose = write_bytes (f, "021_nres-version.msh", v);
+  arc = write_gap_archive (f, "sort.rlb", s, &entries, &archive);
+  spec = g_strdup_printf ("%s:SHIP_29.msh", arc);
+
+  for (guint r = 0; r < G_N_ELEMENTS (runs); r++)
+    {
+      g_autofree char *out = NULL;
+      g_autofree char *err = NULL;
+
+      g_assert_cmpint (run_cli (&out, &err, loose, "--tolerant", "--set", "nodes[0].hdr0=0",
+                                "-o", out_msh, runs[r].flag, NULL), ==, runs[r].status);
+      if (runs[r].status != 0)
+        {
+          if (strstr (err, "NRes header, field version") == NULL ||
+              strstr (err, "Nothing was written") == NULL || strstr (err, out_msh) == NULL)
+            g_error ("loose: %s", err);
+          g_assert_false (g_file_test (out_msh, G_FILE_TEST_EXISTS));
+        }
+      else
+        g_assert_true (g_file_test (out_msh, G_FILE_TEST_EXISTS));
+      g_clear_pointer (&out, g_free);
+      g_clear_pointer (&err, g_free);
+
+      g_assert_cmpint (run_cli (&out, &err, spec, "--tolerant", "--set", "nodes[0].hdr0=0",
+                                "-o", out_rlb, runs[r].flag, NULL), ==, runs[r].status);
+      if (runs[r].status != 0)
+        {
+          if (strstr (err, "SHIP_29.msh: NRes directory record 0, field sort_index") == NULL)
+            g_error ("nested: %s", err);
+          g_assert_false (g_file_test (out_rlb, G_FILE_TEST_EXISTS));
+        }
+      else
+        g_assert_true (g_file_test (out_rlb, G_FILE_TEST_EXISTS));
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -321,6 +532,10 @@ main (int   argc,
   g_test_add ("/cli/edit/recompute-unmodified", Fixture, NULL, setup,
               test_edit_recompute_unmodified, teardown);
   g_test_add ("/cli/edit/recompute-legacy", Fixture, NULL, setup, test_edit_recompute_legacy,
+              teardown);
+  g_test_add ("/cli/edit/keeps-layout", Fixture, NULL, setup, test_edit_keeps_layout, teardown);
+  g_test_add ("/cli/edit/repack", Fixture, NULL, setup, test_edit_repack, teardown);
+  g_test_add ("/cli/edit/refuses-container", Fixture, NULL, setup, test_edit_refuses_container,
               teardown);
 
   return g_test_run ();

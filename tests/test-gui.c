@@ -422,7 +422,7 @@ test_close_asks (void)
   MshedWindow *window = mshed_window_new (app);
   GtkWidget *dialog = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GListModel) toplevels = gtk_window_get_toplevels ();
+  GListModel *toplevels = gtk_window_get_toplevels ();  /* (transfer none) */
   gboolean gone = FALSE;
 
   gtk_window_present (GTK_WINDOW (window));
@@ -445,6 +445,78 @@ test_close_asks (void)
   if (!gone)
     gtk_window_destroy (GTK_WINDOW (window));
   g_assert_true (gone);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+
+/* A file whose container would fail strict validation (here NRes version 0x200, opened
+ * tolerant) is not saved without asking; the question names the container field. */
+static void
+test_save_refuses_container (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("mshed-gui-XXXXXX", NULL);
+  g_autofree char *path = copy_sample (dir, "version.msh");
+  g_autoptr(GBytes) before = NULL;
+  g_autoptr(GBytes) after = NULL;
+  g_autoptr(GError) error = NULL;
+  GListModel *toplevels = gtk_window_get_toplevels ();  /* (transfer none) */
+  g_autofree char *secondary = NULL;
+  g_autofree char *bak = g_strconcat (path, ".bak", NULL);
+  GtkWidget *dialog = NULL;
+  MshedWindow *window;
+  const guint8 *orig;
+  guint8 *data;
+  gsize len = 0;
+
+  before = file_bytes (path);
+  orig = g_bytes_get_data (before, &len);
+  data = g_memdup2 (orig, len);
+  mshed_write_u32 (data + 4, 0x200);
+  g_assert_true (g_file_set_contents (path, (const char *) data, (gssize) len, NULL));
+  g_free (data);
+  g_clear_pointer (&before, g_bytes_unref);
+  before = file_bytes (path);
+
+  /* the window opens only model errors tolerantly; hand it the tolerant document */
+  window = mshed_window_new (app);
+  gtk_window_present (GTK_WINDOW (window));
+  {
+    g_autoptr(MshedDocument) doc = mshed_document_open (path, MSHED_MODE_TOLERANT, &error);
+
+    g_assert_no_error (error);
+    _mshed_window_set_document (window, doc, TRUE);
+  }
+  widget_test_iterate (200);
+  g_assert_true (mshed_document_rename_node (mshed_window_get_document (window), 0, "x",
+                                             &error));
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.save", NULL);
+  widget_test_iterate (200);
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) w = g_list_model_get_item (toplevels, i);
+      if (GTK_IS_MESSAGE_DIALOG (w))
+        dialog = GTK_WIDGET (w);
+    }
+  g_assert_nonnull (dialog);
+  g_object_get (dialog, "secondary-text", &secondary, NULL);
+  if (strstr (secondary, "NRes header, field version: expected 0x100, found 0x200") == NULL)
+    g_error ("the question does not name the field: %s", secondary);
+  if (g_getenv ("MSHED_TEST_SCREENSHOT_DIR"))
+    {
+      widget_test_iterate (300);
+      widget_test_screenshot (dialog, "save-refused.png");
+    }
+  gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_CANCEL);
+  widget_test_iterate (100);
+  after = file_bytes (path);
+  g_assert_true (g_bytes_equal (before, after));
+  g_assert_true (mshed_document_get_modified (mshed_window_get_document (window)));
+
+  mshed_document_undo (mshed_window_get_document (window));
+  gtk_window_destroy (GTK_WINDOW (window));
+  widget_test_iterate (50);
+  g_unlink (bak);
   g_unlink (path);
   g_rmdir (dir);
 }
@@ -472,5 +544,6 @@ main (int   argc,
   g_test_add_func ("/app/unreadable", test_unreadable);
   g_test_add_func ("/app/missing-type", test_missing_type);
   g_test_add_func ("/app/close-asks", test_close_asks);
+  g_test_add_func ("/app/save-refuses-container", test_save_refuses_container);
   return g_test_run ();
 }

@@ -279,13 +279,16 @@ test_noncanonical (void)
   g_assert_cmpint (o[32], ==, 'J');
   g_assert_cmpmem (o + 33, 4, "ello", 4);
 
-  /* a size change must rebuild, and says so */
+  /* a size change within the padding keeps the gap and every offset (nres.md §6) */
   mshed_nres_entry_splice (nres, 0, 5, 0, (const guint8 *) "!!", 2);
   repacked_out = mshed_nres_serialize (nres, &repacked);
-  g_assert_true (repacked);
-  g_assert_cmpmem (g_bytes_get_data (repacked_out, NULL) + 16, 7, "Jello!!", 7);
+  g_assert_false (repacked);
+  o = g_bytes_get_data (repacked_out, NULL);
+  g_assert_cmpuint (g_bytes_get_size (repacked_out), ==, 240);
+  g_assert_cmpint (o[16], ==, 0xAB);
+  g_assert_cmpmem (o + 32, 8, "Jello!!\0", 8);
   mshed_nres_layout (nres);
-  g_assert_cmpuint (mshed_nres_peek_entry (nres, 1)->data_offset, ==, 24);
+  g_assert_cmpuint (mshed_nres_peek_entry (nres, 1)->data_offset, ==, 40);
 
   /* back to the original sizes (an undo): patched in place again, offsets as stored */
   mshed_nres_entry_splice (nres, 0, 5, 2, NULL, 0);
@@ -341,6 +344,395 @@ test_splice_and_names (void)
   g_assert_cmpuint (g_bytes_get_size (out), ==, 16 + 8 + 128);
 }
 
+
+/* Hand-built non-canonical archives (nres.md §6, §7.3) ---------------------------------- */
+
+typedef struct {
+  const char *name;
+  guint32     offset;
+  guint32     size;
+  guint32     sort_index;
+} HandRec;
+
+typedef struct {
+  guint32 offset;
+  guint32 size;
+  guint8  byte;
+} HandGap;
+
+/* Payload byte k of record i: distinct for every record and position. */
+static guint8
+hand_byte (guint i,
+           guint k)
+{
+  return (guint8) (0x40 + i * 0x20 + k);
+}
+
+/* An archive laid out byte by byte: records at @dir (type i + 1, attributes 0x100 + i,
+ * 0x200 + i, 0x300 + i), payloads of hand_byte, foreign blocks of @gaps; everything else 0. */
+static GBytes *
+hand_archive (const HandRec *recs,
+              guint          n,
+              const HandGap *gaps,
+              guint          n_gaps,
+              guint32        dir)
+{
+  guint32 total = dir + n * 64;
+  guint8 *buf = g_malloc0 (total);
+
+  memcpy (buf, "NRes", 4);
+  mshed_write_u32 (buf + 4, 0x100);
+  mshed_write_u32 (buf + 8, n);
+  mshed_write_u32 (buf + 12, total);
+  for (guint g = 0; g < n_gaps; g++)
+    memset (buf + gaps[g].offset, gaps[g].byte, gaps[g].size);
+  for (guint i = 0; i < n; i++)
+    {
+      guint8 *rec = buf + dir + i * 64;
+
+      for (guint k = 0; k < recs[i].size; k++)
+        buf[recs[i].offset + k] = hand_byte (i, k);
+      mshed_write_u32 (rec + 0, i + 1);
+      mshed_write_u32 (rec + 4, 0x100 + i);
+      mshed_write_u32 (rec + 8, 0x200 + i);
+      mshed_write_u32 (rec + 12, recs[i].size);
+      mshed_write_u32 (rec + 16, 0x300 + i);
+      memcpy (rec + 20, recs[i].name, strlen (recs[i].name));
+      mshed_write_u32 (rec + 56, recs[i].offset);
+      mshed_write_u32 (rec + 60, recs[i].sort_index);
+    }
+  return g_bytes_new_take (buf, total);
+}
+
+static MshedNres *
+hand_parse (GBytes *in)
+{
+  g_autoptr(GError) error = NULL;
+  MshedNres *nres = mshed_nres_parse (in, MSHED_MODE_STRICT, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_false (mshed_nres_is_canonical (nres));
+  return nres;
+}
+
+/* Out bytes [at, at + len) equal in bytes [from, from + len). */
+static void
+assert_kept (GBytes *out,
+             guint32 at,
+             GBytes *in,
+             guint32 from,
+             guint32 len)
+{
+  gsize out_len, in_len;
+  const guint8 *o = g_bytes_get_data (out, &out_len);
+  const guint8 *i = g_bytes_get_data (in, &in_len);
+
+  g_assert_cmpuint (at + len, <=, out_len);
+  g_assert_cmpuint (from + len, <=, in_len);
+  g_assert_cmpmem (o + at, len, i + from, len);
+}
+
+/* The header is the input's with only total_size changed to @total. */
+static void
+assert_header (GBytes *out,
+               GBytes *in,
+               guint32 total)
+{
+  const guint8 *o = g_bytes_get_data (out, NULL);
+
+  assert_kept (out, 0, in, 0, 12);
+  g_assert_cmpuint (mshed_read_u32 (o + 12), ==, total);
+  g_assert_cmpuint (g_bytes_get_size (out), ==, total);
+}
+
+/* Output record @i (directory at @out_dir) is input record @i (at @in_dir) with only size and
+ * data_offset set to @size and @offset. */
+static void
+assert_record (GBytes *out,
+               guint32 out_dir,
+               GBytes *in,
+               guint32 in_dir,
+               guint   i,
+               guint32 size,
+               guint32 offset)
+{
+  guint8 expected[64];
+
+  memcpy (expected, (const guint8 *) g_bytes_get_data (in, NULL) + in_dir + i * 64, 64);
+  mshed_write_u32 (expected + 12, size);
+  mshed_write_u32 (expected + 56, offset);
+  g_assert_cmpmem ((const guint8 *) g_bytes_get_data (out, NULL) + out_dir + i * 64, 64,
+                   expected, 64);
+}
+
+/* Payload of @out at @at is @len bytes, each hand_byte (@i, k) + @bump, then zero padding to
+ * the next multiple of 8. */
+static void
+assert_payload (GBytes *out,
+                guint32 at,
+                guint   i,
+                guint32 len,
+                guint8  bump)
+{
+  const guint8 *o = g_bytes_get_data (out, NULL);
+
+  for (guint k = 0; k < len; k++)
+    g_assert_cmpuint (o[at + k], ==, (guint8) (hand_byte (i, k) + bump));
+  for (guint32 k = at + len; k % 8; k++)
+    g_assert_cmpuint (o[k], ==, 0);
+}
+
+/* Makes payload @i @len bytes long: the old bytes plus hand_byte (i, k) + @bump for k past
+ * the old end (all old bytes get +@bump as well, so the content is known exactly). */
+static void
+hand_resize (MshedNres *nres,
+             guint      i,
+             guint32    len,
+             guint8     bump)
+{
+  g_autofree guint8 *data = g_malloc (len + 1);
+  gsize old = mshed_nres_entry_get_size (mshed_nres_peek_entry (nres, i));
+
+  for (guint k = 0; k < len; k++)
+    data[k] = (guint8) (hand_byte (i, k) + bump);
+  mshed_nres_entry_splice (nres, i, 0, old, data, len);
+}
+
+/* Three entries with an unreferenced block before the untouched first one (G1), after the
+ * edited second one (G2) and before the directory (G3):
+ *   16 G1 (24 × E1) | 40 a (13) + 3 pad | 56 b (10) + 6 pad | 72 G2 (16 × E2) | 88 c (8)
+ *   | 96 G3 (8 × E3) | 104 directory, total 296 */
+static const HandRec gaps_recs[] = {
+  { "a", 40, 13, 0 }, { "b", 56, 10, 1 }, { "c", 88, 8, 2 },
+};
+static const HandGap gaps_gaps[] = {
+  { 16, 24, 0xE1 }, { 72, 16, 0xE2 }, { 96, 8, 0xE3 },
+};
+
+static void
+check_gaps_after_resize (guint32 new_size,
+                         gint32  delta)
+{
+  g_autoptr(GBytes) in = hand_archive (gaps_recs, 3, gaps_gaps, 3, 104);
+  g_autoptr(MshedNres) nres = hand_parse (in);
+  g_autoptr(GBytes) out = NULL;
+  g_autoptr(MshedNres) back = NULL;
+  g_autoptr(GError) error = NULL;
+  guint32 dir = 104 + delta;
+
+  hand_resize (nres, 1, new_size, 0x11);
+  mshed_nres_layout (nres);
+  g_assert_cmpuint (mshed_nres_peek_entry (nres, 0)->data_offset, ==, 40);
+  g_assert_cmpuint (mshed_nres_peek_entry (nres, 1)->data_offset, ==, 56);
+  g_assert_cmpuint (mshed_nres_peek_entry (nres, 2)->data_offset, ==, 88 + delta);
+  g_assert_cmpuint (mshed_nres_get_directory_offset (nres), ==, dir);
+  out = mshed_nres_serialize (nres, NULL);
+
+  assert_header (out, in, dir + 3 * 64);
+  assert_kept (out, 16, in, 16, 40);                    /* G1, a and its padding: in place */
+  assert_payload (out, 56, 1, new_size, 0x11);          /* the edited payload + zero pad */
+  assert_kept (out, 72 + delta, in, 72, 16);            /* G2, shifted */
+  assert_kept (out, 88 + delta, in, 88, 8);             /* c, shifted */
+  assert_kept (out, 96 + delta, in, 96, 8);             /* G3, shifted */
+  assert_record (out, dir, in, 104, 0, 13, 40);
+  assert_record (out, dir, in, 104, 1, new_size, 56);
+  assert_record (out, dir, in, 104, 2, 8, 88 + delta);
+
+  back = mshed_nres_parse (out, MSHED_MODE_STRICT, NULL, &error);
+  g_assert_no_error (error);
+}
+
+static void
+test_lossless_gaps (void)
+{
+  check_gaps_after_resize (21, 8);    /* grows: 16 → 24 padded bytes */
+  check_gaps_after_resize (40, 24);   /* grows by more than the gap after it: 16 → 40 */
+  check_gaps_after_resize (3, -8);    /* shrinks: 16 → 8 */
+  check_gaps_after_resize (0, -16);   /* empties */
+  check_gaps_after_resize (16, 0);    /* grows within its padding: nothing moves */
+}
+
+/* An untouched entry before the edited one keeps its offset and bytes, with the gap before it;
+ * a growing last payload moves only the gap before the directory. */
+static void
+test_lossless_edit_last (void)
+{
+  g_autoptr(GBytes) in = hand_archive (gaps_recs, 3, gaps_gaps, 3, 104);
+  g_autoptr(MshedNres) nres = hand_parse (in);
+  g_autoptr(GBytes) out = NULL;
+
+  hand_resize (nres, 2, 9, 0x22);   /* c: 8 → 16 padded bytes */
+  out = mshed_nres_serialize (nres, NULL);
+  assert_header (out, in, 112 + 3 * 64);
+  assert_kept (out, 16, in, 16, 72);   /* G1, a, b, their padding, G2: all in place */
+  assert_payload (out, 88, 2, 9, 0x22);
+  assert_kept (out, 104, in, 96, 8);   /* G3 after the grown payload */
+  assert_record (out, 112, in, 104, 0, 13, 40);
+  assert_record (out, 112, in, 104, 1, 10, 56);
+  assert_record (out, 112, in, 104, 2, 9, 88);
+}
+
+/* Payloads stored in reverse directory order: c at 16, b at 24, a at 32, directory at 48. */
+static void
+test_lossless_reverse (void)
+{
+  static const HandRec recs[] = { { "a", 32, 16, 0 }, { "b", 24, 5, 1 }, { "c", 16, 8, 2 } };
+  g_autoptr(GBytes) in = hand_archive (recs, 3, NULL, 0, 48);
+  g_autoptr(MshedNres) nres = hand_parse (in);
+  g_autoptr(GBytes) out = NULL;
+
+  /* a (directory 0, last in the file) grows: nothing before it moves */
+  hand_resize (nres, 0, 20, 0x33);
+  out = mshed_nres_serialize (nres, NULL);
+  assert_header (out, in, 56 + 3 * 64);
+  assert_kept (out, 16, in, 16, 16);   /* c and b with b's padding */
+  assert_payload (out, 32, 0, 20, 0x33);
+  assert_record (out, 56, in, 48, 0, 20, 32);
+  assert_record (out, 56, in, 48, 1, 5, 24);
+  assert_record (out, 56, in, 48, 2, 8, 16);
+  g_clear_pointer (&out, g_bytes_unref);
+
+  /* b (in the middle of the file) grows too: a moves after it, c stays */
+  hand_resize (nres, 1, 9, 0x44);
+  out = mshed_nres_serialize (nres, NULL);
+  assert_header (out, in, 64 + 3 * 64);
+  assert_kept (out, 16, in, 16, 8);
+  assert_payload (out, 24, 1, 9, 0x44);
+  assert_payload (out, 40, 0, 20, 0x33);
+  assert_record (out, 64, in, 48, 0, 20, 40);
+  assert_record (out, 64, in, 48, 1, 9, 24);
+  assert_record (out, 64, in, 48, 2, 8, 16);
+}
+
+/* Two entries sharing bytes: the one that grows cannot shift without breaking the other, so it
+ * goes to the end of the data region; the shared bytes stay for the other one. */
+static void
+test_lossless_overlap (void)
+{
+  static const HandRec recs[] = { { "a", 16, 16, 0 }, { "b", 16, 8, 1 } };
+  static const HandGap gaps[] = { { 32, 8, 0xD1 } };
+  g_autoptr(GBytes) in = hand_archive (recs, 2, gaps, 1, 40);
+  g_autoptr(MshedNres) nres = hand_parse (in);
+  g_autoptr(GBytes) out = NULL;
+
+  hand_resize (nres, 1, 12, 0x55);
+  out = mshed_nres_serialize (nres, NULL);
+  assert_header (out, in, 56 + 2 * 64);
+  assert_kept (out, 16, in, 16, 24);        /* a, with the bytes b used to share; the block */
+  {
+    const guint8 *o = g_bytes_get_data (out, NULL);
+
+    for (guint k = 0; k < 12; k++)
+      g_assert_cmpuint (o[40 + k], ==, (guint8) (hand_byte (1, k) + 0x55));
+    for (guint k = 52; k < 56; k++)
+      g_assert_cmpuint (o[k], ==, 0);
+  }
+  assert_record (out, 56, in, 40, 0, 16, 16);
+  assert_record (out, 56, in, 40, 1, 12, 40);
+}
+
+/* Foreign bytes in the padding of the edited payload are data: kept after its new padding. */
+static void
+test_lossless_foreign_padding (void)
+{
+  static const HandRec recs[] = { { "a", 16, 5, 0 }, { "b", 24, 8, 1 } };
+  static const HandGap gaps[] = { { 21, 3, 0xF0 } };
+  g_autoptr(GBytes) in = hand_archive (recs, 2, gaps, 1, 32);
+  g_autoptr(MshedNres) nres = hand_parse (in);
+  g_autoptr(GBytes) out = NULL;
+
+  hand_resize (nres, 0, 6, 0x66);
+  out = mshed_nres_serialize (nres, NULL);
+  /* a: 6 bytes + 2 pad at 16; everything from the foreign bytes on shifts by
+   * ceil8 (24 - 21) = 8, so they keep their place modulo 8: zeros at 24..28, F0 at 29..31 */
+  assert_header (out, in, 40 + 2 * 64);
+  assert_payload (out, 16, 0, 6, 0x66);
+  for (guint k = 24; k < 29; k++)
+    g_assert_cmpuint (((const guint8 *) g_bytes_get_data (out, NULL))[k], ==, 0);
+  assert_kept (out, 29, in, 21, 3);
+  assert_kept (out, 32, in, 24, 8);
+  assert_record (out, 40, in, 32, 0, 6, 16);
+  assert_record (out, 40, in, 32, 1, 8, 32);
+}
+
+/* Inserting and removing entries: a new payload goes before the directory, a removed one's
+ * bytes are dropped and what follows closes up; the unreferenced blocks stay. */
+static void
+test_lossless_insert_remove (void)
+{
+  g_autoptr(GBytes) in = hand_archive (gaps_recs, 3, gaps_gaps, 3, 104);
+  g_autoptr(MshedNres) nres = hand_parse (in);
+  g_autoptr(GBytes) out = NULL;
+  g_autoptr(MshedNres) back = NULL;
+  g_autoptr(GError) error = NULL;
+  const guint8 *o;
+
+  mshed_nres_append_entry (nres, 9, 0, 0, 0, "d", "new!", 4);
+  out = mshed_nres_serialize (nres, NULL);
+  assert_kept (out, 16, in, 16, 88);              /* G1, a, b, G2, c, G3 in place */
+  o = g_bytes_get_data (out, NULL);
+  g_assert_cmpmem (o + 104, 4, "new!", 4);        /* before the directory */
+  assert_record (out, 112, in, 104, 0, 13, 40);
+  assert_record (out, 112, in, 104, 2, 8, 88);
+  g_assert_cmpuint (mshed_read_u32 (o + 112 + 3 * 64 + 56), ==, 104);
+  /* the sort table is rebuilt for the new name (§7.3) */
+  g_assert_cmpuint (mshed_read_u32 (o + 112 + 3 * 64 + 60), ==, 3);
+  back = mshed_nres_parse (out, MSHED_MODE_STRICT, NULL, &error);
+  g_assert_no_error (error);
+  g_clear_pointer (&out, g_bytes_unref);
+
+  mshed_nres_remove_entry (nres, 1);   /* b: 56..72 goes, G2 and c close up */
+  out = mshed_nres_serialize (nres, NULL);
+  assert_kept (out, 16, in, 16, 40);
+  assert_kept (out, 56, in, 72, 32);             /* G2, c, G3 */
+  o = g_bytes_get_data (out, NULL);
+  g_assert_cmpmem (o + 88, 4, "new!", 4);
+  g_assert_cmpuint (mshed_read_u32 (o + 12), ==, 96 + 3 * 64);
+  assert_record (out, 96, in, 104, 0, 13, 40);
+  g_assert_cmpmem (o + 96 + 64, 56, (const guint8 *) g_bytes_get_data (in, NULL) + 104 + 128, 56);
+  g_assert_cmpuint (mshed_read_u32 (o + 96 + 64 + 56), ==, 72);
+  g_clear_pointer (&out, g_bytes_unref);
+
+  /* undo both: b back with its bytes takes its old place, d goes: the input again */
+  {
+    g_autoptr(GBytes) b = g_bytes_new_from_bytes (in, 56, 10);
+    MshedNresEntry templ;
+
+    entry_template (&templ, 2, 0x101, 0x201, 0x301, "b");
+    mshed_nres_insert_entry (nres, 1, &templ, b);
+    mshed_nres_remove_entry (nres, 3);
+    out = mshed_nres_serialize (nres, NULL);
+    g_assert_true (g_bytes_equal (out, in));
+  }
+}
+
+/* What a repack drops, and the repack itself. */
+static void
+test_repack (void)
+{
+  g_autoptr(GBytes) in = hand_archive (gaps_recs, 3, gaps_gaps, 3, 104);
+  g_autoptr(MshedNres) nres = hand_parse (in);
+  g_autoptr(GArray) blocks = mshed_nres_list_unreferenced (nres);
+  g_autoptr(GBytes) out = NULL;
+  g_autoptr(MshedNres) back = NULL;
+  g_autoptr(GError) error = NULL;
+  static const MshedNresBlock expected[] = { { 16, 24 }, { 72, 16 }, { 96, 8 } };
+
+  g_assert_cmpuint (blocks->len, ==, G_N_ELEMENTS (expected));
+  for (guint i = 0; i < blocks->len; i++)
+    {
+      g_assert_cmpuint (g_array_index (blocks, MshedNresBlock, i).offset, ==, expected[i].offset);
+      g_assert_cmpuint (g_array_index (blocks, MshedNresBlock, i).size, ==, expected[i].size);
+    }
+  g_assert_true (mshed_nres_sort_matches_names (nres));
+
+  out = mshed_nres_repack (nres);
+  back = mshed_nres_parse (out, MSHED_MODE_STRICT, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (mshed_nres_is_canonical (back));
+  g_assert_cmpuint (g_bytes_get_size (out), ==, 16 + 16 + 16 + 8 + 3 * 64);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -354,5 +746,12 @@ main (int   argc,
   g_test_add_func ("/model/nres/name-nul", test_name_nul);
   g_test_add_func ("/model/nres/non-canonical", test_noncanonical);
   g_test_add_func ("/model/nres/splice-and-names", test_splice_and_names);
+  g_test_add_func ("/model/nres/lossless/gaps", test_lossless_gaps);
+  g_test_add_func ("/model/nres/lossless/edit-last", test_lossless_edit_last);
+  g_test_add_func ("/model/nres/lossless/reverse-order", test_lossless_reverse);
+  g_test_add_func ("/model/nres/lossless/overlap", test_lossless_overlap);
+  g_test_add_func ("/model/nres/lossless/foreign-padding", test_lossless_foreign_padding);
+  g_test_add_func ("/model/nres/lossless/insert-remove", test_lossless_insert_remove);
+  g_test_add_func ("/model/nres/repack", test_repack);
   return g_test_run ();
 }

@@ -203,7 +203,7 @@ parse_fail (MshedDiagnostics *diags,
  * mshed_nres_parse:
  * @bytes: the archive bytes (kept referenced; payloads are slices of it)
  * @mode: strict rejects every rule of nres.md §8 (1–6); tolerant rejects only 1–5 minus what
- *   can be read safely, and reports the rest as warnings
+ *   can be read safely, and reports the rest as errors all the same (with how it read on)
  * @diags: (nullable): receives the findings
  * @error: a #MSHED_MODEL_ERROR naming the field that made the archive unreadable
  *
@@ -221,7 +221,10 @@ mshed_nres_parse (GBytes            *bytes,
   gint32 count;
   guint32 total_size, version;
   guint64 dir_bytes, dir_offset;
-  MshedSeverity soft = mode == MSHED_MODE_STRICT ? MSHED_SEVERITY_ERROR : MSHED_SEVERITY_WARNING;
+  /* one classification (as in mshed_validate_model): a strict violation is an error in
+   * tolerant mode too; tolerant mode only reads on and says how */
+  MshedSeverity soft = MSHED_SEVERITY_ERROR;
+  gboolean tolerant = mode == MSHED_MODE_TOLERANT;
   gboolean failed_soft = FALSE;
   g_autofree guint8 *seen = NULL;
 
@@ -257,9 +260,10 @@ mshed_nres_parse (GBytes            *bytes,
                            g_strdup_printf (_("NRes header, field version: expected 0x100, "
                                               "found 0x%X"), version));
       if (diags)
-        mshed_diagnostics_add (diags, MSHED_SEVERITY_WARNING, MSHED_CHECK_NRES_VERSION,
+        mshed_diagnostics_add (diags, soft, MSHED_CHECK_NRES_VERSION,
                                CONTAINER, -1, MSHED_TABLE_DIRECTORY, -1, "version", 4,
-                               _("NRes header, field version: expected 0x100, found 0x%X"),
+                               _("NRes header, field version: expected 0x100, found 0x%X; "
+                                 "read anyway"),
                                version);
     }
 
@@ -280,7 +284,7 @@ mshed_nres_parse (GBytes            *bytes,
                                               "but the data is %zu bytes"),
                                             total_size, len));
       if (diags)
-        mshed_diagnostics_add (diags, MSHED_SEVERITY_WARNING, MSHED_CHECK_NRES_TOTAL_SIZE,
+        mshed_diagnostics_add (diags, soft, MSHED_CHECK_NRES_TOTAL_SIZE,
                                CONTAINER, -1, MSHED_TABLE_DIRECTORY, -1, "total_size", 12,
                                _("NRes header, field total_size: says %u bytes, but the data "
                                  "is %zu bytes; the %zu bytes after it are ignored"),
@@ -326,8 +330,11 @@ mshed_nres_parse (GBytes            *bytes,
           if (diags)
             mshed_diagnostics_add (diags, soft, MSHED_CHECK_NRES_NAME_NUL, CONTAINER, i,
                                    MSHED_TABLE_DIRECTORY, i, "name", rec_off + 20,
-                                   _("NRes directory record %d, field name: the 36-byte name "
-                                     "has no terminating NUL"), i);
+                                   tolerant ? _("NRes directory record %d, field name: the "
+                                                "36-byte name has no terminating NUL; all 36 "
+                                                "bytes are read as the name")
+                                            : _("NRes directory record %d, field name: the "
+                                                "36-byte name has no terminating NUL"), i);
           failed_soft = TRUE;
         }
       else
@@ -368,8 +375,12 @@ mshed_nres_parse (GBytes            *bytes,
           if (diags)
             mshed_diagnostics_add (diags, soft, MSHED_CHECK_NRES_SORT_RANGE, CONTAINER, i,
                                    MSHED_TABLE_DIRECTORY, i, "sort_index", rec_off + 60,
-                                   _("NRes directory record %d, field sort_index: %u is not "
-                                     "below the entry count %d"), i, e->sort_index, count);
+                                   tolerant ? _("NRes directory record %d, field "
+                                                "sort_index: %u is not below the entry count "
+                                                "%d; names are looked up by a linear scan")
+                                            : _("NRes directory record %d, field "
+                                                "sort_index: %u is not below the entry count "
+                                                "%d"), i, e->sort_index, count);
           self->sort_valid = FALSE;
           failed_soft = TRUE;
         }
@@ -378,8 +389,13 @@ mshed_nres_parse (GBytes            *bytes,
           if (diags)
             mshed_diagnostics_add (diags, soft, MSHED_CHECK_NRES_SORT_PERMUTATION, CONTAINER,
                                    i, MSHED_TABLE_DIRECTORY, i, "sort_index", rec_off + 60,
-                                   _("NRes directory record %d, field sort_index: %u repeats "
-                                     "an earlier record, so the values are not a permutation"),
+                                   tolerant ? _("NRes directory record %d, field "
+                                                "sort_index: %u repeats an earlier record, so "
+                                                "the values are not a permutation; names are "
+                                                "looked up by a linear scan")
+                                            : _("NRes directory record %d, field "
+                                                "sort_index: %u repeats an earlier record, so "
+                                                "the values are not a permutation"),
                                    i, e->sort_index);
           self->sort_valid = FALSE;
           failed_soft = TRUE;

@@ -30,6 +30,7 @@ struct _MshedDocument {
   GObject           parent_instance;
 
   MshedSource      *source;         /* NULL for a document without a file */
+  guint64           source_state;   /* history state in which the model holds @source's bytes */
   char             *path;
   char             *entry;
   char             *title;

@@ -66,6 +66,9 @@ struct _MshedTableView
   guint               focus_tick;
   guint               focus_position;
   guint               focus_tries;
+  guint               scroll_tick;
+  guint               pending_scroll;       /* view position to show once laid out */
+  guint               pending_scroll_done;  /* times it was scrolled there since */
   gboolean            show_raw;
 };
 

@@ -621,6 +621,47 @@ focus_tick_cb (GtkWidget     *widget,
   return G_SOURCE_CONTINUE;
 }
 
+static gboolean
+list_is_laid_out (GtkWidget *list)
+{
+  return list != NULL && gtk_widget_get_mapped (list) && gtk_widget_get_height (list) > 0;
+}
+
+/* A scroll asked for while the list had no size (a notebook page not shown yet, a window not
+ * drawn yet) happens once it has one: GTK 4.8's list forgets a scroll-to-item it could not
+ * place. It is repeated one frame later, when the first allocation has settled. */
+static gboolean
+scroll_tick_cb (GtkWidget     *widget,
+                GdkFrameClock *clock,
+                gpointer       user_data)
+{
+  MshedTableView *self = MSHED_TABLE_VIEW (widget);
+  GtkWidget *list = get_list_view (self);
+
+  if (self->pending_scroll == G_MAXUINT || !gtk_widget_get_mapped (widget))
+    {
+      self->scroll_tick = 0;
+      return G_SOURCE_REMOVE;
+    }
+  if (!list_is_laid_out (list))
+    return G_SOURCE_CONTINUE;
+  gtk_widget_activate_action (list, "list.scroll-to-item", "u", self->pending_scroll);
+  if (++self->pending_scroll_done < 2)
+    return G_SOURCE_CONTINUE;
+  self->pending_scroll = G_MAXUINT;
+  self->scroll_tick = 0;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+start_pending_scroll (MshedTableView *self)
+{
+  if (self->pending_scroll != G_MAXUINT && self->scroll_tick == 0 &&
+      gtk_widget_get_mapped (GTK_WIDGET (self)))
+    self->scroll_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), scroll_tick_cb,
+                                                      NULL, NULL);
+}
+
 void
 _mshed_table_view_scroll_to (MshedTableView *self,
                              guint           position,
@@ -630,8 +671,12 @@ _mshed_table_view_scroll_to (MshedTableView *self,
 
   /* HACK: gtk_column_view_scroll_to() arrives in 4.12, and setting the adjustment far into a
    * long list can leave GTK 4.8's view blank (PLATFORM.md); the list's own action works. */
-  if (list != NULL)
+  if (list_is_laid_out (list))
     gtk_widget_activate_action (list, "list.scroll-to-item", "u", position);
+  /* …and once more when the list (re)gets its size: now, or when its page is shown */
+  self->pending_scroll = position;
+  self->pending_scroll_done = list_is_laid_out (list) ? 1 : 0;
+  start_pending_scroll (self);
 
   if (focus)
     {
@@ -641,6 +686,13 @@ _mshed_table_view_scroll_to (MshedTableView *self,
         self->focus_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), focus_tick_cb,
                                                          NULL, NULL);
     }
+}
+
+static void
+mshed_table_view_map (GtkWidget *widget)
+{
+  GTK_WIDGET_CLASS (mshed_table_view_parent_class)->map (widget);
+  start_pending_scroll (MSHED_TABLE_VIEW (widget));
 }
 
 guint
@@ -991,6 +1043,11 @@ mshed_table_view_dispose (GObject *object)
       gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->focus_tick);
       self->focus_tick = 0;
     }
+  if (self->scroll_tick != 0)
+    {
+      gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->scroll_tick);
+      self->scroll_tick = 0;
+    }
   if (self->editor != NULL)
     {
       gtk_widget_unparent (GTK_WIDGET (self->editor));
@@ -1082,6 +1139,7 @@ mshed_table_view_class_init (MshedTableViewClass *klass)
   widget_class->measure = mshed_table_view_measure;
   widget_class->size_allocate = mshed_table_view_size_allocate;
   widget_class->grab_focus = mshed_table_view_grab_focus;
+  widget_class->map = mshed_table_view_map;
 
   properties[PROP_DOCUMENT] =
     g_param_spec_object ("document", NULL, NULL, MSHED_TYPE_DOCUMENT,
@@ -1173,6 +1231,7 @@ mshed_table_view_init (MshedTableView *self)
 
   self->table = MSHED_TABLE_NODES;
   self->cur_row = G_MAXUINT;
+  self->pending_scroll = G_MAXUINT;
   self->cache_row = G_MAXUINT;
   self->cache_pos = G_MAXUINT;
   self->cur_col = INDEX_COLUMN;
@@ -1326,6 +1385,19 @@ mshed_table_view_reveal (MshedTableView *self,
   self->last_emitted_row = row;
   _mshed_table_view_set_current_cell (self, row, column >= 0 ? column : self->cur_col, FALSE);
   _mshed_table_view_scroll_to (self, pos, TRUE);
+}
+
+void
+mshed_table_view_scroll_to_row (MshedTableView *self,
+                                guint           row)
+{
+  guint pos;
+
+  g_return_if_fail (MSHED_IS_TABLE_VIEW (self));
+
+  pos = _mshed_table_view_row_position (self, row);
+  if (pos != G_MAXUINT)
+    _mshed_table_view_scroll_to (self, pos, FALSE);
 }
 
 void

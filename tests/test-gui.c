@@ -15,51 +15,13 @@
 #include <gtk/gtk.h>
 #include <string.h>
 
-#include "mshed-application.h"
+#include "gui-test-util.h"
 #include "mshed-bytes.h"
 #include "mshed-cell-editor.h"
 #include "mshed-node-tree-private.h"
-#include "mshed-table-view-private.h"
-#include "mshed-window-private.h"
-#include "widget-test-util.h"
+#include "mshed-selection.h"
 
 static MshedApplication *app;
-
-static char *
-copy_sample (const char *dir,
-             const char *name)
-{
-  const char *sample = g_getenv ("MSHED_SAMPLE");
-  g_autofree char *data = NULL;
-  gsize len = 0;
-  char *path = g_build_filename (dir, name, NULL);
-
-  g_assert_nonnull (sample);
-  g_assert_true (g_file_get_contents (sample, &data, &len, NULL));
-  g_assert_true (g_file_set_contents (path, data, (gssize) len, NULL));
-  return path;
-}
-
-static GBytes *
-file_bytes (const char *path)
-{
-  g_autofree char *data = NULL;
-  gsize len = 0;
-
-  g_assert_true (g_file_get_contents (path, &data, &len, NULL));
-  return g_bytes_new_take (g_steal_pointer (&data), len);
-}
-
-static MshedTableView *
-grid_of (MshedWindow  *window,
-         MshedTableId  table)
-{
-  for (guint i = 0; i < MSHED_WINDOW_N_GRIDS; i++)
-    if (mshed_window_grid_tables[i] == table)
-      return window->grids[i];
-  g_assert_not_reached ();
-  return NULL;
-}
 
 static void
 editor_type (MshedCellEditor *editor,
@@ -94,7 +56,7 @@ take_screenshots (MshedWindow   *window,
   shot (window, "main.png");
 
   _mshed_window_select_grid (window, MSHED_TABLE_SLOTS);
-  g_signal_emit_by_name (grid_of (window, MSHED_TABLE_SLOTS), "row-selected", 3);
+  g_signal_emit_by_name (gui_test_grid (window, MSHED_TABLE_SLOTS), "row-selected", 3);
   gtk_notebook_set_current_page (window->side_notebook, 1);
   shot (window, "hex.png");
 
@@ -116,14 +78,14 @@ static void
 test_edit_undo_save (void)
 {
   g_autofree char *dir = g_dir_make_tmp ("mshed-gui-XXXXXX", NULL);
-  g_autofree char *path = copy_sample (dir, "sample.msh");
-  g_autofree char *model_only_path = copy_sample (dir, "model-only.msh");
+  g_autofree char *path = gui_test_copy_sample (dir, "sample.msh");
+  g_autofree char *model_only_path = gui_test_copy_sample (dir, "model-only.msh");
   g_autofree char *backup = g_strconcat (path, ".bak", NULL);
   MshedWindow *window = mshed_window_new (app);
   MshedDocument *doc;
   MshedTableView *slots;
   MshedCellEditor *editor;
-  g_autoptr(GBytes) original = file_bytes (path);
+  g_autoptr(GBytes) original = gui_test_file_bytes (path);
   g_autoptr(GBytes) before_invalid = NULL;
   g_autoptr(GBytes) after_invalid = NULL;
   g_autoptr(GBytes) edited = NULL;
@@ -156,7 +118,7 @@ test_edit_undo_save (void)
   g_assert_cmpstr (gtk_label_get_label (window->title_label), ==, "• sample.msh");
 
   /* a slot cell through the grid: the unknown word unk30 of slot 2 */
-  slots = grid_of (window, MSHED_TABLE_SLOTS);
+  slots = gui_test_grid (window, MSHED_TABLE_SLOTS);
   _mshed_window_select_grid (window, MSHED_TABLE_SLOTS);
   mshed_table_view_reveal (slots, 2, "unk30");
   widget_test_iterate (100);
@@ -199,7 +161,7 @@ test_edit_undo_save (void)
   gtk_widget_activate_action (GTK_WIDGET (window), "win.save", NULL);
   widget_test_iterate (100);
   g_assert_false (mshed_document_get_modified (doc));
-  saved = file_bytes (path);
+  saved = gui_test_file_bytes (path);
 
   /* the same edits through the document model alone give the same file */
   model_only = mshed_document_open (model_only_path, MSHED_MODE_STRICT, &error);
@@ -214,7 +176,7 @@ test_edit_undo_save (void)
 
   /* the original was kept as a one-time backup */
   {
-    g_autoptr(GBytes) bak = file_bytes (backup);
+    g_autoptr(GBytes) bak = gui_test_file_bytes (backup);
     g_assert_true (g_bytes_equal (bak, original));
   }
 
@@ -230,8 +192,8 @@ static void
 test_broken_opens_tolerant (void)
 {
   g_autofree char *dir = g_dir_make_tmp ("mshed-gui-XXXXXX", NULL);
-  g_autofree char *path = copy_sample (dir, "broken.msh");
-  g_autoptr(GBytes) bytes = file_bytes (path);
+  g_autofree char *path = gui_test_copy_sample (dir, "broken.msh");
+  g_autoptr(GBytes) bytes = gui_test_file_bytes (path);
   g_autoptr(MshedModel) model = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree guint8 *data = NULL;
@@ -338,11 +300,10 @@ static void
 test_close_asks (void)
 {
   g_autofree char *dir = g_dir_make_tmp ("mshed-gui-XXXXXX", NULL);
-  g_autofree char *path = copy_sample (dir, "close.msh");
+  g_autofree char *path = gui_test_copy_sample (dir, "close.msh");
   MshedWindow *window = mshed_window_new (app);
-  GtkWidget *dialog = NULL;
+  GtkWidget *dialog;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GListModel) toplevels = gtk_window_get_toplevels ();
   gboolean gone = FALSE;
 
   gtk_window_present (GTK_WINDOW (window));
@@ -352,12 +313,7 @@ test_close_asks (void)
   gtk_window_close (GTK_WINDOW (window));
   widget_test_iterate (100);
   g_assert_nonnull (window);  /* still open: it asked */
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GObject) w = g_list_model_get_item (toplevels, i);
-      if (GTK_IS_MESSAGE_DIALOG (w))
-        dialog = GTK_WIDGET (w);
-    }
+  dialog = gui_test_find_toplevel (GTK_TYPE_MESSAGE_DIALOG, NULL);
   g_assert_nonnull (dialog);
   gtk_dialog_response (GTK_DIALOG (dialog), 2);  /* discard */
   widget_test_iterate (100);
@@ -367,6 +323,381 @@ test_close_asks (void)
   g_assert_true (gone);
   g_unlink (path);
   g_rmdir (dir);
+}
+
+/* Jumps into grid tabs not shown yet scroll the row into view (item: a far row selected but
+ * the view left at the top) ---------------------------------------------------------------- */
+
+static void
+test_jump_scrolls (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("mshed-gui-XXXXXX", NULL);
+  g_autofree char *path = gui_test_write_big_model (dir, "big.msh", 20000);
+  MshedWindow *window = gui_test_window (app);
+  MshedModel *model;
+  MshedTableView *batches, *slots, *tris;
+  guint far_batch, node, first_slot = G_MAXUINT, first_tri = G_MAXUINT;
+  g_autoptr(MshedSelection) selection = mshed_selection_new ();
+  GArray *rows;
+
+  g_assert_true (mshed_window_open (window, path));
+  widget_test_iterate (300);
+  model = mshed_document_get_model (mshed_window_get_document (window));
+  batches = gui_test_grid (window, MSHED_TABLE_BATCHES);
+  slots = gui_test_grid (window, MSHED_TABLE_SLOTS);
+  tris = gui_test_grid (window, MSHED_TABLE_TRIS);
+
+  /* a pick in the preview jumps to its batch in the Batches tab, never shown so far */
+  g_assert_cmpint (gtk_notebook_get_current_page (window->grid_notebook), ==, 0);
+  far_batch = mshed_model_get_n_rows (model, MSHED_TABLE_BATCHES) - 1;
+  g_assert_cmpuint (far_batch, >, 30);
+  g_signal_emit_by_name (window->model_view, "picked", G_MAXUINT, G_MAXUINT, far_batch, G_MAXUINT);
+  g_assert_true (gui_test_wait_row_visible (batches, far_batch, 1500));
+  {
+    guint selected = G_MAXUINT;
+
+    g_assert_true (mshed_table_view_get_selected_row (batches, &selected));
+    g_assert_cmpuint (selected, ==, far_batch);
+  }
+
+  /* selecting the last node in the tree: its slots and triangle descriptors are where the
+   * Slots and Triangles tabs open */
+  node = mshed_model_get_n_rows (model, MSHED_TABLE_NODES) - 1;
+  mshed_selection_add_node (selection, model, node);
+  rows = mshed_selection_get_rows (selection, MSHED_TABLE_SLOTS);
+  for (guint i = 0; i < rows->len; i++)
+    first_slot = MIN (first_slot, g_array_index (rows, guint, i));
+  rows = mshed_selection_get_rows (selection, MSHED_TABLE_TRIS);
+  for (guint i = 0; i < rows->len; i++)
+    first_tri = MIN (first_tri, g_array_index (rows, guint, i));
+  g_assert_cmpuint (first_tri, >, 1000);
+  mshed_node_tree_select_node (window->node_tree, node);
+  g_signal_emit_by_name (window->node_tree, "node-selected", node);
+  widget_test_iterate (100);
+  _mshed_window_select_grid (window, MSHED_TABLE_TRIS);
+  g_assert_true (gui_test_wait_row_visible (tris, first_tri, 1500));
+  _mshed_window_select_grid (window, MSHED_TABLE_SLOTS);
+  g_assert_true (gui_test_wait_row_visible (slots, first_slot, 1500));
+
+  gui_test_close (window);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* F8 (next problem) on a problem far down a table not shown yet. */
+static void
+test_next_problem_scrolls (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("mshed-gui-XXXXXX", NULL);
+  g_autofree char *path = gui_test_write_big_model (dir, "broken.msh", 60000);
+  g_autoptr(MshedDocument) planted = NULL;
+  g_autoptr(GError) error = NULL;
+  MshedWindow *window;
+  MshedTableView *tris;
+  guint far;
+
+  /* plant a defect in the last triangle descriptor: a neighbour link past the table */
+  planted = mshed_document_open (path, MSHED_MODE_STRICT, &error);
+  g_assert_no_error (error);
+  far = mshed_model_get_n_rows (mshed_document_get_model (planted), MSHED_TABLE_TRIS) - 1;
+  g_assert_true (mshed_document_set_field (planted, MSHED_TABLE_TRIS, far, "link0", 65000, &error));
+  g_assert_no_error (error);
+  g_assert_true (mshed_document_save (planted, MSHED_SAVE_ANYWAY | MSHED_SAVE_NO_BACKUP, &error));
+  g_assert_no_error (error);
+
+  window = gui_test_window (app);
+  g_assert_true (mshed_window_open (window, path));
+  widget_test_iterate (300);
+  tris = gui_test_grid (window, MSHED_TABLE_TRIS);
+  g_assert_cmpuint (mshed_diagnostics_view_get_n_shown (window->diagnostics_view), >=, 1);
+  /* the Triangles tab was shown once (at its top), then another one */
+  _mshed_window_select_grid (window, MSHED_TABLE_TRIS);
+  widget_test_iterate (200);
+  _mshed_window_select_grid (window, MSHED_TABLE_NODES);
+  widget_test_iterate (100);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.next-problem", NULL);
+  g_assert_cmpint (gtk_notebook_get_current_page (window->grid_notebook), ==, 3);
+  g_assert_true (gui_test_wait_row_visible (tris, far, 1500));
+
+  gui_test_close (window);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* The Undo button names the command Ctrl+Z undoes, after every edit ------------------------ */
+
+static void
+test_undo_tooltip (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("mshed-gui-XXXXXX", NULL);
+  g_autofree char *path = gui_test_copy_sample (dir, "tooltip.msh");
+  MshedWindow *window = gui_test_window (app);
+  MshedDocument *doc;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *first = NULL;
+  g_autofree char *expect = NULL;
+
+  g_assert_true (mshed_window_open (window, path));
+  doc = mshed_window_get_document (window);
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (window->undo_button), ==, "Undo");
+
+  g_assert_true (mshed_document_rename_node (doc, 1, "first", &error));
+  first = g_strdup (mshed_document_get_undo_label (doc));
+  expect = g_strdup_printf ("Undo %s", first);
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (window->undo_button), ==, expect);
+
+  /* a second command: can-undo and modified stay TRUE, the label changes */
+  g_assert_true (mshed_document_set_field_text (doc, MSHED_TABLE_SLOTS, 2, "unk30", "0x51",
+                                                &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (mshed_document_get_undo_label (doc), !=, first);
+  g_free (expect);
+  expect = g_strdup_printf ("Undo %s", mshed_document_get_undo_label (doc));
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (window->undo_button), ==, expect);
+
+  /* undo: the first command again, and Redo names the second */
+  g_assert_true (mshed_document_undo (doc));
+  g_free (expect);
+  expect = g_strdup_printf ("Undo %s", first);
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (window->undo_button), ==, expect);
+  g_free (expect);
+  expect = g_strdup_printf ("Redo %s", mshed_document_get_redo_label (doc));
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (window->redo_button), ==, expect);
+  g_assert_true (mshed_document_undo (doc));
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (window->undo_button), ==, "Undo");
+
+  gui_test_close (window);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* Reload from Disk asks before it replaces unsaved edits, and can be undone -------------- */
+
+static void
+test_reload_asks (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("mshed-gui-XXXXXX", NULL);
+  g_autofree char *path = gui_test_copy_sample (dir, "reload.msh");
+  g_autoptr(GBytes) original = gui_test_file_bytes (path);
+  MshedWindow *window = gui_test_window (app);
+  MshedDocument *doc;
+  GtkWidget *dialog;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) edited = NULL;
+  g_autoptr(GBytes) now = NULL;
+
+  g_assert_true (mshed_window_open (window, path));
+  doc = mshed_window_get_document (window);
+  g_assert_true (mshed_document_rename_node (doc, 1, "unsaved", &error));
+  edited = mshed_document_serialize_file (doc);
+
+  /* Cancel keeps the edits */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.reload", NULL);
+  widget_test_iterate (100);
+  dialog = gui_test_find_toplevel (GTK_TYPE_MESSAGE_DIALOG, NULL);
+  g_assert_nonnull (dialog);
+  gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_CANCEL);
+  widget_test_iterate (100);
+  g_assert_true (mshed_document_get_modified (doc));
+  now = mshed_document_serialize_file (doc);
+  g_assert_true (g_bytes_equal (now, edited));
+  g_clear_pointer (&now, g_bytes_unref);
+
+  /* Discard and Reload: the file's bytes, saved state; undo brings the edit back */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.reload", NULL);
+  widget_test_iterate (100);
+  dialog = gui_test_find_toplevel (GTK_TYPE_MESSAGE_DIALOG, NULL);
+  g_assert_nonnull (dialog);
+  gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT);
+  widget_test_iterate (100);
+  g_assert_false (mshed_document_get_modified (doc));
+  now = mshed_document_serialize_file (doc);
+  g_assert_true (g_bytes_equal (now, original));
+  g_clear_pointer (&now, g_bytes_unref);
+  g_assert_cmpstr (gtk_label_get_label (window->title_label), ==, "reload.msh");
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
+  widget_test_iterate (50);
+  g_assert_true (mshed_document_get_modified (doc));
+  now = mshed_document_serialize_file (doc);
+  g_assert_true (g_bytes_equal (now, edited));
+  g_clear_pointer (&now, g_bytes_unref);
+
+  /* unmodified: no question */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.redo", NULL);
+  widget_test_iterate (50);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.reload", NULL);
+  widget_test_iterate (100);
+  g_assert_null (gui_test_find_toplevel (GTK_TYPE_MESSAGE_DIALOG, NULL));
+
+  gui_test_close (window);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* Recent files: archive entries are listed and reopen, underscores are shown ------------- */
+
+/* The first item of the recent menu whose target is @spec, with its label. */
+static gboolean
+find_recent_item (MshedWindow *window,
+                  const char  *spec,
+                  char       **label)
+{
+  GMenuModel *menu;
+
+  gtk_menu_button_popup (window->recent_button);
+  widget_test_iterate (50);
+  menu = gtk_menu_button_get_menu_model (window->recent_button);
+  gtk_menu_button_popdown (window->recent_button);
+  for (int i = 0; i < g_menu_model_get_n_items (menu); i++)
+    {
+      g_autoptr(GVariant) target =
+        g_menu_model_get_item_attribute_value (menu, i, G_MENU_ATTRIBUTE_TARGET,
+                                               G_VARIANT_TYPE_STRING);
+
+      if (target && g_strcmp0 (g_variant_get_string (target, NULL), spec) == 0)
+        {
+          g_assert_true (g_menu_model_get_item_attribute (menu, i, G_MENU_ATTRIBUTE_LABEL, "s",
+                                                          label));
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+static void
+test_recent_files (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("mshed-gui-XXXXXX", NULL);
+  g_autofree char *archive = NULL;
+  g_autofree char *model = gui_test_copy_sample (dir, "my_model.msh");
+  g_autofree char *entry_spec = NULL;
+  g_autofree char *label = NULL;
+  MshedWindow *window = gui_test_window (app);
+  MshedWindow *other;
+  MshedDocument *doc;
+
+  {
+    g_autoptr(GBytes) bytes = gui_test_file_bytes (g_getenv ("MSHED_SAMPLE_ARCHIVE"));
+
+    archive = gui_test_write (dir, "game_data.rlb", bytes);
+  }
+
+  /* a loose model: its name shows its underscore (doubled in the menu: no mnemonic) */
+  g_assert_true (mshed_window_open (window, model));
+  g_assert_true (find_recent_item (window, model, &label));
+  g_assert_cmpstr (label, ==, "my__model.msh");
+  g_clear_pointer (&label, g_free);
+  gui_test_close (window);
+
+  /* an entry of an archive, opened from the entry list */
+  window = gui_test_window (app);
+  g_assert_true (mshed_window_open (window, archive));
+  g_signal_emit_by_name (window->archive_view, "activate", 0);
+  widget_test_iterate (100);
+  doc = mshed_window_get_document (window);
+  g_assert_nonnull (doc);
+  entry_spec = g_strdup_printf ("%s:%s", archive, mshed_document_get_entry (doc));
+  g_assert_cmpstr (mshed_document_get_entry (doc), ==, "Gun_0.msh");
+  g_assert_true (find_recent_item (window, entry_spec, &label));
+  g_assert_cmpstr (label, ==, "Gun__0.msh in game__data.rlb");
+  g_clear_pointer (&label, g_free);
+  /* the archive itself too */
+  g_assert_true (find_recent_item (window, archive, &label));
+  g_clear_pointer (&label, g_free);
+  gui_test_close (window);
+
+  /* choosing the entry in an empty window opens that model again */
+  other = gui_test_window (app);
+  gtk_widget_activate_action (GTK_WIDGET (other), "win.open-recent", "s", entry_spec);
+  widget_test_iterate (100);
+  doc = mshed_window_get_document (other);
+  g_assert_nonnull (doc);
+  g_assert_cmpstr (mshed_document_get_entry (doc), ==, "Gun_0.msh");
+  g_assert_cmpstr (mshed_document_get_path (doc), ==, archive);
+  gui_test_close (other);
+
+  g_unlink (model);
+  g_unlink (archive);
+  g_rmdir (dir);
+}
+
+/* From a model opened out of an archive back to the archive's entry list ----------------- */
+
+static void
+test_show_archive_entries (void)
+{
+  const char *archive = g_getenv ("MSHED_SAMPLE_ARCHIVE");
+  MshedWindow *window = gui_test_window (app);
+  MshedWindow *other;
+  GtkSelectionModel *entries;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *spec = g_strdup_printf ("%s:Hangar_1.MSH", archive);
+
+  /* a loose model has no archive */
+  g_assert_true (mshed_window_open (window, g_getenv ("MSHED_SAMPLE")));
+  g_assert_false (gtk_widget_get_visible (window->archive_button));
+  g_assert_false (gtk_widget_is_sensitive (window->archive_button));
+
+  g_assert_true (mshed_window_open (window, spec));
+  widget_test_iterate (100);
+  g_assert_true (gtk_widget_get_visible (window->archive_button));
+  g_assert_true (gtk_widget_is_sensitive (window->archive_button));
+  g_signal_emit_by_name (window->archive_button, "clicked");
+  widget_test_iterate (100);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->main_stack), ==, "archive");
+  g_assert_null (mshed_window_get_document (window));
+  /* the model we came from is the selected entry */
+  entries = gtk_column_view_get_model (window->archive_view);
+  g_assert_true (gtk_selection_model_is_selected (entries, 4));
+
+  /* with unsaved edits, the list opens in another window and the edits stay */
+  g_assert_true (mshed_window_open (window, spec));
+  g_assert_true (mshed_document_rename_node (mshed_window_get_document (window), 0, "x", &error));
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.show-archive-entries", NULL);
+  widget_test_iterate (100);
+  g_assert_nonnull (mshed_window_get_document (window));
+  other = MSHED_WINDOW (gui_test_find_toplevel (MSHED_TYPE_WINDOW, GTK_WIDGET (window)));
+  g_assert_nonnull (other);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (other->main_stack), ==, "archive");
+  gui_test_close (other);
+  mshed_document_undo (mshed_window_get_document (window));
+  gui_test_close (window);
+}
+
+/* The Open dialog shows models and archives by default ------------------------------------ */
+
+static gboolean
+filter_shows (GtkFileFilter *filter,
+              const char    *name)
+{
+  g_autoptr(GFileInfo) info = g_file_info_new ();
+
+  g_file_info_set_display_name (info, name);
+  g_file_info_set_content_type (info, "application/octet-stream");
+  return gtk_filter_match (GTK_FILTER (filter), info);
+}
+
+static void
+test_open_dialog_filter (void)
+{
+  MshedWindow *window = gui_test_window (app);
+  GtkWidget *dialog;
+  GtkFileFilter *filter;
+  const char *shown[] = { "a.msh", "B.MSH", "fortif.rlb", "SYSTEM.RLB", "Material.lib",
+                          "Textures.LIB" };
+
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.open", NULL);
+  widget_test_iterate (200);
+  dialog = gui_test_find_toplevel (GTK_TYPE_FILE_CHOOSER_DIALOG, NULL);
+  g_assert_nonnull (dialog);
+  filter = gtk_file_chooser_get_filter (GTK_FILE_CHOOSER (dialog));
+  g_assert_nonnull (filter);
+  for (guint i = 0; i < G_N_ELEMENTS (shown); i++)
+    g_assert_true (filter_shows (filter, shown[i]));
+  g_assert_false (filter_shows (filter, "notes.txt"));
+  gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_CANCEL);
+  widget_test_iterate (100);
+  gui_test_close (window);
 }
 
 int
@@ -391,5 +722,12 @@ main (int   argc,
   g_test_add_func ("/app/archive", test_archive);
   g_test_add_func ("/app/unreadable", test_unreadable);
   g_test_add_func ("/app/close-asks", test_close_asks);
+  g_test_add_func ("/app/jump-scrolls", test_jump_scrolls);
+  g_test_add_func ("/app/next-problem-scrolls", test_next_problem_scrolls);
+  g_test_add_func ("/app/undo-tooltip", test_undo_tooltip);
+  g_test_add_func ("/app/reload-asks", test_reload_asks);
+  g_test_add_func ("/app/recent-files", test_recent_files);
+  g_test_add_func ("/app/show-archive-entries", test_show_archive_entries);
+  g_test_add_func ("/app/open-dialog-filter", test_open_dialog_filter);
   return g_test_run ();
 }

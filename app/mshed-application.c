@@ -273,6 +273,10 @@ static void
 mshed_application_startup (GApplication *app)
 {
   MshedApplication *self = MSHED_APPLICATION (app);
+  /* Application accelerators are handled before the focused widget sees the key, so only keys
+   * that mean the same everywhere are here. F2 and Ctrl+F belong to the focused view (the
+   * tree renames and searches, a grid edits its cell and filters, the hex view searches);
+   * MshedWindow's own bindings catch Ctrl+F when no view takes it. */
   static const struct { const char *action; const char *accels[3]; } accels[] = {
     { "app.quit", { "<Control>q", NULL } },
     { "app.new-window", { "<Control>n", NULL } },
@@ -282,12 +286,11 @@ mshed_application_startup (GApplication *app)
     { "win.close", { "<Control>w", NULL } },
     { "win.undo", { "<Control>z", NULL } },
     { "win.redo", { "<Control><Shift>z", "<Control>y", NULL } },
-    { "win.find", { "<Control>f", NULL } },
-    { "win.rename-node", { "F2", NULL } },
     { "win.recompute-all", { "<Control>r", NULL } },
     { "win.next-problem", { "F8", NULL } },
     { "win.toggle-bottom-panel", { "F9", NULL } },
-    { "win.toggle-side-panel", { "F10", NULL } },
+    /* F10 opens the main menu (GtkMenuButton:primary), as in every GNOME application */
+    { "win.toggle-side-panel", { "F12", NULL } },
     { "win.show-help-overlay", { "<Control>question", NULL } },
   };
   GSettingsSchemaSource *source = g_settings_schema_source_get_default ();

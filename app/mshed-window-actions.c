@@ -615,6 +615,11 @@ _mshed_window_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.export-csv", NULL, export_csv_action);
   gtk_widget_class_install_action (widget_class, "win.save-preview", NULL, save_preview_action);
   gtk_widget_class_install_action (widget_class, "win.reload", NULL, reload_action);
+
+  /* After the focused widget had its turn (bubble phase): Ctrl+F in a view that does not
+   * search itself (preview, problems, header) finds a node by name. */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "win.find",
+                                       NULL);
 }
 
 void

@@ -700,6 +700,135 @@ test_open_dialog_filter (void)
   gui_test_close (window);
 }
 
+/* The shortcuts window lists every key the README names ----------------------------------- */
+
+typedef struct {
+  guint           keyval;
+  GdkModifierType mods;
+} Key;
+
+static gboolean
+key_parse (const char *accel,
+           Key        *key)
+{
+  if (!gtk_accelerator_parse (accel, &key->keyval, &key->mods) || key->keyval == 0)
+    return FALSE;
+  key->keyval = gdk_keyval_to_lower (key->keyval);
+  return TRUE;
+}
+
+/* "Ctrl+Shift+Z", "F8", "Ctrl+?", "Alt+Down", "Enter" as a GTK accelerator string. */
+static char *
+readme_key_to_accel (const char *text)
+{
+  g_auto(GStrv) parts = g_strsplit (text, "+", -1);
+  GString *accel = g_string_new (NULL);
+  guint n = g_strv_length (parts);
+
+  for (guint i = 0; i + 1 < n; i++)
+    if (g_str_equal (parts[i], "Ctrl"))
+      g_string_append (accel, "<Control>");
+    else if (g_str_equal (parts[i], "Shift"))
+      g_string_append (accel, "<Shift>");
+    else if (g_str_equal (parts[i], "Alt"))
+      g_string_append (accel, "<Alt>");
+    else
+      g_assert_not_reached ();
+  if (g_str_equal (parts[n - 1], "?"))
+    g_string_append (accel, "question");
+  else if (g_str_equal (parts[n - 1], "Enter"))
+    g_string_append (accel, "Return");
+  else
+    g_string_append (accel, parts[n - 1]);
+  return g_string_free (accel, FALSE);
+}
+
+static void
+add_accels (GArray     *keys,
+            const char *accels)
+{
+  g_auto(GStrv) list = g_strsplit (accels, " ", -1);
+
+  for (guint i = 0; list[i]; i++)
+    {
+      Key key;
+
+      if (*list[i] && key_parse (list[i], &key))
+        g_array_append_val (keys, key);
+    }
+}
+
+static gboolean
+keys_contain (GArray    *keys,
+              const Key *key)
+{
+  for (guint i = 0; i < keys->len; i++)
+    {
+      const Key *k = &g_array_index (keys, Key, i);
+
+      if (k->keyval == key->keyval && k->mods == key->mods)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+test_shortcuts_list_readme_keys (void)
+{
+  g_autofree char *readme_path = g_test_build_filename (G_TEST_DIST, "..", "README.md", NULL);
+  g_autofree char *readme = NULL;
+  g_autoptr(GtkBuilder) builder = gtk_builder_new_from_resource ("/org/mshed/Mshed/gtk/help-overlay.ui");
+  g_autoptr(GSList) objects = gtk_builder_get_objects (builder);
+  g_autoptr(GArray) listed = g_array_new (FALSE, FALSE, sizeof (Key));
+  g_autoptr(GRegex) regex = NULL;
+  g_autoptr(GMatchInfo) match = NULL;
+  guint n_keys = 0;
+
+  for (GSList *l = objects; l; l = l->next)
+    {
+      g_autofree char *accel = NULL;
+      g_autofree char *action = NULL;
+
+      if (!GTK_IS_SHORTCUTS_SHORTCUT (l->data))
+        continue;
+      g_object_get (l->data, "accelerator", &accel, "action-name", &action, NULL);
+      if (accel)
+        add_accels (listed, accel);
+      if (action)
+        {
+          g_auto(GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app),
+                                                                        action);
+
+          g_assert_true (accels[0] != NULL);  /* an action entry without a key shows nothing */
+          for (guint i = 0; accels[i]; i++)
+            add_accels (listed, accels[i]);
+        }
+    }
+
+  /* key names as the README writes them: Ctrl+O, Ctrl+Shift+Z, Alt+Down, F8, Enter */
+  g_assert_true (g_file_get_contents (readme_path, &readme, NULL, NULL));
+  regex = g_regex_new ("\\b(?:(?:Ctrl|Shift|Alt)\\+)+(?:[A-Z0-9?]\\b|[A-Z0-9?](?=[ ,.)/])|"
+                       "F[0-9]{1,2}\\b|Return\\b|Enter\\b|Up\\b|Down\\b|Left\\b|Right\\b|"
+                       "Home\\b|End\\b)|\\bF[0-9]{1,2}\\b|\\bEnter\\b",
+                       0, 0, NULL);
+  g_assert_nonnull (regex);
+  g_regex_match (regex, readme, 0, &match);
+  while (g_match_info_matches (match))
+    {
+      g_autofree char *text = g_match_info_fetch (match, 0);
+      g_autofree char *accel = readme_key_to_accel (text);
+      Key key;
+
+      g_assert_true (key_parse (accel, &key));
+      if (!keys_contain (listed, &key))
+        g_error ("README names %s (%s), but the shortcuts window does not list it", text, accel);
+      n_keys++;
+      g_match_info_next (match, NULL);
+    }
+  /* the README's editor section names a few dozen keys */
+  g_assert_cmpuint (n_keys, >=, 30);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -729,5 +858,6 @@ main (int   argc,
   g_test_add_func ("/app/recent-files", test_recent_files);
   g_test_add_func ("/app/show-archive-entries", test_show_archive_entries);
   g_test_add_func ("/app/open-dialog-filter", test_open_dialog_filter);
+  g_test_add_func ("/app/shortcuts-list-readme-keys", test_shortcuts_list_readme_keys);
   return g_test_run ();
 }

@@ -311,7 +311,10 @@ mshed_application_startup (GApplication *app)
   g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions, G_N_ELEMENTS (app_actions), app);
   for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
     gtk_application_set_accels_for_action (GTK_APPLICATION (app), accels[i].action, accels[i].accels);
-  gtk_window_set_default_icon_name (APP_ID);
+  /* the icon ships in the resources too (uninstalled builds, a Devel build's own name) */
+  gtk_window_set_default_icon_name (gtk_icon_theme_has_icon (gtk_icon_theme_get_for_display (
+                                                               gdk_display_get_default ()), APP_ID)
+                                    ? APP_ID : "org.mshed.Mshed");
   load_css ();
 }
 

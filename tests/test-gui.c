@@ -829,6 +829,17 @@ test_shortcuts_list_readme_keys (void)
   g_assert_cmpuint (n_keys, >=, 30);
 }
 
+/* The app icon comes with the application (its resources), installed or not */
+static void
+test_icon (void)
+{
+  GtkIconTheme *theme = gtk_icon_theme_get_for_display (gdk_display_get_default ());
+
+  g_assert_true (gtk_icon_theme_has_icon (theme, "org.mshed.Mshed"));
+  g_assert_true (gtk_icon_theme_has_icon (theme, "org.mshed.Mshed-symbolic"));
+  g_assert_true (gtk_icon_theme_has_icon (theme, gtk_window_get_default_icon_name ()));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -859,5 +870,6 @@ main (int   argc,
   g_test_add_func ("/app/show-archive-entries", test_show_archive_entries);
   g_test_add_func ("/app/open-dialog-filter", test_open_dialog_filter);
   g_test_add_func ("/app/shortcuts-list-readme-keys", test_shortcuts_list_readme_keys);
+  g_test_add_func ("/app/icon", test_icon);
   return g_test_run ();
 }

@@ -149,8 +149,8 @@ _mshed_table_view_seed_position (MshedTableView *self,
   self->cache_pos = position;
 }
 
-static GtkWidget *
-get_list_view (MshedTableView *self)
+GtkWidget *
+_mshed_table_view_get_list_view (MshedTableView *self)
 {
   for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->column_view));
        child != NULL;
@@ -621,78 +621,22 @@ focus_tick_cb (GtkWidget     *widget,
   return G_SOURCE_CONTINUE;
 }
 
-static gboolean
-list_is_laid_out (GtkWidget *list)
-{
-  return list != NULL && gtk_widget_get_mapped (list) && gtk_widget_get_height (list) > 0;
-}
-
-/* A scroll asked for while the list had no size (a notebook page not shown yet, a window not
- * drawn yet) happens once it has one: GTK 4.8's list forgets a scroll-to-item it could not
- * place. It is repeated one frame later, when the first allocation has settled. */
-static gboolean
-scroll_tick_cb (GtkWidget     *widget,
-                GdkFrameClock *clock,
-                gpointer       user_data)
-{
-  MshedTableView *self = MSHED_TABLE_VIEW (widget);
-  GtkWidget *list = get_list_view (self);
-
-  if (self->pending_scroll == G_MAXUINT || !gtk_widget_get_mapped (widget))
-    {
-      self->scroll_tick = 0;
-      return G_SOURCE_REMOVE;
-    }
-  if (!list_is_laid_out (list))
-    return G_SOURCE_CONTINUE;
-  gtk_widget_activate_action (list, "list.scroll-to-item", "u", self->pending_scroll);
-  if (++self->pending_scroll_done < 2)
-    return G_SOURCE_CONTINUE;
-  self->pending_scroll = G_MAXUINT;
-  self->scroll_tick = 0;
-  return G_SOURCE_REMOVE;
-}
-
-static void
-start_pending_scroll (MshedTableView *self)
-{
-  if (self->pending_scroll != G_MAXUINT && self->scroll_tick == 0 &&
-      gtk_widget_get_mapped (GTK_WIDGET (self)))
-    self->scroll_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), scroll_tick_cb,
-                                                      NULL, NULL);
-}
-
+/* Gives the row at view @position the keyboard focus once it is bound (after a scroll). */
 void
-_mshed_table_view_scroll_to (MshedTableView *self,
-                             guint           position,
-                             gboolean        focus)
+_mshed_table_view_focus_position (MshedTableView *self,
+                                  guint           position)
 {
-  GtkWidget *list = get_list_view (self);
-
-  /* HACK: gtk_column_view_scroll_to() arrives in 4.12, and setting the adjustment far into a
-   * long list can leave GTK 4.8's view blank (PLATFORM.md); the list's own action works. */
-  if (list_is_laid_out (list))
-    gtk_widget_activate_action (list, "list.scroll-to-item", "u", position);
-  /* …and once more when the list (re)gets its size: now, or when its page is shown */
-  self->pending_scroll = position;
-  self->pending_scroll_done = list_is_laid_out (list) ? 1 : 0;
-  start_pending_scroll (self);
-
-  if (focus)
-    {
-      self->focus_position = position;
-      self->focus_tries = 0;
-      if (self->focus_tick == 0)
-        self->focus_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), focus_tick_cb,
-                                                         NULL, NULL);
-    }
+  self->focus_position = position;
+  self->focus_tries = 0;
+  if (self->focus_tick == 0)
+    self->focus_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), focus_tick_cb, NULL, NULL);
 }
 
 static void
 mshed_table_view_map (GtkWidget *widget)
 {
   GTK_WIDGET_CLASS (mshed_table_view_parent_class)->map (widget);
-  start_pending_scroll (MSHED_TABLE_VIEW (widget));
+  _mshed_table_view_start_pending_scroll (MSHED_TABLE_VIEW (widget));
 }
 
 guint
@@ -1353,51 +1297,6 @@ mshed_table_view_set_highlight (MshedTableView *self,
         gtk_bitset_add (self->highlight, rows[i]);
     }
   refresh_all_cells (self);
-}
-
-void
-mshed_table_view_reveal (MshedTableView *self,
-                         guint           row,
-                         const char     *field)
-{
-  guint pos;
-  gint column;
-
-  g_return_if_fail (MSHED_IS_TABLE_VIEW (self));
-
-  pos = _mshed_table_view_row_position (self, row);
-  if (pos == G_MAXUINT && gtk_filter_list_model_get_filter (self->filter_model) != NULL)
-    {
-      gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
-      _mshed_table_view_apply_filter_text (self, "");
-      pos = _mshed_table_view_row_position (self, row);
-    }
-  if (pos == G_MAXUINT)
-    return;
-
-  column = mshed_table_model_find_column (self->model, field);
-  if (column >= 0 && !_mshed_table_view_column_shown (self, column))
-    mshed_table_view_set_show_raw (self, TRUE);
-
-  self->block_selection++;
-  gtk_selection_model_select_item (GTK_SELECTION_MODEL (self->selection), pos, TRUE);
-  self->block_selection--;
-  self->last_emitted_row = row;
-  _mshed_table_view_set_current_cell (self, row, column >= 0 ? column : self->cur_col, FALSE);
-  _mshed_table_view_scroll_to (self, pos, TRUE);
-}
-
-void
-mshed_table_view_scroll_to_row (MshedTableView *self,
-                                guint           row)
-{
-  guint pos;
-
-  g_return_if_fail (MSHED_IS_TABLE_VIEW (self));
-
-  pos = _mshed_table_view_row_position (self, row);
-  if (pos != G_MAXUINT)
-    _mshed_table_view_scroll_to (self, pos, FALSE);
 }
 
 void

@@ -7,8 +7,47 @@
 
 #include <glib/gi18n.h>
 #include <locale.h>
+#include <stdlib.h>
 
 #include "mshed-application.h"
+
+/* Whether this binary is the one in the build tree it was built in (./mshed-dev run, the
+ * tests) rather than an installed copy. */
+static gboolean
+running_uninstalled (void)
+{
+  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
+  g_autofree char *dir = exe ? g_path_get_dirname (exe) : NULL;
+  g_autofree char *build_app = g_build_filename (MSHED_BUILD_ROOT, "app", NULL);
+  g_autofree char *real = realpath (build_app, NULL);
+
+  return dir != NULL && real != NULL && g_strcmp0 (dir, real) == 0;
+}
+
+/* The uninstalled app reads its translations (po/LANG/LC_MESSAGES/mshed.mo) and its compiled
+ * settings schema (data/) from the build tree: nothing is installed in the prefix yet. */
+static const char *
+setup_paths (void)
+{
+  static char *localedir;
+  g_autofree char *schemas = NULL;
+  const char *old;
+
+  if (!running_uninstalled ())
+    return LOCALEDIR;
+  localedir = g_build_filename (MSHED_BUILD_ROOT, "po", NULL);
+  schemas = g_build_filename (MSHED_BUILD_ROOT, "data", NULL);
+  old = g_getenv ("GSETTINGS_SCHEMA_DIR");
+  if (old == NULL || *old == '\0')
+    g_setenv ("GSETTINGS_SCHEMA_DIR", schemas, TRUE);
+  else if (!g_str_has_prefix (old, schemas))
+    {
+      g_autofree char *both = g_strconcat (schemas, G_SEARCHPATH_SEPARATOR_S, old, NULL);
+
+      g_setenv ("GSETTINGS_SCHEMA_DIR", both, TRUE);
+    }
+  return localedir;
+}
 
 int
 main (int   argc,
@@ -17,7 +56,7 @@ main (int   argc,
   g_autoptr(MshedApplication) app = NULL;
 
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bindtextdomain (GETTEXT_PACKAGE, setup_paths ());
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 

@@ -11,11 +11,13 @@
 #include <string.h>
 
 #include "mshed-application.h"
+#include "mshed-source.h"
 #include "mshed-window.h"
 
 struct _MshedApplication {
   GtkApplication parent_instance;
   GSettings     *settings;
+  GStrv          recent;      /* without settings */
 };
 
 G_DEFINE_FINAL_TYPE (MshedApplication, mshed_application, GTK_TYPE_APPLICATION)
@@ -35,6 +37,82 @@ mshed_application_get_settings (MshedApplication *self)
 {
   return self->settings;
 }
+
+/* Recent files ----------------------------------------------------------------------------- */
+
+GStrv
+mshed_application_dup_recent (MshedApplication *self)
+{
+  g_return_val_if_fail (MSHED_IS_APPLICATION (self), NULL);
+
+  if (self->settings)
+    return g_settings_get_strv (self->settings, "recent-files");
+  return g_strdupv (self->recent ? self->recent : (GStrv) (const char *[]) { NULL });
+}
+
+/* The desktop's list names files, so an archive entry is remembered as its archive. The
+ * application's name and command line are given here rather than taken from the program
+ * name, which is unset when the window runs without g_application_run() (tests, benchmarks):
+ * GLib then writes a bookmark without a command and fails a critical. */
+static void
+add_desktop_recent (const char *spec)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *entry = NULL;
+  g_autofree char *absolute = NULL;
+  g_autofree char *uri = NULL;
+  GtkRecentData data = {
+    .mime_type = (char *) "application/octet-stream",
+    .app_name = (char *) "mshed",
+    .app_exec = (char *) "mshed %f",
+  };
+
+  mshed_split_spec (spec, &path, &entry);
+  absolute = g_canonicalize_filename (path, NULL);
+  uri = g_filename_to_uri (absolute, NULL, NULL);
+  if (uri)
+    gtk_recent_manager_add_full (gtk_recent_manager_get_default (), uri, &data);
+}
+
+void
+mshed_application_add_recent (MshedApplication *self,
+                              const char       *spec)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *entry = NULL;
+  g_autofree char *absolute = NULL;
+  g_autofree char *canonical = NULL;
+  g_auto(GStrv) old = NULL;
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) now = NULL;
+  guint n = 1;
+
+  g_return_if_fail (MSHED_IS_APPLICATION (self));
+  g_return_if_fail (spec != NULL);
+
+  mshed_split_spec (spec, &path, &entry);
+  absolute = g_canonicalize_filename (path, NULL);
+  canonical = entry ? g_strdup_printf ("%s:%s", absolute, entry) : g_strdup (absolute);
+  old = mshed_application_dup_recent (self);
+  g_strv_builder_add (builder, canonical);
+  for (guint i = 0; old[i] != NULL && n < MSHED_RECENT_MAX; i++)
+    if (g_strcmp0 (old[i], canonical) != 0)
+      {
+        g_strv_builder_add (builder, old[i]);
+        n++;
+      }
+  now = g_strv_builder_end (builder);
+  if (self->settings)
+    g_settings_set_strv (self->settings, "recent-files", (const char * const *) now);
+  else
+    {
+      g_strfreev (self->recent);
+      self->recent = g_steal_pointer (&now);
+    }
+  add_desktop_recent (spec);
+}
+
+/* Windows ---------------------------------------------------------------------------------- */
 
 static MshedWindow *
 find_empty_window (MshedApplication *self)
@@ -195,6 +273,10 @@ static void
 mshed_application_startup (GApplication *app)
 {
   MshedApplication *self = MSHED_APPLICATION (app);
+  /* Application accelerators are handled before the focused widget sees the key, so only keys
+   * that mean the same everywhere are here. F2 and Ctrl+F belong to the focused view (the
+   * tree renames and searches, a grid edits its cell and filters, the hex view searches);
+   * MshedWindow's own bindings catch Ctrl+F when no view takes it. */
   static const struct { const char *action; const char *accels[3]; } accels[] = {
     { "app.quit", { "<Control>q", NULL } },
     { "app.new-window", { "<Control>n", NULL } },
@@ -204,12 +286,11 @@ mshed_application_startup (GApplication *app)
     { "win.close", { "<Control>w", NULL } },
     { "win.undo", { "<Control>z", NULL } },
     { "win.redo", { "<Control><Shift>z", "<Control>y", NULL } },
-    { "win.find", { "<Control>f", NULL } },
-    { "win.rename-node", { "F2", NULL } },
     { "win.recompute-all", { "<Control>r", NULL } },
     { "win.next-problem", { "F8", NULL } },
     { "win.toggle-bottom-panel", { "F9", NULL } },
-    { "win.toggle-side-panel", { "F10", NULL } },
+    /* F10 opens the main menu (GtkMenuButton:primary), as in every GNOME application */
+    { "win.toggle-side-panel", { "F12", NULL } },
     { "win.show-help-overlay", { "<Control>question", NULL } },
   };
   GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
@@ -230,7 +311,10 @@ mshed_application_startup (GApplication *app)
   g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions, G_N_ELEMENTS (app_actions), app);
   for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
     gtk_application_set_accels_for_action (GTK_APPLICATION (app), accels[i].action, accels[i].accels);
-  gtk_window_set_default_icon_name (APP_ID);
+  /* the icon ships in the resources too (uninstalled builds, a Devel build's own name) */
+  gtk_window_set_default_icon_name (gtk_icon_theme_has_icon (gtk_icon_theme_get_for_display (
+                                                               gdk_display_get_default ()), APP_ID)
+                                    ? APP_ID : "org.mshed.Mshed");
   load_css ();
 }
 
@@ -238,6 +322,7 @@ static void
 mshed_application_finalize (GObject *object)
 {
   g_clear_object (&MSHED_APPLICATION (object)->settings);
+  g_strfreev (MSHED_APPLICATION (object)->recent);
   G_OBJECT_CLASS (mshed_application_parent_class)->finalize (object);
 }
 

@@ -18,4 +18,13 @@ GSettings        *mshed_application_get_settings (MshedApplication *self);
 GtkWindow        *mshed_application_open_spec    (MshedApplication *self,
                                                   const char       *spec);
 
+/* Recently opened FILE and ARCHIVE:ENTRY specs, newest first (GSettings "recent-files"; kept
+ * in memory when the schema is not installed). Adding a spec also tells the desktop's recent
+ * files (GtkRecentManager) about the file that holds it. */
+#define MSHED_RECENT_MAX 10
+void              mshed_application_add_recent   (MshedApplication *self,
+                                                  const char       *spec);
+/* (transfer full): the specs, newest first */
+GStrv             mshed_application_dup_recent   (MshedApplication *self);
+
 G_END_DECLS

@@ -21,8 +21,6 @@ _mshed_window_actions_update (MshedWindow *self)
 {
   gboolean has_doc = self->document != NULL;
   GtkWidget *widget = GTK_WIDGET (self);
-  g_autofree char *undo_tip = NULL;
-  g_autofree char *redo_tip = NULL;
 
   gtk_widget_action_set_enabled (widget, "win.save", has_doc);
   gtk_widget_action_set_enabled (widget, "win.save-as", has_doc);
@@ -38,118 +36,80 @@ _mshed_window_actions_update (MshedWindow *self)
   gtk_widget_action_set_enabled (widget, "win.export-csv", has_doc);
   gtk_widget_action_set_enabled (widget, "win.save-preview", has_doc);
   gtk_widget_action_set_enabled (widget, "win.reload", has_doc);
+  gtk_widget_action_set_enabled (widget, "win.show-archive-entries",
+                                 has_doc && mshed_document_get_entry (self->document) != NULL);
+  if (self->archive_button)
+    {
+      g_autofree char *tip = NULL;
+      g_autofree char *base = NULL;
 
-  if (has_doc && mshed_document_can_undo (self->document))
+      gtk_widget_set_visible (self->archive_button,
+                              has_doc && mshed_document_get_entry (self->document) != NULL);
+      if (has_doc && mshed_document_get_path (self->document))
+        {
+          base = g_path_get_basename (mshed_document_get_path (self->document));
+          /* translators: %s is the archive's file name */
+          tip = g_strdup_printf (_("Show the entries of %s"), base);
+          gtk_widget_set_tooltip_text (self->archive_button, tip);
+        }
+    }
+
+}
+
+/* Undo and redo tooltips follow the document's labels ------------------------------------ */
+
+static gboolean
+undo_label_to_tooltip (GBinding     *binding,
+                       const GValue *from,
+                       GValue       *to,
+                       gpointer      user_data)
+{
+  const char *label = g_value_get_string (from);
+
+  if (label && *label)
     /* translators: %s is the command, e.g. "Rename node 4" */
-    undo_tip = g_strdup_printf (_("Undo %s"), mshed_document_get_undo_label (self->document));
-  if (has_doc && mshed_document_can_redo (self->document))
-    redo_tip = g_strdup_printf (_("Redo %s"), mshed_document_get_redo_label (self->document));
-  if (self->undo_button)
-    gtk_widget_set_tooltip_text (self->undo_button, undo_tip ? undo_tip : _("Undo"));
-  if (self->redo_button)
-    gtk_widget_set_tooltip_text (self->redo_button, redo_tip ? redo_tip : _("Redo"));
-}
-
-/* Open ----------------------------------------------------------------------------------- */
-
-static void
-on_open_response (GtkNativeDialog *dialog,
-                  int              response,
-                  MshedWindow     *self)
-{
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      g_autofree char *path = g_file_get_path (file);
-      GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
-
-      if (path && mshed_window_is_empty (self))
-        mshed_window_open (self, path);
-      else if (path)
-        mshed_application_open_spec (MSHED_APPLICATION (app), path);
-    }
-  g_object_unref (dialog);
-}
-
-static void
-add_filter (GtkFileChooser *chooser,
-            const char     *name,
-            const char    **patterns)
-{
-  GtkFileFilter *filter = gtk_file_filter_new ();
-
-  gtk_file_filter_set_name (filter, name);
-  for (guint i = 0; patterns[i]; i++)
-    gtk_file_filter_add_pattern (filter, patterns[i]);
-  gtk_file_chooser_add_filter (chooser, filter);
-  g_object_unref (filter);
-}
-
-static void
-open_action (GtkWidget  *widget,
-             const char *action,
-             GVariant   *param)
-{
-  MshedWindow *self = MSHED_WINDOW (widget);
-  GtkFileChooserNative *dialog;
-  static const char *models[] = { "*.msh", "*.MSH", NULL };
-  static const char *archives[] = { "*.rlb", "*.RLB", "*.lib", "*.LIB", "*.msh", "*.MSH", NULL };
-  static const char *all[] = { "*", NULL };
-
-  dialog = gtk_file_chooser_native_new (_("Open Model or Archive"), GTK_WINDOW (self),
-                                        GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
-  add_filter (GTK_FILE_CHOOSER (dialog), _("Parkan models (*.msh)"), models);
-  add_filter (GTK_FILE_CHOOSER (dialog), _("NRes archives and models"), archives);
-  add_filter (GTK_FILE_CHOOSER (dialog), _("All files"), all);
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
-  g_signal_connect (dialog, "response", G_CALLBACK (on_open_response), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
-}
-
-static void
-open_recent_action (GtkWidget  *widget,
-                    const char *action,
-                    GVariant   *param)
-{
-  MshedWindow *self = MSHED_WINDOW (widget);
-  const char *uri = g_variant_get_string (param, NULL);
-  g_autofree char *path = g_filename_from_uri (uri, NULL, NULL);
-  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
-
-  if (path == NULL)
-    return;
-  if (mshed_window_is_empty (self))
-    mshed_window_open (self, path);
+    g_value_take_string (to, g_strdup_printf (_("Undo %s"), label));
   else
-    mshed_application_open_spec (MSHED_APPLICATION (app), path);
+    g_value_set_string (to, _("Undo"));
+  return TRUE;
+}
+
+static gboolean
+redo_label_to_tooltip (GBinding     *binding,
+                       const GValue *from,
+                       GValue       *to,
+                       gpointer      user_data)
+{
+  const char *label = g_value_get_string (from);
+
+  if (label && *label)
+    /* translators: %s is the command, e.g. "Rename node 4" */
+    g_value_take_string (to, g_strdup_printf (_("Redo %s"), label));
+  else
+    g_value_set_string (to, _("Redo"));
+  return TRUE;
+}
+
+/* A modal question over the window; the caller adds the buttons and connects "response". */
+static GtkWidget *
+question_dialog (MshedWindow    *self,
+                 GtkMessageType  type,
+                 const char     *primary,
+                 const char     *secondary)
+{
+  GtkWidget *dialog = gtk_message_dialog_new (GTK_WINDOW (self), GTK_DIALOG_MODAL, type,
+                                              GTK_BUTTONS_NONE, "%s", primary);
+
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", secondary);
+  return dialog;
 }
 
 static void
-rebuild_recent_menu (MshedWindow *self)
+mark_destructive (GtkWidget *dialog,
+                  int        response)
 {
-  GtkRecentManager *manager = gtk_recent_manager_get_default ();
-  g_autoptr(GMenu) menu = g_menu_new ();
-  GList *items = gtk_recent_manager_get_items (manager);
-  const char *app_name = g_get_application_name ();
-  guint n = 0;
-
-  for (GList *l = items; l && n < 10; l = l->next)
-    {
-      GtkRecentInfo *info = l->data;
-      g_autoptr(GMenuItem) item = NULL;
-
-      if ((app_name && !gtk_recent_info_has_application (info, app_name)) ||
-          !gtk_recent_info_is_local (info) || !gtk_recent_info_exists (info))
-        continue;
-      item = g_menu_item_new (gtk_recent_info_get_display_name (info), NULL);
-      g_menu_item_set_action_and_target (item, "win.open-recent", "s", gtk_recent_info_get_uri (info));
-      g_menu_append_item (menu, item);
-      n++;
-    }
-  g_list_free_full (items, (GDestroyNotify) gtk_recent_info_unref);
-  if (n == 0)
-    g_menu_append (menu, _("No recent files"), "win.none");
-  gtk_menu_button_set_menu_model (self->recent_button, G_MENU_MODEL (menu));
+  gtk_widget_add_css_class (gtk_dialog_get_widget_for_response (GTK_DIALOG (dialog), response),
+                            "destructive-action");
 }
 
 /* Save ----------------------------------------------------------------------------------- */
@@ -236,9 +196,7 @@ save_continue (SaveRequest *req,
       gboolean determined = (stale & MSHED_DERIVED_DETERMINED) != 0;
       gboolean convention = (stale & MSHED_DERIVED_CONVENTION) != 0;
       GString *text = g_string_new (NULL);
-      GtkWidget *dialog = gtk_message_dialog_new (GTK_WINDOW (self), GTK_DIALOG_MODAL,
-                                                  GTK_MESSAGE_WARNING, GTK_BUTTONS_NONE,
-                                                  _("Some derived data is stale"));
+      GtkWidget *dialog;
 
       if (determined)
         g_string_append (text, _("Your edits changed data that slot boxes, attributes or the "
@@ -250,7 +208,8 @@ save_continue (SaveRequest *req,
                                   "are stale too. The format does not say how to compute them; "
                                   "apply mshed's conventions in the Stale Data panel if you want "
                                   "them. Saving leaves them as they are."));
-      gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", text->str);
+      dialog = question_dialog (self, GTK_MESSAGE_WARNING, _("Some derived data is stale"),
+                                text->str);
       g_string_free (text, TRUE);
       gtk_dialog_add_buttons (GTK_DIALOG (dialog), _("_Cancel"), GTK_RESPONSE_CANCEL,
                               _("Save _As Is"), 2, NULL);
@@ -270,18 +229,15 @@ save_continue (SaveRequest *req,
   if (!ok && g_error_matches (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_INVALID) &&
       !(req->flags & MSHED_SAVE_ANYWAY))
     {
-      GtkWidget *dialog = gtk_message_dialog_new (GTK_WINDOW (self), GTK_DIALOG_MODAL,
-                                                  GTK_MESSAGE_WARNING, GTK_BUTTONS_NONE,
-                                                  _("The file fails strict validation"));
+      g_autofree char *secondary =
+        g_strdup_printf (_("%s\n\nThe game may refuse or misdraw it. Save anyway?"),
+                         error->message);
+      GtkWidget *dialog = question_dialog (self, GTK_MESSAGE_WARNING,
+                                           _("The file fails strict validation"), secondary);
 
-      gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog),
-                                                _("%s\n\nThe game may refuse or misdraw it. Save anyway?"),
-                                                error->message);
       gtk_dialog_add_buttons (GTK_DIALOG (dialog), _("_Cancel"), GTK_RESPONSE_CANCEL,
                               _("Save _Anyway"), GTK_RESPONSE_ACCEPT, NULL);
-      gtk_widget_add_css_class (gtk_dialog_get_widget_for_response (GTK_DIALOG (dialog),
-                                                                    GTK_RESPONSE_ACCEPT),
-                                "destructive-action");
+      mark_destructive (dialog, GTK_RESPONSE_ACCEPT);
       g_signal_connect (dialog, "response", G_CALLBACK (on_invalid_response), req);
       gtk_window_present (GTK_WINDOW (dialog));
       return;
@@ -398,14 +354,11 @@ on_close_request (GtkWindow   *window,
     return FALSE;
   primary = g_strdup_printf (_("Save changes to “%s” before closing?"),
                              mshed_document_get_title (self->document));
-  dialog = gtk_message_dialog_new (GTK_WINDOW (self), GTK_DIALOG_MODAL, GTK_MESSAGE_QUESTION,
-                                   GTK_BUTTONS_NONE, "%s", primary);
-  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s",
-                                            _("If you don’t save, your changes will be lost."));
+  dialog = question_dialog (self, GTK_MESSAGE_QUESTION, primary,
+                            _("If you don’t save, your changes will be lost."));
   gtk_dialog_add_buttons (GTK_DIALOG (dialog), _("_Cancel"), GTK_RESPONSE_CANCEL,
                           _("_Discard"), 2, _("_Save"), 1, NULL);
-  gtk_widget_add_css_class (gtk_dialog_get_widget_for_response (GTK_DIALOG (dialog), 2),
-                            "destructive-action");
+  mark_destructive (dialog, 2);
   gtk_dialog_set_default_response (GTK_DIALOG (dialog), 1);
   g_signal_connect (dialog, "response", G_CALLBACK (on_close_response), self);
   gtk_window_present (GTK_WINDOW (dialog));
@@ -525,15 +478,53 @@ toggle_side_action (GtkWidget  *widget,
 }
 
 static void
+reload_now (MshedWindow *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (self->document && !mshed_document_reload (self->document, &error))
+    _mshed_window_show_error (self, _("Could not reload the file"), error->message);
+}
+
+static void
+on_reload_response (GtkDialog   *dialog,
+                    int          response,
+                    MshedWindow *self)
+{
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  if (response == GTK_RESPONSE_ACCEPT)
+    reload_now (self);
+}
+
+/* Unsaved edits are not replaced without asking (as for closing); the reload itself is one
+ * undo step, so Ctrl+Z brings them back even after "Reload". */
+static void
 reload_action (GtkWidget  *widget,
                const char *action,
                GVariant   *param)
 {
   MshedWindow *self = MSHED_WINDOW (widget);
-  g_autoptr(GError) error = NULL;
+  g_autofree char *primary = NULL;
+  GtkWidget *dialog;
 
-  if (self->document && !mshed_document_reload (self->document, &error))
-    _mshed_window_show_error (self, _("Could not reload the file"), error->message);
+  if (self->document == NULL)
+    return;
+  if (!mshed_document_get_modified (self->document))
+    {
+      reload_now (self);
+      return;
+    }
+  primary = g_strdup_printf (_("Discard the changes to “%s” and reload it from disk?"),
+                             mshed_document_get_title (self->document));
+  dialog = question_dialog (self, GTK_MESSAGE_QUESTION, primary,
+                            _("The unsaved changes are replaced by the file as it is on disk. "
+                              "Undo (Ctrl+Z) brings them back."));
+  gtk_dialog_add_buttons (GTK_DIALOG (dialog), _("_Cancel"), GTK_RESPONSE_CANCEL,
+                          _("Discard and _Reload"), GTK_RESPONSE_ACCEPT, NULL);
+  mark_destructive (dialog, GTK_RESPONSE_ACCEPT);
+  gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_CANCEL);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_reload_response), self);
+  gtk_window_present (GTK_WINDOW (dialog));
 }
 
 /* Exports -------------------------------------------------------------------------------- */
@@ -628,8 +619,6 @@ save_preview_action (GtkWidget  *widget,
 void
 _mshed_window_class_actions_init (GtkWidgetClass *widget_class)
 {
-  gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
-  gtk_widget_class_install_action (widget_class, "win.open-recent", "s", open_recent_action);
   gtk_widget_class_install_action (widget_class, "win.save", NULL, save_action);
   gtk_widget_class_install_action (widget_class, "win.save-as", NULL, save_as_action);
   gtk_widget_class_install_action (widget_class, "win.close", NULL, close_action);
@@ -645,13 +634,27 @@ _mshed_window_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.export-csv", NULL, export_csv_action);
   gtk_widget_class_install_action (widget_class, "win.save-preview", NULL, save_preview_action);
   gtk_widget_class_install_action (widget_class, "win.reload", NULL, reload_action);
+
+  /* After the focused widget had its turn (bubble phase): Ctrl+F in a view that does not
+   * search itself (preview, problems, header) finds a node by name. */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "win.find",
+                                       NULL);
 }
 
 void
 _mshed_window_actions_init (MshedWindow *self)
 {
+  /* the tooltips name the command Ctrl+Z / Ctrl+Shift+Z would undo or redo, always: the
+   * bindings follow every change of the labels (and show plain "Undo" without a document) */
+  self->document_bindings = g_binding_group_new ();
+  g_binding_group_bind_full (self->document_bindings, "undo-label", self->undo_button,
+                             "tooltip-text", G_BINDING_SYNC_CREATE, undo_label_to_tooltip, NULL,
+                             NULL, NULL);
+  g_binding_group_bind_full (self->document_bindings, "redo-label", self->redo_button,
+                             "tooltip-text", G_BINDING_SYNC_CREATE, redo_label_to_tooltip, NULL,
+                             NULL, NULL);
+  gtk_widget_set_tooltip_text (self->undo_button, _("Undo"));
+  gtk_widget_set_tooltip_text (self->redo_button, _("Redo"));
+
   g_signal_connect (self, "close-request", G_CALLBACK (on_close_request), self);
-  g_signal_connect_swapped (self->recent_button, "notify::active",
-                            G_CALLBACK (rebuild_recent_menu), self);
-  rebuild_recent_menu (self);
 }

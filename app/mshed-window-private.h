@@ -39,6 +39,7 @@ struct _MshedWindow {
   GtkMenuButton       *recent_button;
   GtkWidget           *undo_button;
   GtkWidget           *redo_button;
+  GtkWidget           *archive_button;
   GtkStack            *main_stack;
   GtkLabel            *empty_message;
   GtkColumnView       *archive_view;
@@ -80,5 +81,12 @@ void     _mshed_window_set_document       (MshedWindow    *self,
                                            gboolean        tolerant);
 gboolean _mshed_window_select_grid        (MshedWindow    *self,
                                            MshedTableId    table);
+void     _mshed_window_update_title       (MshedWindow    *self);
+
+/* mshed-window-files.c: opening, archives, the Open dialog, recent files, drops */
+void     _mshed_window_files_class_init   (GtkWidgetClass *widget_class);
+void     _mshed_window_files_init         (MshedWindow    *self);
+/* The recent-files menu's label for FILE or ARCHIVE:ENTRY (underscores doubled). */
+char    *_mshed_window_recent_label       (const char     *spec);
 
 G_END_DECLS

@@ -72,8 +72,8 @@ _mshed_window_show_error (MshedWindow *self,
 
 /* Title ---------------------------------------------------------------------------------- */
 
-static void
-update_title (MshedWindow *self)
+void
+_mshed_window_update_title (MshedWindow *self)
 {
   g_autofree char *title = NULL;
   g_autofree char *subtitle = NULL;
@@ -158,7 +158,16 @@ apply_selection (MshedWindow          *self,
       MshedTableView *grid = grid_for (self, linked[i]);
 
       if (grid && linked[i] != origin)
-        mshed_table_view_set_highlight (grid, (const guint *) rows->data, rows->len);
+        {
+          guint first = G_MAXUINT;
+
+          mshed_table_view_set_highlight (grid, (const guint *) rows->data, rows->len);
+          /* where the tab opens: the first highlighted row (now, or when it is shown) */
+          for (guint r = 0; r < rows->len; r++)
+            first = MIN (first, g_array_index (rows, guint, r));
+          if (first != G_MAXUINT)
+            mshed_table_view_scroll_to_row (grid, first);
+        }
     }
   mshed_model_view_set_selection (self->model_view, selection);
   self->in_selection = FALSE;
@@ -284,9 +293,15 @@ on_picked (MshedWindow    *self,
       apply_selection (self, only, MSHED_TABLE_NONE);
       _mshed_window_select_grid (self, MSHED_TABLE_BATCHES);
       mshed_table_view_reveal (grid_for (self, MSHED_TABLE_BATCHES), batch, NULL);
+      /* the hex view shows the picked record's bytes, as for a row picked in its grid */
+      mshed_hex_view_show_record (self->hex_view, MSHED_TABLE_BATCHES, batch);
     }
   else
-    apply_selection (self, selection, MSHED_TABLE_NONE);
+    {
+      apply_selection (self, selection, MSHED_TABLE_NONE);
+      if (node != G_MAXUINT)
+        mshed_hex_view_show_record (self->hex_view, MSHED_TABLE_NODES, node);
+    }
   if (node != G_MAXUINT)
     {
       self->in_selection = TRUE;
@@ -340,7 +355,7 @@ update_notice (MshedWindow *self)
 static void
 on_document_notify (MshedWindow *self)
 {
-  update_title (self);
+  _mshed_window_update_title (self);
   _mshed_window_actions_update (self);
 }
 
@@ -354,6 +369,12 @@ _mshed_window_set_document (MshedWindow   *self,
   self->tolerant_notice = tolerant;
 
   g_signal_group_set_target (self->document_signals, document);
+  g_binding_group_set_source (self->document_bindings, document);
+  if (document == NULL)
+    {
+      gtk_widget_set_tooltip_text (self->undo_button, _("Undo"));
+      gtk_widget_set_tooltip_text (self->redo_button, _("Redo"));
+    }
   mshed_node_tree_set_document (self->node_tree, document);
   for (guint i = 0; i < MSHED_WINDOW_N_GRIDS; i++)
     mshed_table_view_set_document (self->grids[i], document);
@@ -376,7 +397,7 @@ _mshed_window_set_document (MshedWindow   *self,
       gtk_revealer_set_reveal_child (self->notice_revealer, FALSE);
       gtk_stack_set_visible_child_name (self->main_stack, "empty");
     }
-  update_title (self);
+  _mshed_window_update_title (self);
   _mshed_window_actions_update (self);
 }
 
@@ -384,292 +405,6 @@ static void
 on_notice_close (MshedWindow *self)
 {
   gtk_revealer_set_reveal_child (self->notice_revealer, FALSE);
-}
-
-/* Archives ------------------------------------------------------------------------------- */
-
-#define MSHED_TYPE_ENTRY_ITEM (mshed_entry_item_get_type ())
-G_DECLARE_FINAL_TYPE (MshedEntryItem, mshed_entry_item, MSHED, ENTRY_ITEM, GObject)
-
-struct _MshedEntryItem {
-  GObject  parent_instance;
-  guint    index;
-  char    *name;
-  char    *type;
-  guint32  size;
-  gboolean model;
-};
-
-G_DEFINE_FINAL_TYPE (MshedEntryItem, mshed_entry_item, G_TYPE_OBJECT)
-
-static void
-mshed_entry_item_finalize (GObject *object)
-{
-  MshedEntryItem *self = MSHED_ENTRY_ITEM (object);
-
-  g_free (self->name);
-  g_free (self->type);
-  G_OBJECT_CLASS (mshed_entry_item_parent_class)->finalize (object);
-}
-
-static void
-mshed_entry_item_class_init (MshedEntryItemClass *klass)
-{
-  G_OBJECT_CLASS (klass)->finalize = mshed_entry_item_finalize;
-}
-
-static void
-mshed_entry_item_init (MshedEntryItem *self)
-{
-}
-
-static char *
-format_type (guint32 type)
-{
-  char c[5] = { (char) (type & 0xff), (char) ((type >> 8) & 0xff), (char) ((type >> 16) & 0xff),
-                (char) (type >> 24), 0 };
-
-  for (guint i = 0; i < 4; i++)
-    if (!g_ascii_isprint (c[i]))
-      return g_strdup_printf ("%u", type);
-  return g_strdup (c);
-}
-
-static void
-show_archive (MshedWindow *self,
-              MshedSource *source)
-{
-  GListStore *store = g_list_store_new (MSHED_TYPE_ENTRY_ITEM);
-  guint n = mshed_nres_get_n_entries (source->file_nres);
-  g_autofree char *base = g_path_get_basename (source->path);
-  g_autofree char *title = NULL;
-  guint n_models = 0;
-
-  for (guint i = 0; i < n; i++)
-    {
-      const MshedNresEntry *e = mshed_nres_peek_entry (source->file_nres, i);
-      MshedEntryItem *item = g_object_new (MSHED_TYPE_ENTRY_ITEM, NULL);
-
-      item->index = i;
-      item->name = mshed_nres_entry_dup_name (e);
-      item->type = format_type (e->type_id);
-      item->size = (guint32) mshed_nres_entry_get_size (e);
-      item->model = mshed_entry_holds_model (e);
-      n_models += item->model;
-      g_list_store_append (store, item);
-      g_object_unref (item);
-    }
-  gtk_column_view_set_model (self->archive_view,
-                             GTK_SELECTION_MODEL (gtk_single_selection_new (G_LIST_MODEL (store))));
-  title = g_strdup_printf (g_dngettext (NULL, "%s: %u entry, %u model — activate a model to open it",
-                                        "%s: %u entries, %u models — activate a model to open it", n),
-                           base, n, n_models);
-  gtk_label_set_label (self->archive_title, title);
-
-  g_clear_object (&self->document);
-  g_clear_pointer (&self->archive, mshed_source_free);
-  self->archive = source;
-  gtk_stack_set_visible_child_name (self->main_stack, "archive");
-  update_title (self);
-  _mshed_window_actions_update (self);
-}
-
-static void
-on_archive_activate (MshedWindow   *self,
-                     guint          position,
-                     GtkColumnView *view)
-{
-  GListModel *model = G_LIST_MODEL (gtk_column_view_get_model (view));
-  g_autoptr(MshedEntryItem) item = g_list_model_get_item (model, position);
-  g_autofree char *spec = NULL;
-
-  if (item == NULL || self->archive == NULL)
-    return;
-  if (!item->model)
-    {
-      g_autofree char *msg = g_strdup_printf (_("“%s” is not a model"), item->name);
-      _mshed_window_show_error (self, msg,
-                                _("Only entries whose name ends in .msh and that hold an NRes "
-                                  "archive can be opened. Use “mshed-cli extract” to save "
-                                  "other entries."));
-      return;
-    }
-  spec = g_strdup_printf ("%s:%s", self->archive->path, item->name);
-  mshed_window_open (self, spec);
-}
-
-static void
-entry_setup (GtkSignalListItemFactory *factory,
-             GtkListItem              *item,
-             gpointer                  user_data)
-{
-  GtkWidget *label = gtk_inscription_new (NULL);
-
-  gtk_list_item_set_child (item, label);
-}
-
-static void
-entry_bind (GtkSignalListItemFactory *factory,
-            GtkListItem              *list_item,
-            gpointer                  user_data)
-{
-  MshedEntryItem *item = gtk_list_item_get_item (list_item);
-  GtkInscription *label = GTK_INSCRIPTION (gtk_list_item_get_child (list_item));
-  g_autofree char *text = NULL;
-
-  switch (GPOINTER_TO_INT (user_data))
-    {
-    case 0:
-      text = g_strdup_printf ("%u", item->index);
-      break;
-    case 1:
-      text = g_strdup (item->name);
-      break;
-    case 2:
-      text = g_strdup (item->type);
-      break;
-    case 3:
-      text = g_format_size_full (item->size, G_FORMAT_SIZE_IEC_UNITS);
-      break;
-    default:
-      text = g_strdup (item->model ? _("model") : "");
-      break;
-    }
-  gtk_inscription_set_text (label, text);
-}
-
-static void
-build_archive_columns (MshedWindow *self)
-{
-  const char *titles[] = { N_("#"), N_("Name"), N_("Type"), N_("Size"), N_("Kind") };
-  const int widths[] = { 60, -1, 90, 110, 90 };
-
-  for (guint i = 0; i < G_N_ELEMENTS (titles); i++)
-    {
-      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-      GtkColumnViewColumn *column;
-
-      g_signal_connect (factory, "setup", G_CALLBACK (entry_setup), NULL);
-      g_signal_connect (factory, "bind", G_CALLBACK (entry_bind), GINT_TO_POINTER (i));
-      column = gtk_column_view_column_new (_(titles[i]), factory);
-      gtk_column_view_column_set_expand (column, i == 1);
-      gtk_column_view_column_set_resizable (column, TRUE);
-      if (i != 1)
-        gtk_column_view_column_set_fixed_width (column, widths[i]);
-      gtk_column_view_append_column (self->archive_view, column);
-      g_object_unref (column);
-    }
-}
-
-/* Opening -------------------------------------------------------------------------------- */
-
-static void
-remember_recent (const char *path)
-{
-  g_autofree char *absolute = g_canonicalize_filename (path, NULL);
-  g_autofree char *uri = g_filename_to_uri (absolute, NULL, NULL);
-
-  if (uri)
-    gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
-}
-
-gboolean
-mshed_window_open (MshedWindow *self,
-                   const char  *spec)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(MshedDocument) document = NULL;
-  g_autoptr(MshedSource) probe = NULL;
-  gboolean tolerant = FALSE;
-
-  g_return_val_if_fail (MSHED_IS_WINDOW (self), FALSE);
-
-  /* a bare archive lists its entries instead */
-  probe = mshed_source_open (spec, MSHED_MODE_TOLERANT, NULL, &error);
-  if (probe == NULL)
-    {
-      g_autofree char *primary = g_strdup_printf (_("Could not open “%s”"), spec);
-
-      gtk_label_set_label (self->empty_message, error->message);
-      if (gtk_widget_get_mapped (GTK_WIDGET (self)))
-        _mshed_window_show_error (self, primary, error->message);
-      else
-        gtk_stack_set_visible_child_name (self->main_stack, self->document ? "document" : "empty");
-      return FALSE;
-    }
-  if (probe->model == NULL)
-    {
-      remember_recent (probe->path);
-      show_archive (self, g_steal_pointer (&probe));
-      return TRUE;
-    }
-  g_clear_pointer (&probe, mshed_source_free);
-
-  document = mshed_document_open (spec, MSHED_MODE_STRICT, &error);
-  if (document == NULL && g_error_matches (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_INVALID))
-    {
-      g_clear_error (&error);
-      document = mshed_document_open (spec, MSHED_MODE_TOLERANT, &error);
-      tolerant = TRUE;
-    }
-  if (document == NULL)
-    {
-      g_autofree char *primary = g_strdup_printf (_("Could not open “%s”"), spec);
-
-      _mshed_window_show_error (self, primary, error->message);
-      return FALSE;
-    }
-
-  /* a modified document of this window is not replaced: open another window */
-  if (self->document && mshed_document_get_modified (self->document))
-    {
-      GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
-      MshedWindow *other = mshed_window_new (MSHED_APPLICATION (app));
-
-      _mshed_window_set_document (other, document, tolerant);
-      gtk_window_present (GTK_WINDOW (other));
-      return TRUE;
-    }
-  {
-    g_autofree char *path = NULL, *entry = NULL;
-
-    mshed_split_spec (spec, &path, &entry);
-    remember_recent (path);
-  }
-  _mshed_window_set_document (self, document, tolerant);
-  return TRUE;
-}
-
-/* Drag and drop -------------------------------------------------------------------------- */
-
-static gboolean
-on_drop (GtkDropTarget *target,
-         const GValue  *value,
-         double         x,
-         double         y,
-         MshedWindow   *self)
-{
-  GdkFileList *list;
-  GSList *files;
-  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
-
-  if (!G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST))
-    return FALSE;
-  list = g_value_get_boxed (value);
-  files = gdk_file_list_get_files (list);
-  for (GSList *l = files; l; l = l->next)
-    {
-      g_autofree char *path = g_file_get_path (l->data);
-
-      if (path == NULL)
-        continue;
-      if (mshed_window_is_empty (self))
-        mshed_window_open (self, path);
-      else
-        mshed_application_open_spec (MSHED_APPLICATION (app), path);
-    }
-  g_slist_free (files);
-  return TRUE;
 }
 
 /* Settings ------------------------------------------------------------------------------- */
@@ -835,6 +570,9 @@ mshed_window_dispose (GObject *object)
   if (self->document_signals)
     g_signal_group_set_target (self->document_signals, NULL);
   g_clear_object (&self->document_signals);
+  if (self->document_bindings)
+    g_binding_group_set_source (self->document_bindings, NULL);
+  g_clear_object (&self->document_bindings);
   g_clear_object (&self->document);
   g_clear_pointer (&self->archive, mshed_source_free);
   /* No gtk_widget_dispose_template () here: GtkWindow destroys its own child and titlebar,
@@ -867,6 +605,7 @@ mshed_window_class_init (MshedWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, MshedWindow, recent_button);
   gtk_widget_class_bind_template_child (widget_class, MshedWindow, undo_button);
   gtk_widget_class_bind_template_child (widget_class, MshedWindow, redo_button);
+  gtk_widget_class_bind_template_child (widget_class, MshedWindow, archive_button);
   gtk_widget_class_bind_template_child (widget_class, MshedWindow, main_stack);
   gtk_widget_class_bind_template_child (widget_class, MshedWindow, empty_message);
   gtk_widget_class_bind_template_child (widget_class, MshedWindow, archive_view);
@@ -896,17 +635,15 @@ mshed_window_class_init (MshedWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, on_diagnostic_activated);
   gtk_widget_class_bind_template_callback (widget_class, on_picked);
   gtk_widget_class_bind_template_callback (widget_class, on_visibility_changed);
-  gtk_widget_class_bind_template_callback (widget_class, on_archive_activate);
   gtk_widget_class_bind_template_callback (widget_class, on_notice_close);
 
   _mshed_window_class_actions_init (widget_class);
+  _mshed_window_files_class_init (widget_class);
 }
 
 static void
 mshed_window_init (MshedWindow *self)
 {
-  GtkDropTarget *drop;
-
   gtk_widget_init_template (GTK_WIDGET (self));
 
   for (guint i = 0; i < MSHED_WINDOW_N_GRIDS; i++)
@@ -922,7 +659,7 @@ mshed_window_init (MshedWindow *self)
                                G_CONNECT_SWAPPED);
       gtk_notebook_append_page (self->grid_notebook, grid, label);
     }
-  build_archive_columns (self);
+  _mshed_window_files_init (self);
   mshed_data_inspector_set_hex_view (self->data_inspector, self->hex_view);
   g_signal_connect_object (self->unknown_table, "record-activated",
                            G_CALLBACK (on_unknown_record_activated), self, G_CONNECT_SWAPPED);
@@ -943,12 +680,8 @@ mshed_window_init (MshedWindow *self)
   g_signal_group_connect_object (self->document_signals, "stale-changed",
                                  G_CALLBACK (on_document_notify), self, G_CONNECT_SWAPPED);
 
-  drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
-  g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
-
   _mshed_window_actions_init (self);
-  update_title (self);
+  _mshed_window_update_title (self);
   _mshed_window_actions_update (self);
 
   if (g_strcmp0 (APP_ID, "org.mshed.Mshed.Devel") == 0)

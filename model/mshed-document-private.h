@@ -31,6 +31,7 @@ struct _MshedDocument {
   GObject           parent_instance;
 
   MshedSource      *source;         /* NULL for a document without a file */
+  guint64           source_state;   /* history state in which the model holds @source's bytes */
   char             *path;
   char             *entry;
   char             *title;
@@ -153,5 +154,8 @@ void      _mshed_check_record            (const MshedModel  *model,
                                           MshedTableId       table,
                                           guint              row,
                                           MshedDiagnostics  *diags);
+
+gboolean  _mshed_document_reset_to_file (MshedDocument   *self,
+                                         GError         **error);
 
 G_END_DECLS

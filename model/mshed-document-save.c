@@ -30,9 +30,14 @@ mshed_document_serialize (MshedDocument *self)
 {
   MshedNres *nres = mshed_model_get_nres (mshed_document_get_model (self));
 
-  /* every edit undone: exactly the loaded bytes, even for a non-canonical container that a
-   * structural edit + undo would otherwise have rewritten */
-  if (mshed_history_is_at_start (self->history) && mshed_nres_get_source (nres) != NULL)
+  guint64 state = mshed_history_get_state_id (self->history);
+
+  /* the state of the file last read (opened or reloaded): exactly its bytes, even for a
+   * non-canonical container that a structural edit + undo would otherwise have repacked */
+  if (self->source && state == self->source_state)
+    return g_bytes_ref (mshed_nres_get_source (mshed_model_get_nres (self->source->model)));
+  /* every edit undone: the bytes first loaded */
+  if (state == 0 && mshed_nres_get_source (nres) != NULL)
     return g_bytes_ref (mshed_nres_get_source (nres));
   return mshed_model_serialize (self->model);
 }
@@ -51,7 +56,7 @@ serialize_file (MshedDocument *self,
     model_bytes = mshed_nres_repack (mshed_model_get_nres (self->model));
   else if (!nested)
     return mshed_document_serialize (self);
-  else if (mshed_history_is_at_start (self->history))
+  else if (mshed_history_get_state_id (self->history) == self->source_state)
     return g_bytes_ref (self->source->file_bytes);
   else
     model_bytes = mshed_document_serialize (self);
@@ -206,7 +211,7 @@ save_to (MshedDocument  *self,
       g_autoptr(GError) local = NULL;
 
       /* continue from the repacked file, so a later save does not bring the layout back */
-      if (!mshed_document_reload (self, &local))
+      if (!_mshed_document_reset_to_file (self, &local))
         g_debug ("after a repacking save of %s: %s", path, local->message);
     }
   return TRUE;

@@ -997,9 +997,9 @@ adopt_source (MshedDocument *self,
       return FALSE;
     }
   g_clear_pointer (&self->source, mshed_source_free);
-  g_clear_pointer (&self->model, mshed_model_unref);
   self->source = source;
-  self->model = mshed_model_ref (source->model);
+  if (self->model == NULL)
+    self->model = mshed_model_ref (source->model);
   g_free (self->path);
   g_free (self->entry);
   self->path = g_strdup (source->path);
@@ -1055,10 +1055,47 @@ mshed_document_new_for_model (MshedModel *model,
   return self;
 }
 
+/* Brings the model's container to the bytes of @fresh with the ordinary primitives, so the
+ * whole change is one undo step: per directory position the payload (by its smallest splice)
+ * and the directory entry, then the extra entries removed or the missing ones inserted. */
+static void
+splice_to (MshedDocument *self,
+           MshedNres     *fresh)
+{
+  MshedNres *nres = mshed_model_get_nres (self->model);
+  guint n_old = mshed_nres_get_n_entries (nres);
+  guint n_new = mshed_nres_get_n_entries (fresh);
+
+  for (guint i = 0; i < MIN (n_old, n_new); i++)
+    {
+      const MshedNresEntry *e = mshed_nres_peek_entry (fresh, i);
+      gsize len = 0;
+      const guint8 *data = mshed_nres_entry_get_data (e, &len);
+      MshedEntryHeader header;
+
+      _mshed_document_replace_payload (self, i, data, len);
+      mshed_entry_header_get (e, &header);
+      _mshed_document_set_header (self, i, &header);
+    }
+  for (guint i = n_old; i > n_new; i--)
+    _mshed_document_remove_entry (self, i - 1);
+  for (guint i = n_old; i < n_new; i++)
+    {
+      const MshedNresEntry *e = mshed_nres_peek_entry (fresh, i);
+      g_autoptr(GBytes) payload = mshed_nres_entry_dup_bytes (e);
+      MshedEntryHeader header;
+
+      mshed_entry_header_get (e, &header);
+      _mshed_document_insert_entry (self, i, &header, payload);
+    }
+}
+
 /**
  * mshed_document_reload:
  *
- * Re-reads the document's file, dropping the history and the stale set.
+ * Re-reads the document's file and makes the model equal to it as one undo step ("Reload
+ * from disk"): undo brings back the edits the reload replaced. The stale set is cleared (also
+ * undoably) and the reloaded state is the saved one. When nothing differs no step is added.
  */
 gboolean
 mshed_document_reload (MshedDocument *self,
@@ -1067,10 +1104,10 @@ mshed_document_reload (MshedDocument *self,
   g_autofree char *spec = NULL;
   g_autoptr(MshedDiagnostics) diags = mshed_diagnostics_new ();
   MshedSource *source;
-  MshedChange c = { 0 };
 
   g_return_val_if_fail (MSHED_IS_DOCUMENT (self), FALSE);
   g_return_val_if_fail (self->op_depth == 0, FALSE);
+  g_return_val_if_fail (mshed_history_get_depth (self->history) == 0, FALSE);
   if (self->path == NULL)
     {
       g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_IO,
@@ -1088,15 +1125,56 @@ mshed_document_reload (MshedDocument *self,
                    _("%s no longer holds a model"), spec);
       return FALSE;
     }
+
+  _mshed_document_op_begin (self, _("Reload from disk"), 0);
+  splice_to (self, mshed_model_get_nres (source->model));
+  _mshed_document_unmark (self, (MshedDerived) ((1u << MSHED_N_DERIVED) - 1), -1, NULL, 0);
+  self->full_validate = TRUE;
+  _mshed_document_op_end (self);
+
+  /* the file's own findings (container included) describe the model now */
   mshed_diagnostics_free (self->diags);
   self->diags = g_steal_pointer (&diags);
+  adopt_source (self, source, NULL);
+  self->source_state = mshed_history_get_state_id (self->history);
+  mshed_history_set_save_point (self->history);
+  update_properties (self);
+  g_signal_emit (self, signals[DIAGNOSTICS_CHANGED], 0);
+  return TRUE;
+}
+
+/* After a repacking save: the document starts over from the file just written, with a fresh
+ * history, so that neither a later save nor an undo brings the old layout back. */
+gboolean
+_mshed_document_reset_to_file (MshedDocument *self,
+                               GError       **error)
+{
+  g_autofree char *spec = NULL;
+  g_autoptr(MshedDiagnostics) diags = mshed_diagnostics_new ();
+  MshedSource *source;
+  MshedChange c = { 0 };
+
+  spec = self->entry ? g_strdup_printf ("%s:%s", self->path, self->entry) : g_strdup (self->path);
+  source = mshed_source_open (spec, self->mode, diags, error);
+  if (source == NULL)
+    return FALSE;
+  if (source->model == NULL)
+    {
+      mshed_source_free (source);
+      g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_NOT_A_MODEL,
+                   _("%s no longer holds a model"), spec);
+      return FALSE;
+    }
+  mshed_diagnostics_free (self->diags);
+  self->diags = g_steal_pointer (&diags);
+  g_clear_pointer (&self->model, mshed_model_unref);
   adopt_source (self, source, NULL);
   g_clear_object (&self->history);
   self->history = mshed_history_new (apply_command, self);
   mshed_history_set_max_depth (self->history, 10000);
+  self->source_state = mshed_history_get_state_id (self->history);
   _mshed_document_clear_stale (self);
   drop_geom (self);
-  self->stale_dirty = TRUE;
 
   c.table = MSHED_TABLE_NONE;
   c.res_index = -1;
@@ -1105,6 +1183,7 @@ mshed_document_reload (MshedDocument *self,
   g_array_append_val (self->pending, c);
   self->stale_dirty = TRUE;
   flush (self);
+  update_properties (self);
   g_signal_emit (self, signals[DIAGNOSTICS_CHANGED], 0);
   return TRUE;
 }

@@ -107,6 +107,8 @@ MshedDocument    *mshed_document_open              (const char        *spec,
 /* A document without a file (generated model, tests); save with mshed_document_save_as(). */
 MshedDocument    *mshed_document_new_for_model     (MshedModel        *model,
                                                     MshedMode          mode);
+/* Re-reads the file; the model becomes its bytes as one undo step ("Reload from disk") that
+ * is also the saved state, so undo brings back the edits it replaced. */
 gboolean          mshed_document_reload            (MshedDocument     *self,
                                                     GError           **error);
 

@@ -446,8 +446,10 @@ _mshed_hex_view_class_add_actions (GtkWidgetClass *widget_class)
                                        "hex.goto", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_b, GDK_CONTROL_MASK,
                                        "hex.toggle-bookmark", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F2, 0, "hex.next-bookmark", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F2, GDK_SHIFT_MASK,
+  /* not F2: that edits (renames, opens a cell) in the other views */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Down, GDK_ALT_MASK,
+                                       "hex.next-bookmark", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Up, GDK_ALT_MASK,
                                        "hex.previous-bookmark", NULL);
 
 }

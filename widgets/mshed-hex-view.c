@@ -632,11 +632,15 @@ _mshed_hex_view_key_pressed (MshedHexView    *self,
       return TRUE;
     case GDK_KEY_Up:
     case GDK_KEY_KP_Up:
+      if (alt)
+        return FALSE;  /* Alt+Up / Alt+Down: the bookmark bindings */
       if (self->cursor >= ws + self->bpl)
         _mshed_hex_view_move_cursor (self, self->cursor - self->bpl, shift);
       return TRUE;
     case GDK_KEY_Down:
     case GDK_KEY_KP_Down:
+      if (alt)
+        return FALSE;
       if (self->cursor + self->bpl <= hex_view_max_cursor (self))
         _mshed_hex_view_move_cursor (self, self->cursor + self->bpl, shift);
       return TRUE;

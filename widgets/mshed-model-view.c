@@ -722,6 +722,10 @@ on_key_pressed (GtkEventControllerKey *controller,
   float step = height / 24.0f;
   float dx = 0, dy = 0;
 
+  /* keys with Ctrl or Alt are the window's (Ctrl+F finds a node, not "frame") */
+  if (state & (GDK_CONTROL_MASK | GDK_ALT_MASK | GDK_SUPER_MASK))
+    return FALSE;
+
   switch (keyval)
     {
     case GDK_KEY_Left: dx = -step; break;

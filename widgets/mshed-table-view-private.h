@@ -66,6 +66,9 @@ struct _MshedTableView
   guint               focus_tick;
   guint               focus_position;
   guint               focus_tries;
+  guint               scroll_tick;
+  guint               pending_scroll;       /* view position to show once laid out */
+  guint               pending_scroll_done;  /* times it was scrolled there since */
   gboolean            show_raw;
 };
 
@@ -96,12 +99,18 @@ guint            _mshed_table_view_current_row          (MshedTableView *self);
 gint             _mshed_table_view_current_column       (MshedTableView *self);
 void             _mshed_table_view_show_message         (MshedTableView *self,
                                                          const char     *message);
-void             _mshed_table_view_scroll_to            (MshedTableView *self,
-                                                         guint           position,
-                                                         gboolean        focus);
+GtkWidget       *_mshed_table_view_get_list_view        (MshedTableView *self);
+void             _mshed_table_view_focus_position       (MshedTableView *self,
+                                                         guint           position);
 void             _mshed_table_view_selection_changed_cb (MshedTableView *self,
                                                          guint           position,
                                                          guint           n_items);
+
+/* mshed-table-view-scroll.c */
+void             _mshed_table_view_scroll_to            (MshedTableView *self,
+                                                         guint           position,
+                                                         gboolean        focus);
+void             _mshed_table_view_start_pending_scroll (MshedTableView *self);
 
 /* mshed-table-view-edit.c */
 void             _mshed_table_view_edit_current         (MshedTableView *self,

@@ -149,8 +149,8 @@ _mshed_table_view_seed_position (MshedTableView *self,
   self->cache_pos = position;
 }
 
-static GtkWidget *
-get_list_view (MshedTableView *self)
+GtkWidget *
+_mshed_table_view_get_list_view (MshedTableView *self)
 {
   for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->column_view));
        child != NULL;
@@ -621,26 +621,22 @@ focus_tick_cb (GtkWidget     *widget,
   return G_SOURCE_CONTINUE;
 }
 
+/* Gives the row at view @position the keyboard focus once it is bound (after a scroll). */
 void
-_mshed_table_view_scroll_to (MshedTableView *self,
-                             guint           position,
-                             gboolean        focus)
+_mshed_table_view_focus_position (MshedTableView *self,
+                                  guint           position)
 {
-  GtkWidget *list = get_list_view (self);
+  self->focus_position = position;
+  self->focus_tries = 0;
+  if (self->focus_tick == 0)
+    self->focus_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), focus_tick_cb, NULL, NULL);
+}
 
-  /* HACK: gtk_column_view_scroll_to() arrives in 4.12, and setting the adjustment far into a
-   * long list can leave GTK 4.8's view blank (PLATFORM.md); the list's own action works. */
-  if (list != NULL)
-    gtk_widget_activate_action (list, "list.scroll-to-item", "u", position);
-
-  if (focus)
-    {
-      self->focus_position = position;
-      self->focus_tries = 0;
-      if (self->focus_tick == 0)
-        self->focus_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), focus_tick_cb,
-                                                         NULL, NULL);
-    }
+static void
+mshed_table_view_map (GtkWidget *widget)
+{
+  GTK_WIDGET_CLASS (mshed_table_view_parent_class)->map (widget);
+  _mshed_table_view_start_pending_scroll (MSHED_TABLE_VIEW (widget));
 }
 
 guint
@@ -991,6 +987,11 @@ mshed_table_view_dispose (GObject *object)
       gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->focus_tick);
       self->focus_tick = 0;
     }
+  if (self->scroll_tick != 0)
+    {
+      gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->scroll_tick);
+      self->scroll_tick = 0;
+    }
   if (self->editor != NULL)
     {
       gtk_widget_unparent (GTK_WIDGET (self->editor));
@@ -1082,6 +1083,7 @@ mshed_table_view_class_init (MshedTableViewClass *klass)
   widget_class->measure = mshed_table_view_measure;
   widget_class->size_allocate = mshed_table_view_size_allocate;
   widget_class->grab_focus = mshed_table_view_grab_focus;
+  widget_class->map = mshed_table_view_map;
 
   properties[PROP_DOCUMENT] =
     g_param_spec_object ("document", NULL, NULL, MSHED_TYPE_DOCUMENT,
@@ -1173,6 +1175,7 @@ mshed_table_view_init (MshedTableView *self)
 
   self->table = MSHED_TABLE_NODES;
   self->cur_row = G_MAXUINT;
+  self->pending_scroll = G_MAXUINT;
   self->cache_row = G_MAXUINT;
   self->cache_pos = G_MAXUINT;
   self->cur_col = INDEX_COLUMN;
@@ -1294,38 +1297,6 @@ mshed_table_view_set_highlight (MshedTableView *self,
         gtk_bitset_add (self->highlight, rows[i]);
     }
   refresh_all_cells (self);
-}
-
-void
-mshed_table_view_reveal (MshedTableView *self,
-                         guint           row,
-                         const char     *field)
-{
-  guint pos;
-  gint column;
-
-  g_return_if_fail (MSHED_IS_TABLE_VIEW (self));
-
-  pos = _mshed_table_view_row_position (self, row);
-  if (pos == G_MAXUINT && gtk_filter_list_model_get_filter (self->filter_model) != NULL)
-    {
-      gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
-      _mshed_table_view_apply_filter_text (self, "");
-      pos = _mshed_table_view_row_position (self, row);
-    }
-  if (pos == G_MAXUINT)
-    return;
-
-  column = mshed_table_model_find_column (self->model, field);
-  if (column >= 0 && !_mshed_table_view_column_shown (self, column))
-    mshed_table_view_set_show_raw (self, TRUE);
-
-  self->block_selection++;
-  gtk_selection_model_select_item (GTK_SELECTION_MODEL (self->selection), pos, TRUE);
-  self->block_selection--;
-  self->last_emitted_row = row;
-  _mshed_table_view_set_current_cell (self, row, column >= 0 ? column : self->cur_col, FALSE);
-  _mshed_table_view_scroll_to (self, pos, TRUE);
 }
 
 void

@@ -39,6 +39,9 @@ void           mshed_table_view_set_highlight     (MshedTableView *self,
 void           mshed_table_view_reveal            (MshedTableView *self,
                                                    guint           row,
                                                    const char     *field);
+/* Scrolls record @row into view (now, or when the view is next shown); selects nothing. */
+void           mshed_table_view_scroll_to_row     (MshedTableView *self,
+                                                   guint           row);
 void           mshed_table_view_start_search      (MshedTableView *self);
 gboolean       mshed_table_view_get_selected_row  (MshedTableView *self,
                                                    guint          *row);

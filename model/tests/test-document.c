@@ -1553,12 +1553,12 @@ test_save_roundtrip (void)
   g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
   g_assert_cmpmem (contents, len, g_bytes_get_data (orig, NULL), g_bytes_get_size (orig));
 
-  /* reload */
+  /* reload: the file's state, and itself an undo step (test-document-reload.c) */
   g_assert_true (mshed_document_rename_node (doc, 0, "x", NULL));
   g_assert_true (mshed_document_reload (doc, &error));
   g_assert_no_error (error);
   g_assert_false (mshed_document_get_modified (doc));
-  g_assert_false (mshed_document_can_undo (doc));
+  g_assert_cmpstr (mshed_document_get_undo_label (doc), ==, "Reload from disk");
 
   g_unlink (path);
   g_unlink (bak);

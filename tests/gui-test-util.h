@@ -1,0 +1,235 @@
+/* gui-test-util.h
+ *
+ * Copyright 2026 The mshed authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Helpers shared by the tests that drive the real application window (test-gui*.c): sample
+ * files, a shown window, its grids, the toplevels it opened, and real input through the X
+ * server (xdotool).
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+#include <string.h>
+
+#ifdef GDK_WINDOWING_X11
+#include <gdk/x11/gdkx.h>
+#endif
+
+#include "mshed-application.h"
+#include "mshed-generator.h"
+#include "mshed-table-view-private.h"
+#include "mshed-window-private.h"
+#include "widget-test-util.h"
+
+/* Writes bytes to DIR/NAME; returns the path. */
+static inline char *
+gui_test_write (const char *dir,
+                const char *name,
+                GBytes     *bytes)
+{
+  char *path = g_build_filename (dir, name, NULL);
+
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (bytes, NULL),
+                                      (gssize) g_bytes_get_size (bytes), NULL));
+  return path;
+}
+
+static inline GBytes *
+gui_test_file_bytes (const char *path)
+{
+  g_autofree char *data = NULL;
+  gsize len = 0;
+
+  g_assert_true (g_file_get_contents (path, &data, &len, NULL));
+  return g_bytes_new_take (g_steal_pointer (&data), len);
+}
+
+/* Copies the bundled sample (MSHED_SAMPLE) to DIR/NAME. */
+static inline char *
+gui_test_copy_sample (const char *dir,
+                      const char *name)
+{
+  const char *sample = g_getenv ("MSHED_SAMPLE");
+  g_autoptr(GBytes) bytes = NULL;
+
+  g_assert_nonnull (sample);
+  bytes = gui_test_file_bytes (sample);
+  return gui_test_write (dir, name, bytes);
+}
+
+/* A generated model with many rows (far rows exist in every grid) at DIR/NAME. */
+static inline char *
+gui_test_write_big_model (const char *dir,
+                          const char *name,
+                          guint       n_triangles)
+{
+  MshedGenParams params;
+  g_autoptr(GBytes) bytes = NULL;
+
+  mshed_gen_params_init (&params, 3);
+  params.n_triangles = n_triangles;
+  params.n_nodes = 12;
+  bytes = mshed_generate_model_bytes (&params);
+  return gui_test_write (dir, name, bytes);
+}
+
+static inline MshedTableView *
+gui_test_grid (MshedWindow  *window,
+               MshedTableId  table)
+{
+  for (guint i = 0; i < MSHED_WINDOW_N_GRIDS; i++)
+    if (mshed_window_grid_tables[i] == table)
+      return window->grids[i];
+  g_assert_not_reached ();
+  return NULL;
+}
+
+/* A new window of @app, 1200x740, shown and drawn. */
+static inline MshedWindow *
+gui_test_window (MshedApplication *app)
+{
+  MshedWindow *window = mshed_window_new (app);
+  gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 740);
+  gtk_window_present (GTK_WINDOW (window));
+  while (!gtk_widget_get_mapped (GTK_WIDGET (window)) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (window)));
+  widget_test_iterate (100);
+  return window;
+}
+
+static inline void
+gui_test_close (MshedWindow *window)
+{
+  gtk_window_destroy (GTK_WINDOW (window));
+  widget_test_iterate (50);
+}
+
+/* The newest toplevel of @type other than @except, or NULL. */
+static inline GtkWidget *
+gui_test_find_toplevel (GType      type,
+                        GtkWidget *except)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();  /* (transfer none) */
+  GtkWidget *found = NULL;
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) w = g_list_model_get_item (toplevels, i);
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (w, type) && GTK_WIDGET (w) != except &&
+          gtk_widget_get_visible (GTK_WIDGET (w)))
+        found = GTK_WIDGET (w);
+    }
+  return found;
+}
+
+/* Whether record @row of @grid is shown entirely inside the grid's scrolled area. */
+static inline gboolean
+gui_test_row_visible (MshedTableView *grid,
+                      guint           row)
+{
+  GtkWidget *cell = _mshed_table_view_find_cell (grid, row, "#");
+  GtkWidget *scroller = GTK_WIDGET (grid->scroller);
+  graphene_rect_t b;
+
+  if (cell == NULL || !gtk_widget_get_mapped (cell) ||
+      !gtk_widget_compute_bounds (cell, scroller, &b))
+    return FALSE;
+  /* below the column headers, above the bottom edge */
+  return b.origin.y >= 0 && b.origin.y + b.size.height <= gtk_widget_get_height (scroller) + 0.5;
+}
+
+/* Waits up to @ms for @grid to show @row. */
+static inline gboolean
+gui_test_wait_row_visible (MshedTableView *grid,
+                           guint           row,
+                           guint           ms)
+{
+  gint64 deadline = g_get_monotonic_time () + (gint64) ms * 1000;
+
+  while (g_get_monotonic_time () < deadline)
+    {
+      if (gui_test_row_visible (grid, row))
+        return TRUE;
+      widget_test_iterate (20);
+    }
+  return gui_test_row_visible (grid, row);
+}
+
+/* Real input --------------------------------------------------------------------------- */
+
+static inline gboolean
+gui_test_have_xdotool (void)
+{
+  g_autofree char *xdotool = g_find_program_in_path ("xdotool");
+
+#ifdef GDK_WINDOWING_X11
+  return xdotool != NULL && GDK_IS_X11_DISPLAY (gdk_display_get_default ());
+#else
+  return FALSE;
+#endif
+}
+
+/* Runs "xdotool ARGS" and lets GTK handle what it sent. */
+static inline gboolean
+gui_test_xdo (const char *args)
+{
+  g_autofree char *xdotool = g_find_program_in_path ("xdotool");
+  g_autofree char *cmd = NULL;
+  int status = 0;
+
+  g_assert_nonnull (xdotool);
+  cmd = g_strdup_printf ("%s %s", xdotool, args);
+  g_assert_true (g_spawn_command_line_sync (cmd, NULL, NULL, &status, NULL));
+  widget_test_iterate (150);
+  return status == 0;
+}
+
+/* Gives @window the X input focus, so xdotool's keys (XTEST) reach it. */
+static inline void
+gui_test_focus_window (GtkWindow *window)
+{
+#ifdef GDK_WINDOWING_X11
+  GdkSurface *surface = gtk_native_get_surface (GTK_NATIVE (window));
+  g_autofree char *args = g_strdup_printf ("windowfocus --sync %lu",
+                                           (gulong) gdk_x11_surface_get_xid (surface));
+
+  g_assert_true (gui_test_xdo (args));
+#endif
+}
+
+/* Sends key combination @keys (xdotool's names: "F2", "ctrl+f") to the focused window. */
+static inline void
+gui_test_key (const char *keys)
+{
+  g_autofree char *args = g_strdup_printf ("key --clearmodifiers %s", keys);
+
+  g_assert_true (gui_test_xdo (args));
+}
+
+/* Moves the pointer to widget point (@x, @y) of @widget in @window and clicks button 1. */
+static inline void
+gui_test_click (GtkWindow *window,
+                GtkWidget *widget,
+                double     x,
+                double     y)
+{
+#ifdef GDK_WINDOWING_X11
+  GdkSurface *surface = gtk_native_get_surface (GTK_NATIVE (window));
+  graphene_point_t p;
+  double sx = 0, sy = 0;
+  g_autofree char *args = NULL;
+
+  g_assert_true (gtk_widget_compute_point (widget, GTK_WIDGET (window),
+                                           &GRAPHENE_POINT_INIT ((float) x, (float) y), &p));
+  gtk_native_get_surface_transform (GTK_NATIVE (window), &sx, &sy);
+  args = g_strdup_printf ("mousemove --window %lu --sync %d %d click 1",
+                          (gulong) gdk_x11_surface_get_xid (surface),
+                          (int) (p.x + sx), (int) (p.y + sy));
+  g_assert_true (gui_test_xdo (args));
+#endif
+}

@@ -1,0 +1,316 @@
+/* test-gui-input.c
+ *
+ * Copyright 2026 The mshed authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Real key and pointer events (xdotool, through the X server) into the real application
+ * window: F2 and Ctrl+F reach the focused view (tree, grid, hex view) instead of a global
+ * accelerator, F10 opens the main menu and F12 toggles the preview, the hex view's bookmark
+ * keys, and a click on a triangle in the preview shows its batch record in the hex view.
+ * It moves the pointer and the keyboard focus, so it runs alone (meson: is_parallel false).
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+
+#include "gui-test-util.h"
+#include "mshed-cell-editor.h"
+#include "mshed-node-tree-private.h"
+#include "mshed-hex-view-private.h"
+
+static MshedApplication *app;
+
+typedef struct {
+  char        *dir;
+  char        *path;
+  MshedWindow *window;
+} Fixture;
+
+static gboolean
+fixture_setup (Fixture *f)
+{
+  if (!gui_test_have_xdotool ())
+    {
+      g_test_skip ("needs xdotool and an X display");
+      return FALSE;
+    }
+  f->dir = g_dir_make_tmp ("mshed-input-XXXXXX", NULL);
+  f->path = gui_test_copy_sample (f->dir, "input.msh");
+  f->window = gui_test_window (app);
+  g_assert_true (mshed_window_open (f->window, f->path));
+  widget_test_iterate (300);
+  gui_test_focus_window (GTK_WINDOW (f->window));
+  return TRUE;
+}
+
+static void
+fixture_teardown (Fixture *f)
+{
+  MshedDocument *doc = mshed_window_get_document (f->window);
+
+  /* nothing to ask about on close */
+  while (doc && mshed_document_can_undo (doc))
+    mshed_document_undo (doc);
+  gui_test_close (f->window);
+  g_unlink (f->path);
+  g_rmdir (f->dir);
+  g_free (f->path);
+  g_free (f->dir);
+}
+
+static GtkWidget *
+focus_widget (Fixture *f)
+{
+  return gtk_root_get_focus (GTK_ROOT (f->window));
+}
+
+/* Whether the keyboard focus is in a search entry inside @view. */
+static gboolean
+focus_in_search_of (Fixture   *f,
+                    GtkWidget *view)
+{
+  GtkWidget *focus = focus_widget (f);
+  GtkWidget *entry = focus ? gtk_widget_get_ancestor (focus, GTK_TYPE_SEARCH_ENTRY) : NULL;
+
+  return entry != NULL && gtk_widget_is_ancestor (entry, view);
+}
+
+static void
+place_focus (GtkWidget *widget)
+{
+  g_assert_true (gtk_widget_grab_focus (widget));
+  widget_test_iterate (50);
+}
+
+/* F2 and Ctrl+F in the node tree: rename inline, search by name */
+static void
+test_tree_keys (void)
+{
+  Fixture f;
+  MshedCellEditor *editor;
+
+  if (!fixture_setup (&f))
+    return;
+  editor = _mshed_node_tree_get_editor (f.window->node_tree);
+  mshed_node_tree_select_node (f.window->node_tree, 1);
+  place_focus (GTK_WIDGET (f.window->node_tree));
+
+  gui_test_key ("F2");
+  g_assert_true (mshed_cell_editor_is_open (editor));
+  gui_test_key ("Escape");
+  g_assert_false (mshed_cell_editor_is_open (editor));
+
+  place_focus (GTK_WIDGET (f.window->node_tree));
+  gui_test_key ("ctrl+f");
+  g_assert_true (focus_in_search_of (&f, GTK_WIDGET (f.window->node_tree)));
+  fixture_teardown (&f);
+}
+
+/* F2 and Ctrl+F in a grid: edit the current cell, open the row filter (not the tree's) */
+static void
+test_grid_keys (void)
+{
+  Fixture f;
+  MshedTableView *slots;
+  MshedCellEditor *editor;
+  MshedCellEditor *tree_editor;
+
+  if (!fixture_setup (&f))
+    return;
+  slots = gui_test_grid (f.window, MSHED_TABLE_SLOTS);
+  editor = _mshed_table_view_get_editor (slots);
+  tree_editor = _mshed_node_tree_get_editor (f.window->node_tree);
+  mshed_node_tree_select_node (f.window->node_tree, 1);
+  _mshed_window_select_grid (f.window, MSHED_TABLE_SLOTS);
+  mshed_table_view_reveal (slots, 2, "unk30");
+  widget_test_iterate (200);
+  g_assert_true (gtk_widget_is_ancestor (focus_widget (&f), GTK_WIDGET (slots)));
+
+  gui_test_key ("F2");
+  g_assert_true (mshed_cell_editor_is_open (editor));
+  g_assert_false (mshed_cell_editor_is_open (tree_editor));
+  gui_test_key ("Escape");
+  g_assert_false (mshed_cell_editor_is_open (editor));
+
+  mshed_table_view_reveal (slots, 2, "unk30");
+  widget_test_iterate (200);
+  gui_test_key ("ctrl+f");
+  g_assert_true (focus_in_search_of (&f, GTK_WIDGET (slots)));
+  g_assert_false (focus_in_search_of (&f, GTK_WIDGET (f.window->node_tree)));
+  fixture_teardown (&f);
+}
+
+/* Ctrl+F in the hex view opens its own search; Ctrl+B and Alt+Down / Alt+Up are bookmarks */
+static void
+test_hex_keys (void)
+{
+  Fixture f;
+  MshedHexView *hex;
+  gsize first;
+
+  if (!fixture_setup (&f))
+    return;
+  hex = f.window->hex_view;
+  gtk_notebook_set_current_page (f.window->side_notebook, 1);
+  mshed_hex_view_show_record (hex, MSHED_TABLE_SLOTS, 0);
+  widget_test_iterate (200);
+  place_focus (GTK_WIDGET (hex));
+
+  gui_test_key ("ctrl+f");
+  g_assert_true (gtk_search_bar_get_search_mode (GTK_SEARCH_BAR (hex->search_bar)));
+  g_assert_true (gtk_widget_is_ancestor (focus_widget (&f), hex->search_entry) ||
+                 focus_widget (&f) == hex->search_entry);
+  g_assert_false (focus_in_search_of (&f, GTK_WIDGET (f.window->node_tree)));
+  gui_test_key ("Escape");
+
+  /* two bookmarks, then back and forth between them */
+  place_focus (GTK_WIDGET (hex));
+  mshed_hex_view_set_cursor (hex, 4, FALSE);
+  gui_test_key ("ctrl+b");
+  mshed_hex_view_set_cursor (hex, 40, FALSE);
+  gui_test_key ("ctrl+b");
+  g_assert_cmpuint (mshed_hex_view_get_n_bookmarks (hex), ==, 2);
+  mshed_hex_view_set_cursor (hex, 20, FALSE);
+  gui_test_key ("alt+Down");
+  g_assert_cmpuint (mshed_hex_view_get_cursor_offset (hex), ==, 40);
+  gui_test_key ("alt+Up");
+  g_assert_cmpuint (mshed_hex_view_get_cursor_offset (hex), ==, 4);
+  first = mshed_hex_view_get_cursor_offset (hex);
+  /* F2 is not a hex key any more: the cursor stays */
+  gui_test_key ("F2");
+  g_assert_cmpuint (mshed_hex_view_get_cursor_offset (hex), ==, first);
+  fixture_teardown (&f);
+}
+
+/* Ctrl+F where no view searches (the preview): the tree's search */
+static void
+test_find_fallback (void)
+{
+  Fixture f;
+
+  if (!fixture_setup (&f))
+    return;
+  gtk_notebook_set_current_page (f.window->side_notebook, 0);
+  widget_test_iterate (100);
+  place_focus (GTK_WIDGET (f.window->model_view));
+  gui_test_key ("ctrl+f");
+  g_assert_true (focus_in_search_of (&f, GTK_WIDGET (f.window->node_tree)));
+  fixture_teardown (&f);
+}
+
+static GtkMenuButton *
+find_primary_menu (GtkWidget *widget)
+{
+  if (GTK_IS_MENU_BUTTON (widget) && gtk_menu_button_get_primary (GTK_MENU_BUTTON (widget)))
+    return GTK_MENU_BUTTON (widget);
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkMenuButton *found = find_primary_menu (c);
+
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+/* F10 opens the main menu and leaves the preview alone; F12 toggles the preview */
+static void
+test_panel_keys (void)
+{
+  Fixture f;
+  GtkMenuButton *menu;
+  GtkWidget *preview;
+
+  if (!fixture_setup (&f))
+    return;
+  menu = find_primary_menu (gtk_window_get_titlebar (GTK_WINDOW (f.window)));
+  g_assert_nonnull (menu);
+  preview = GTK_WIDGET (f.window->side_notebook);
+  g_assert_true (gtk_widget_get_visible (preview));
+  place_focus (GTK_WIDGET (gui_test_grid (f.window, MSHED_TABLE_NODES)));
+
+  gui_test_key ("F10");
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (gtk_menu_button_get_popover (menu))));
+  g_assert_true (gtk_widget_get_visible (preview));
+  gui_test_key ("Escape");
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (gtk_menu_button_get_popover (menu))));
+
+  gui_test_focus_window (GTK_WINDOW (f.window));
+  gui_test_key ("F12");
+  g_assert_false (gtk_widget_get_visible (preview));
+  gui_test_key ("F12");
+  g_assert_true (gtk_widget_get_visible (preview));
+  fixture_teardown (&f);
+}
+
+/* A click on a triangle in the preview shows the picked batch record in the hex view */
+static void
+test_pick_moves_hex (void)
+{
+  Fixture f;
+  MshedModelView *view;
+  MshedModel *model;
+  MshedPick pick = { 0 };
+  gboolean found = FALSE;
+  double x = 0, y = 0;
+  gsize start = 0, end = 0;
+  gint res = -1;
+
+  if (!fixture_setup (&f))
+    return;
+  view = f.window->model_view;
+  model = mshed_document_get_model (mshed_window_get_document (f.window));
+  gtk_notebook_set_current_page (f.window->side_notebook, 0);
+  mshed_model_view_frame_all (view);
+  widget_test_iterate (300);
+
+  /* a point of the preview that hits a triangle */
+  for (int j = 1; j < 16 && !found; j++)
+    for (int i = 1; i < 16 && !found; i++)
+      {
+        x = gtk_widget_get_width (GTK_WIDGET (view)) * i / 16.0;
+        y = gtk_widget_get_height (GTK_WIDGET (view)) * j / 16.0;
+        found = mshed_model_view_pick (view, x, y, &pick) && pick.hit;
+      }
+  g_assert_true (found);
+  g_assert_cmpint (mshed_hex_model_get_res_index (mshed_hex_view_get_model (f.window->hex_view)),
+                   !=, mshed_model_find_resource (model, 13));
+
+  gui_test_click (GTK_WINDOW (f.window), GTK_WIDGET (view), x, y);
+  widget_test_iterate (200);
+  g_assert_true (mshed_model_view_get_last_pick (view)->hit);
+  g_assert_cmpuint (mshed_model_view_get_last_pick (view)->batch, ==, pick.batch);
+
+  /* the hex view holds Res13 with the batch's 20-byte record selected (msh.md: Batch20) */
+  res = mshed_hex_model_get_res_index (mshed_hex_view_get_model (f.window->hex_view));
+  g_assert_cmpint (res, ==, mshed_model_find_resource (model, 13));
+  g_assert_true (mshed_hex_view_get_selection (f.window->hex_view, &start, &end));
+  g_assert_cmpuint (start, ==, (gsize) pick.batch * 20);
+  g_assert_cmpuint (end, ==, (gsize) pick.batch * 20 + 20);
+  fixture_teardown (&f);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_setenv ("GTK_A11Y", "none", FALSE);
+  g_setenv ("GSETTINGS_BACKEND", "memory", FALSE);
+  g_test_init (&argc, &argv, NULL);
+  if (!gtk_init_check ())
+    {
+      g_print ("1..0 # SKIP no display\n");
+      return 0;
+    }
+  app = mshed_application_new ();
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
+
+  g_test_add_func ("/app/input/tree-keys", test_tree_keys);
+  g_test_add_func ("/app/input/grid-keys", test_grid_keys);
+  g_test_add_func ("/app/input/hex-keys", test_hex_keys);
+  g_test_add_func ("/app/input/find-fallback", test_find_fallback);
+  g_test_add_func ("/app/input/panel-keys", test_panel_keys);
+  g_test_add_func ("/app/input/pick-moves-hex", test_pick_moves_hex);
+  return g_test_run ();
+}

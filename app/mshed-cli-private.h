@@ -30,8 +30,6 @@ int          mshed_cli_dump       (int argc, char **argv);
 int          mshed_cli_ls         (int argc, char **argv);
 int          mshed_cli_extract    (int argc, char **argv);
 int          mshed_cli_generate   (int argc, char **argv);
-/* Written in app/mshed-cli-edit.c and app/mshed-cli-render.c; built only when they exist
- * (MSHED_CLI_HAVE_EDIT, MSHED_CLI_HAVE_RENDER). */
 int          mshed_cli_edit       (int argc, char **argv);
 int          mshed_cli_render     (int argc, char **argv);
 

@@ -27,26 +27,6 @@ typedef struct {
   const char *summary;  /* N_() */
 } MshedCliCommand;
 
-#ifndef MSHED_CLI_HAVE_EDIT
-int
-mshed_cli_edit (int    argc,
-                char **argv)
-{
-  mshed_cli_error (_("“edit” is not available in this build"));
-  return MSHED_CLI_EXIT_TROUBLE;
-}
-#endif
-
-#ifndef MSHED_CLI_HAVE_RENDER
-int
-mshed_cli_render (int    argc,
-                  char **argv)
-{
-  mshed_cli_error (_("“render” is not available in this build"));
-  return MSHED_CLI_EXIT_TROUBLE;
-}
-#endif
-
 static const MshedCliCommand commands[] = {
   { "info", mshed_cli_info, "FILE",
     N_("Show a model's resources, attributes and totals") },

@@ -58,8 +58,5 @@ MshedSource *mshed_cli_open       (const char   *spec,
 int          mshed_cli_error_status (const GError *error);
 guint64      mshed_cli_triangle_count (const MshedModel *model);
 gboolean     mshed_cli_has_nres_magic (GBytes   *bytes);
-GBytes      *mshed_cli_reencode   (GBytes       *bytes,
-                                   gboolean      nested,
-                                   GError      **error);
 
 G_END_DECLS

@@ -73,6 +73,7 @@ echo "--- $what, MSHED_REQUIRE_ALL_TESTS=1 (exit status $status):"
 show "$out"
 [ $status -ne 0 ] || fail "with MSHED_REQUIRE_ALL_TESTS=1 the test must fail"
 printf '%s\n' "$out" | grep -q '^not ok\|^Bail out!' || fail "no failed TAP result"
-printf '%s\n' "$out" | grep -q 'MSHED_REQUIRE_ALL_TESTS is set' || fail "the failure does not say why"
+printf '%s\n' "$out" | grep -q 'MSHED_REQUIRE_ALL_TESTS is set' ||
+  fail "the failure does not say why"
 printf '%s\n' "$out" | grep -q '# SKIP' && fail "with MSHED_REQUIRE_ALL_TESTS=1 nothing may skip"
 echo "OK: $what is a skip locally and a failure in CI"

@@ -16,6 +16,7 @@
 
 #include "mshed-bytes.h"
 #include "mshed-nres.h"
+#include "mshed-source.h"
 #include "test-require.h"
 
 static char *tmpdir;
@@ -129,14 +130,17 @@ test_archive_entry (void)
   bytes = g_mapped_file_get_bytes (file);
   nres = mshed_nres_parse (bytes, MSHED_MODE_STRICT, NULL, NULL);
   g_assert_nonnull (nres);
-  for (guint i = 0; i < mshed_nres_get_n_entries (nres) && spec == NULL; i++)
+  for (guint i = 0; spec == NULL; i++)
     {
-      g_autofree char *name = mshed_nres_entry_dup_name (mshed_nres_peek_entry (nres, i));
+      const MshedNresEntry *e;
+      g_autofree char *name = NULL;
 
-      if (g_str_has_suffix (name, ".msh"))
+      g_assert_cmpuint (i, <, mshed_nres_get_n_entries (nres));
+      e = mshed_nres_peek_entry (nres, i);
+      name = mshed_nres_entry_dup_name (e);
+      if (mshed_entry_is_model_name (e))
         spec = g_strdup_printf ("%s:%s", archive, name);
     }
-  g_assert_nonnull (spec);
 
   status = render (png, &err, spec, "--size", "64x48", "--uv-checker", "--up", "y",
                    "--rotation", "runtime", NULL);

@@ -15,6 +15,7 @@
 
 #include "mshed-model.h"
 #include "mshed-nres.h"
+#include "mshed-source.h"
 #include "test-require.h"
 
 typedef struct {
@@ -138,16 +139,12 @@ test_planted_in_archive (void)
   guint32 at;
 
   g_assert_nonnull (nres);
-  for (guint i = 0; name == NULL; i++)
+  for (guint i = 0; e == NULL || !mshed_entry_is_model_name (e); i++)
     {
-      g_autofree char *entry = NULL;
-
       g_assert_cmpuint (i, <, mshed_nres_get_n_entries (nres));
       e = mshed_nres_peek_entry (nres, i);
-      entry = mshed_nres_entry_dup_name (e);
-      if (g_str_has_suffix (entry, ".msh"))
-        name = g_steal_pointer (&entry);
     }
+  name = mshed_nres_entry_dup_name (e);
   payload = mshed_nres_entry_dup_bytes (e);
   model = mshed_model_new_from_bytes (payload, MSHED_MODE_STRICT, NULL, NULL);
   g_assert_nonnull (model);

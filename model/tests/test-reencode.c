@@ -14,11 +14,13 @@
 #include <math.h>
 #include <string.h>
 
+#include "gen-shapes.h"
 #include "mshed-bytes.h"
 #include "mshed-error.h"
 #include "mshed-generator.h"
 #include "mshed-model.h"
 #include "mshed-reencode.h"
+#include "mshed-source.h"
 
 /* Offset of the first differing byte, or -1 when equal. */
 static gssize
@@ -47,47 +49,13 @@ assert_reencodes_identically (GBytes   *bytes,
   g_assert_cmpint (first_difference (bytes, again), ==, -1);
 }
 
-typedef struct {
-  const char *name;
-  guint       n_triangles;
-  guint       n_nodes;
-  gboolean    ext;
-  gboolean    legacy;
-  gboolean    animated;
-  gboolean    cyrillic;
-  gboolean    empty;
-  gboolean    res17;
-} Shape;
-
-/* Every option of the generator, alone and together. */
-static const Shape shapes[] = {
-  { "tiny",           12,    1,  FALSE, FALSE, FALSE, FALSE, FALSE, FALSE },
-  { "many-nodes",     60,    64, FALSE, FALSE, TRUE,  TRUE,  TRUE,  FALSE },
-  { "basic",          1000,  0,  FALSE, FALSE, FALSE, FALSE, FALSE, FALSE },
-  { "res18-20",       1500,  0,  TRUE,  FALSE, FALSE, FALSE, FALSE, TRUE  },
-  { "animated",       3000,  38, FALSE, FALSE, TRUE,  FALSE, FALSE, FALSE },
-  { "everything",     2500,  12, TRUE,  FALSE, TRUE,  TRUE,  TRUE,  TRUE  },
-  { "names",          400,   7,  FALSE, FALSE, FALSE, TRUE,  TRUE,  FALSE },
-  { "legacy",         800,   0,  FALSE, TRUE,  FALSE, FALSE, FALSE, FALSE },
-  { "legacy-ext",     300,   2,  TRUE,  TRUE,  TRUE,  TRUE,  TRUE,  TRUE  },
-  { "big",            40000, 20, TRUE,  FALSE, TRUE,  TRUE,  FALSE, FALSE },
-};
-
 static GBytes *
 generate (const Shape *shape,
           guint64      seed)
 {
   MshedGenParams p;
 
-  mshed_gen_params_init (&p, seed);
-  p.n_triangles = shape->n_triangles;
-  p.n_nodes = shape->n_nodes;
-  p.with_res18_20 = shape->ext;
-  p.legacy_nodes = shape->legacy;
-  p.animated = shape->animated;
-  p.cyrillic_names = shape->cyrillic;
-  p.empty_names = shape->empty;
-  p.res17_data = shape->res17;
+  params_for_shape (shape, seed, &p);
   return mshed_generate_model_bytes (&p);
 }
 
@@ -95,7 +63,7 @@ static void
 test_shapes (void)
 {
   for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
-    for (guint64 seed = 1; seed <= 3; seed++)
+    for (guint64 seed = 1; seed <= MIN (shapes[i].n_seeds, 3u); seed++)
       {
         g_autoptr(GBytes) bytes = generate (&shapes[i], seed * 101 + i);
 
@@ -135,7 +103,7 @@ model_with_every_table (void)
   static const guint8 res16[24] = {
     1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24,
   };
-  g_autoptr(GBytes) bytes = generate (&shapes[5], 7);
+  g_autoptr(GBytes) bytes = generate (find_shape ("animated-ext"), 7);
   g_autoptr(MshedNres) nres = mshed_nres_parse (bytes, MSHED_MODE_STRICT, NULL, NULL);
 
   g_assert_nonnull (nres);
@@ -204,7 +172,7 @@ static void
 test_planted_name_faults (void)
 {
   static const char *const fields[] = { "len", "text", "nul" };
-  g_autoptr(GBytes) bytes = generate (&shapes[6], 3);
+  g_autoptr(GBytes) bytes = generate (find_shape ("names"), 3);
   g_autoptr(MshedModel) model = mshed_model_new_from_bytes (bytes, MSHED_MODE_STRICT, NULL, NULL);
   const MshedNresEntry *res10 = mshed_model_get_resource (model, 10);
   const guint8 *text;
@@ -234,6 +202,16 @@ test_planted_name_faults (void)
     }
 }
 
+static const MshedNresEntry *
+first_model_entry (const MshedNres *nres)
+{
+  guint i = 0;
+
+  while (!mshed_entry_is_model_name (mshed_nres_peek_entry (nres, i)))
+    g_assert_cmpuint (++i, <, mshed_nres_get_n_entries (nres));
+  return mshed_nres_peek_entry (nres, i);
+}
+
 /* A fault in a model nested in an archive is reported with the entry's name. */
 static void
 test_planted_fault_in_archive (void)
@@ -251,16 +229,8 @@ test_planted_fault_in_archive (void)
   guint32 at;
 
   g_assert_nonnull (nres);
-  for (guint i = 0; name == NULL; i++)
-    {
-      g_autofree char *lower = NULL;
-
-      g_assert_cmpuint (i, <, mshed_nres_get_n_entries (nres));
-      e = mshed_nres_peek_entry (nres, i);
-      lower = g_ascii_strdown ((const char *) e->name, -1);
-      if (g_str_has_suffix (lower, ".msh"))
-        name = mshed_nres_entry_dup_name (e);
-    }
+  e = first_model_entry (nres);
+  name = mshed_nres_entry_dup_name (e);
   payload = mshed_nres_entry_dup_bytes (e);
   model = mshed_model_new_from_bytes (payload, MSHED_MODE_STRICT, NULL, NULL);
   g_assert_nonnull (model);
@@ -326,7 +296,7 @@ test_float_bits (void)
   };
   const MshedField *x = mshed_schema_find_field (mshed_schema_get_table (MSHED_TABLE_POSITIONS),
                                                  "x");
-  g_autoptr(GBytes) bytes = generate (&shapes[2], 5);
+  g_autoptr(GBytes) bytes = generate (find_shape ("basic"), 5);
   g_autoptr(MshedModel) model = mshed_model_new_from_bytes (bytes, MSHED_MODE_STRICT, NULL, NULL);
   const MshedNresEntry *res3 = mshed_model_get_resource (model, 3);
   g_autofree guint8 *positions = g_memdup2 (mshed_nres_entry_get_data (res3, NULL),
@@ -351,7 +321,7 @@ static void
 test_tail_and_opaque (void)
 {
   static const guint8 tail[5] = { 0xDE, 0xAD, 0xBE, 0xEF, 0x42 };
-  g_autoptr(GBytes) bytes = generate (&shapes[3], 9);
+  g_autoptr(GBytes) bytes = generate (find_shape ("res18-20"), 9);
   g_autoptr(MshedModel) model = mshed_model_new_from_bytes (bytes, MSHED_MODE_STRICT, NULL, NULL);
   const MshedNresEntry *res7 = mshed_model_get_resource (model, 7);
   const MshedNresEntry *res9 = mshed_model_get_resource (model, 9);
@@ -388,7 +358,7 @@ test_tail_and_opaque (void)
 static void
 test_locate_container (void)
 {
-  g_autoptr(GBytes) bytes = generate (&shapes[2], 2);
+  g_autoptr(GBytes) bytes = generate (find_shape ("basic"), 2);
   g_autoptr(MshedNres) nres = mshed_nres_parse (bytes, MSHED_MODE_STRICT, NULL, NULL);
   guint64 dir = mshed_nres_get_directory_offset (nres);
   g_autofree char *name = mshed_nres_entry_dup_name (mshed_nres_peek_entry (nres, 2));

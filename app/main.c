@@ -3,6 +3,7 @@
  * Copyright 2026 The mshed authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#define _XOPEN_SOURCE 700  /* POSIX/XSI calls beside ISO C11 (c_std=c11) */
 #include "config.h"
 
 #include <glib/gi18n.h>

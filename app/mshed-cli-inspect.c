@@ -17,6 +17,7 @@
 
 #include "mshed-cli-private.h"
 #include "mshed-error.h"
+#include "mshed-reencode.h"
 #include "mshed-schema.h"
 
 /* Shared: the resource table ------------------------------------------------------------- */
@@ -460,8 +461,9 @@ mshed_cli_extract (int    argc,
 
 /* 0: identical, 1: different, 2: unreadable; prints one line. */
 static int
-roundtrip_one (GString    *out,
-               const char *spec)
+roundtrip_one (GString                  *out,
+               const char               *spec,
+               const MshedReencodeFault *fault)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(GBytes) file = NULL;
@@ -469,6 +471,7 @@ roundtrip_one (GString    *out,
   g_autoptr(GBytes) written = NULL;
   g_autofree char *path = NULL;
   g_autofree char *entry = NULL;
+  g_autofree char *where = NULL;
   const guint8 *a, *b;
   gsize len_a, len_b, common, at;
 
@@ -500,7 +503,7 @@ roundtrip_one (GString    *out,
   else
     original = g_bytes_ref (file);
 
-  written = mshed_cli_reencode (original, entry != NULL, &error);
+  written = mshed_reencode_bytes (original, entry != NULL, fault, &error);
   if (written == NULL)
     {
       mshed_cli_error (_("%s: cannot decode: %s"), spec, error->message);
@@ -522,12 +525,17 @@ roundtrip_one (GString    *out,
                               len_a);
       return MSHED_CLI_EXIT_OK;
     }
+  where = mshed_reencode_locate (original, entry != NULL, at);
+  if (where == NULL)
+    where = g_strdup (_("past the end of the file"));
   if (at < common)
-    g_string_append_printf (out, _("%s: DIFFERS at offset %zu (0x%zX): read 0x%02X, wrote 0x%02X; sizes %zu and %zu\n"),
-                            spec, at, at, a[at], b[at], len_a, len_b);
+    g_string_append_printf (out, _("%s: DIFFERS at offset %zu (0x%zX) in %s: read 0x%02X, "
+                                   "wrote 0x%02X; sizes %zu and %zu\n"),
+                            spec, at, at, where, a[at], b[at], len_a, len_b);
   else
-    g_string_append_printf (out, _("%s: DIFFERS at offset %zu (0x%zX): read %zu bytes, wrote %zu\n"),
-                            spec, at, at, len_a, len_b);
+    g_string_append_printf (out, _("%s: DIFFERS at offset %zu (0x%zX), %s: read %zu bytes, "
+                                   "wrote %zu\n"),
+                            spec, at, at, where, len_a, len_b);
   return MSHED_CLI_EXIT_PROBLEMS;
 }
 
@@ -537,13 +545,17 @@ mshed_cli_roundtrip (int    argc,
 {
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GString) out = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  MshedReencodeFault fault = { MSHED_TABLE_NONE, 0, NULL };
+  const char *plant = g_getenv ("MSHED_TEST_ROUNDTRIP_FAULT");
   int status = MSHED_CLI_EXIT_OK;
 
   context = mshed_cli_context_new ("FILE…", _("Decode each file (the container, the model and "
-                                              "every nested model of an archive), write it "
-                                              "again with every resource marked as changed, "
-                                              "and compare the bytes. Reports the first "
-                                              "differing offset."), NULL);
+                                              "every nested model of an archive) down to the "
+                                              "fields of every record, encode the fields into "
+                                              "fresh bytes, write the file again and compare. "
+                                              "Reports the first differing offset and the "
+                                              "table, record and field it belongs to."), NULL);
   if (!mshed_cli_parse (context, &argc, &argv))
     return MSHED_CLI_EXIT_TROUBLE;
   if (argc < 2)
@@ -551,9 +563,15 @@ mshed_cli_roundtrip (int    argc,
       mshed_cli_error (_("expected at least one FILE"));
       return MSHED_CLI_EXIT_TROUBLE;
     }
+  /* tests plant an encoder bug (TABLE[ROW].FIELD) to see that the comparison catches it */
+  if (plant != NULL && !mshed_reencode_fault_parse (plant, &fault, &error))
+    {
+      mshed_cli_error ("MSHED_TEST_ROUNDTRIP_FAULT: %s", error->message);
+      return MSHED_CLI_EXIT_TROUBLE;
+    }
   for (int i = 1; i < argc; i++)
     {
-      int one = roundtrip_one (out, argv[i]);
+      int one = roundtrip_one (out, argv[i], &fault);
 
       mshed_cli_flush (out, TRUE);
       status = MAX (status, one);

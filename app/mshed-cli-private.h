@@ -60,8 +60,6 @@ int          mshed_cli_dump       (int argc, char **argv);
 int          mshed_cli_ls         (int argc, char **argv);
 int          mshed_cli_extract    (int argc, char **argv);
 int          mshed_cli_generate   (int argc, char **argv);
-/* Written in app/mshed-cli-edit.c and app/mshed-cli-render.c; built only when they exist
- * (MSHED_CLI_HAVE_EDIT, MSHED_CLI_HAVE_RENDER). */
 int          mshed_cli_edit       (int argc, char **argv);
 int          mshed_cli_render     (int argc, char **argv);
 
@@ -93,8 +91,5 @@ MshedSource *mshed_cli_open       (const char   *spec,
                                    int          *status);
 guint64      mshed_cli_triangle_count (const MshedModel *model);
 gboolean     mshed_cli_has_nres_magic (GBytes   *bytes);
-GBytes      *mshed_cli_reencode   (GBytes       *bytes,
-                                   gboolean      nested,
-                                   GError      **error);
 
 G_END_DECLS

@@ -27,26 +27,6 @@ typedef struct {
   const char *summary;  /* N_() */
 } MshedCliCommand;
 
-#ifndef MSHED_CLI_HAVE_EDIT
-int
-mshed_cli_edit (int    argc,
-                char **argv)
-{
-  mshed_cli_error (_("“edit” is not available in this build"));
-  return MSHED_CLI_EXIT_TROUBLE;
-}
-#endif
-
-#ifndef MSHED_CLI_HAVE_RENDER
-int
-mshed_cli_render (int    argc,
-                  char **argv)
-{
-  mshed_cli_error (_("“render” is not available in this build"));
-  return MSHED_CLI_EXIT_TROUBLE;
-}
-#endif
-
 static const MshedCliCommand commands[] = {
   { "info", mshed_cli_info, "FILE",
     N_("Show a model's resources, attributes and totals") },
@@ -284,68 +264,6 @@ mshed_cli_has_nres_magic (GBytes *bytes)
   const guint8 *data = g_bytes_get_data (bytes, &size);
 
   return size >= 4 && mshed_read_u32 (data) == MSHED_NRES_MAGIC;
-}
-
-/**
- * mshed_cli_reencode:
- * @bytes: an NRes file or payload
- * @nested: TRUE for a model inside an archive (no deeper nesting is followed)
- *
- * Decodes @bytes tolerantly (the container, the model IR when it is a model, and every
- * nested *.msh model of an archive), marks every resource as changed so that the writer
- * really writes them, and serialises. Identical output means lossless writing.
- *
- * Returns: (transfer full) (nullable): the re-encoded bytes
- */
-GBytes *
-mshed_cli_reencode (GBytes    *bytes,
-                    gboolean   nested,
-                    GError   **error)
-{
-  g_autoptr(MshedNres) nres = mshed_nres_parse (bytes, MSHED_MODE_TOLERANT, NULL, error);
-  g_autoptr(MshedModel) model = NULL;
-  guint n;
-
-  if (nres == NULL)
-    return NULL;
-  if (mshed_nres_looks_like_model (nres))
-    {
-      model = mshed_model_new (nres, MSHED_MODE_TOLERANT, NULL, error);
-      if (model == NULL)
-        return NULL;
-    }
-
-  n = mshed_nres_get_n_entries (nres);
-  for (guint i = 0; i < n; i++)
-    {
-      const MshedNresEntry *e = mshed_nres_peek_entry (nres, i);
-      g_autoptr(GBytes) payload = NULL;
-      g_autoptr(GBytes) inner = NULL;
-      g_autoptr(GError) local = NULL;
-
-      if (nested || model != NULL || !mshed_entry_is_model_name (e))
-        {
-          mshed_nres_touch (nres, i);
-          continue;
-        }
-      payload = mshed_nres_entry_dup_bytes (e);
-      if (!mshed_cli_has_nres_magic (payload))
-        {
-          mshed_nres_touch (nres, i);
-          continue;
-        }
-      inner = mshed_cli_reencode (payload, TRUE, &local);
-      if (inner == NULL)
-        {
-          /* an unreadable nested model stays opaque, as the writer keeps it */
-          mshed_nres_touch (nres, i);
-          continue;
-        }
-      mshed_nres_set_payload (nres, i, inner);
-    }
-  if (model != NULL)
-    return mshed_model_serialize (model);
-  return mshed_nres_serialize (nres, NULL);
 }
 
 /* Main ----------------------------------------------------------------------------------- */

@@ -4,6 +4,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #define G_LOG_DOMAIN "mshed-save"
+/* c_std=c11: POSIX.1-2008 + XSI for O_CLOEXEC, O_DIRECTORY, fchown, lstat, realpath */
+#define _XOPEN_SOURCE 700
 
 #include "config.h"
 

@@ -260,6 +260,47 @@ mshed_field_type_size (MshedFieldType type)
     }
 }
 
+/* A float's NaN travels in a double with its sign and payload bits moved across unchanged:
+ * the hardware conversion would set the quiet bit of a signalling NaN, and writing the value
+ * back would then change the file. Every other float converts exactly. */
+static double
+f32_to_double (guint32 bits)
+{
+  guint64 wide;
+  double d;
+  float f;
+
+  if ((bits & 0x7F800000u) != 0x7F800000u || (bits & 0x007FFFFFu) == 0)
+    {
+      memcpy (&f, &bits, sizeof f);
+      return f;
+    }
+  wide = (guint64) (bits >> 31) << 63 | G_GUINT64_CONSTANT (0x7FF) << 52 |
+         (guint64) (bits & 0x007FFFFFu) << 29;
+  memcpy (&d, &wide, sizeof d);
+  return d;
+}
+
+static guint32
+double_to_f32 (double value)
+{
+  guint64 wide;
+  guint32 bits;
+  float f;
+
+  if (!isnan (value))
+    {
+      f = (float) value;
+      memcpy (&bits, &f, sizeof bits);
+      return bits;
+    }
+  memcpy (&wide, &value, sizeof wide);
+  bits = (guint32) (wide >> 63) << 31 | 0x7F800000u | (guint32) ((wide >> 29) & 0x007FFFFFu);
+  if ((bits & 0x007FFFFFu) == 0)
+    bits |= 0x00400000u;  /* a double NaN whose payload lies below a float's: stay a NaN */
+  return bits;
+}
+
 double
 mshed_field_read (const MshedField *field,
                   const guint8     *record)
@@ -282,7 +323,7 @@ mshed_field_read (const MshedField *field,
       return mshed_read_i32 (p);
     case MSHED_FIELD_F32:
     default:
-      return mshed_read_f32 (p);
+      return f32_to_double (mshed_read_u32 (p));
     }
 }
 
@@ -309,7 +350,7 @@ mshed_field_write (const MshedField *field,
       break;
     case MSHED_FIELD_F32:
     default:
-      mshed_write_f32 (p, (float) value);
+      mshed_write_u32 (p, double_to_f32 (value));
       break;
     }
 }

@@ -61,7 +61,8 @@ const MshedField     *mshed_schema_find_field     (const MshedTableInfo *table,
                                                    const char     *name);
 guint                 mshed_field_type_size       (MshedFieldType  type);
 
-/* Raw field values travel as doubles (exact for every type up to u32). */
+/* Raw field values travel as doubles, exactly: every integer type up to u32 and every float
+ * bit pattern, NaN payloads included (mshed_field_write gives back the bytes read). */
 double                mshed_field_read            (const MshedField *field,
                                                    const guint8   *record);
 void                  mshed_field_write           (const MshedField *field,

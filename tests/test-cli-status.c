@@ -8,6 +8,7 @@
  * pipes, sockets, devices and directories where a file is expected: refused at once, never
  * waited on (a run that hangs is ended by a time limit and fails).
  */
+#define _XOPEN_SOURCE 700  /* POSIX/XSI calls beside ISO C11 (c_std=c11) */
 #include "config.h"
 
 #include <glib/gstdio.h>

@@ -9,6 +9,7 @@
  * Ctrl+O brings up has its Russian title (po/ru.po). Needs a display, xdotool and the
  * ru_RU.UTF-8 locale (./mshed-dev generates it); skips otherwise.
  */
+#define _XOPEN_SOURCE 700  /* POSIX/XSI calls beside ISO C11 (c_std=c11) */
 #include "config.h"
 
 #include <glib.h>
@@ -19,6 +20,8 @@
 #include <sys/wait.h>
 #include <X11/Xatom.h>
 #include <X11/Xlib.h>
+
+#include "test-require.h"
 
 /* msgstr of "Open Model or Archive" in po/ru.po */
 #define RUSSIAN_OPEN_TITLE "Открыть модель или архив"
@@ -150,12 +153,12 @@ test_russian_uninstalled (void)
 
   if (dpy == NULL || xdotool == NULL)
     {
-      g_test_skip ("needs an X display and xdotool");
+      mshed_test_skip ("needs an X display and xdotool");
       return;
     }
   if (setlocale (LC_ALL, "ru_RU.UTF-8") == NULL)
     {
-      g_test_skip ("the ru_RU.UTF-8 locale is missing (./mshed-dev deps generates it)");
+      mshed_test_skip ("the ru_RU.UTF-8 locale is missing (./mshed-dev deps generates it)");
       return;
     }
   setlocale (LC_ALL, "C.UTF-8");

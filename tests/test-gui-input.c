@@ -15,8 +15,9 @@
 
 #include "gui-test-util.h"
 #include "mshed-cell-editor.h"
-#include "mshed-node-tree-private.h"
 #include "mshed-hex-view-private.h"
+#include "mshed-node-tree-private.h"
+#include "test-require.h"
 
 static MshedApplication *app;
 
@@ -31,7 +32,7 @@ fixture_setup (Fixture *f)
 {
   if (!gui_test_have_xdotool ())
     {
-      g_test_skip ("needs xdotool and an X display");
+      mshed_test_skip ("needs xdotool and an X display");
       return FALSE;
     }
   f->dir = g_dir_make_tmp ("mshed-input-XXXXXX", NULL);
@@ -298,10 +299,7 @@ main (int   argc,
   g_setenv ("GSETTINGS_BACKEND", "memory", FALSE);
   g_test_init (&argc, &argv, NULL);
   if (!gtk_init_check ())
-    {
-      g_print ("1..0 # SKIP no display\n");
-      return 0;
-    }
+    return mshed_test_skip_program ("no display (run under xvfb-run)");
   app = mshed_application_new ();
   g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
   g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));

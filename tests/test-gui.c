@@ -1000,11 +1000,7 @@ main (int   argc,
   g_setenv ("GSETTINGS_BACKEND", "memory", FALSE);
   g_test_init (&argc, &argv, NULL);
   if (!gtk_init_check ())
-    {
-      /* TAP's way of skipping a whole program */
-      g_print ("1..0 # SKIP no display\n");
-      return 0;
-    }
+    return mshed_test_skip_program ("no display (run under xvfb-run)");
   app = mshed_application_new ();
   g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
   g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));

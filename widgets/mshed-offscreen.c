@@ -36,8 +36,13 @@ struct _MshedOffscreen {
   char      *renderer;
 };
 
-/* eglTerminate tears down every context of the display: count our users. */
-static guint display_users;
+/* The display is opened once and stays initialised until the process exits (never
+ * eglTerminate): terminating it unloads the driver (Mesa's swrast_dri.so), which the next
+ * offscreen would load again, and the driver's one-time allocations, referenced only from its
+ * own data, would then be reported by LeakSanitizer as leaks that no suppression can name
+ * (their module is gone). Kept loaded, they are reachable and no leak at all. */
+static EGLDisplay shared_display = EGL_NO_DISPLAY;
+static EGLint shared_major, shared_minor;
 
 static gboolean
 has_word (const char *list,
@@ -89,6 +94,22 @@ open_display (EGLint *major,
           }
     }
   return EGL_NO_DISPLAY;
+}
+
+static EGLDisplay
+get_display (EGLint *major,
+             EGLint *minor)
+{
+  static gsize opened;
+
+  if (g_once_init_enter (&opened))
+    {
+      shared_display = open_display (&shared_major, &shared_minor);
+      g_once_init_leave (&opened, 1);
+    }
+  *major = shared_major;
+  *minor = shared_minor;
+  return shared_display;
 }
 
 static gboolean
@@ -163,7 +184,7 @@ mshed_offscreen_new (int      width,
   self->width = width;
   self->height = height;
   self->samples = MAX (samples, 0);
-  self->display = open_display (&major, &minor);
+  self->display = get_display (&major, &minor);
   if (self->display == EGL_NO_DISPLAY)
     {
       g_set_error (error, MSHED_RENDER_ERROR, MSHED_RENDER_ERROR_UNSUPPORTED,
@@ -171,7 +192,6 @@ mshed_offscreen_new (int      width,
                      "EGL_MESA_platform_surfaceless nor EGL_EXT_platform_device works)"));
       return NULL;
     }
-  display_users++;
 
   ext = eglQueryString (self->display, EGL_EXTENSIONS);
   if (ext == NULL || !has_word (ext, "EGL_KHR_surfaceless_context") ||
@@ -241,8 +261,6 @@ mshed_offscreen_free (MshedOffscreen *self)
       eglMakeCurrent (self->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
       eglDestroyContext (self->display, self->context);
     }
-  if (self->display != EGL_NO_DISPLAY && --display_users == 0)
-    eglTerminate (self->display);
   g_free (self->renderer);
   g_free (self);
 }

@@ -22,7 +22,8 @@ MshedOffscreen *mshed_offscreen_new          (int              width,
                                               int              height,
                                               int              samples,
                                               GError         **error);
-/* Frees the framebuffer and the context (making it current first). */
+/* Frees the framebuffer and the context (making it current first). The EGL display stays
+ * initialised for the next offscreen until the process exits. */
 void            mshed_offscreen_free         (MshedOffscreen  *self);
 gboolean        mshed_offscreen_make_current (MshedOffscreen  *self);
 /* Binds the framebuffer to draw into (the renderer then draws at the size below). */

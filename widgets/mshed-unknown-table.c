@@ -757,7 +757,7 @@ mshed_unknown_table_init (MshedUnknownTable *self)
 
   self->table = MSHED_TABLE_SLOTS;
   self->columns = g_ptr_array_new_with_free_func ((GDestroyNotify) column_free);
-  self->view_columns = g_ptr_array_new ();
+  self->view_columns = g_ptr_array_new_with_free_func (g_object_unref);  /* owns the columns */
   self->store = g_list_store_new (MSHED_TYPE_UNKNOWN_ROW);
 
   sorter = gtk_column_view_get_sorter (GTK_COLUMN_VIEW (self->column_view));

@@ -7,6 +7,8 @@
  * renaming. Failures are injected through the test hook everywhere; where the test runs as
  * root and may mount, a real read-only and a real tiny tmpfs are used as well.
  */
+/* c_std=c11: POSIX.1-2008 + XSI for symlink, lstat */
+#define _XOPEN_SOURCE 700
 #include "config.h"
 
 #include <errno.h>

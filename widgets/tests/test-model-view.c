@@ -18,6 +18,7 @@
 #include "mshed-document.h"
 #include "mshed-model-view.h"
 #include "quads-model.h"
+#include "test-require.h"
 
 #define VIEW_SIZE 240
 #define CAM_DISTANCE 10.0f
@@ -214,7 +215,7 @@ fixture_teardown (Fixture       *f,
 }
 
 #define NEED_DISPLAY() \
-  G_STMT_START { if (!have_display) { g_test_skip ("no display"); return; } } G_STMT_END
+  G_STMT_START { if (!have_display) { mshed_test_skip ("no display"); return; } } G_STMT_END
 
 static void
 test_draws (Fixture       *f,

@@ -452,11 +452,6 @@ test_screenshot (void)
       widget_test_skip ();
       return;
     }
-  if (g_getenv ("MSHED_TEST_SCREENSHOT_DIR") == NULL)
-    {
-      g_test_skip ("set MSHED_TEST_SCREENSHOT_DIR to take screenshots");
-      return;
-    }
   fixture_setup (&f, 5, 24, MSHED_MODE_TOLERANT);
   /* a broken parent link and a hidden node */
   g_assert_true (mshed_document_set_field (f.doc, MSHED_TABLE_NODES, 5, "hdr1", 200, &error));
@@ -487,7 +482,9 @@ main (int   argc,
   g_test_add_func ("/widgets/node-tree/visibility", test_visibility);
   g_test_add_func ("/widgets/node-tree/search", test_search);
   g_test_add_func ("/widgets/node-tree/hierarchy-edit", test_hierarchy_edit);
-  g_test_add_func ("/widgets/node-tree/screenshot", test_screenshot);
+  /* pictures to look at, not a check: only when asked for */
+  if (g_getenv ("MSHED_TEST_SCREENSHOT_DIR") != NULL)
+    g_test_add_func ("/widgets/node-tree/screenshot", test_screenshot);
 
   return g_test_run ();
 }

@@ -13,6 +13,7 @@
 #include "mshed-document.h"
 #include "mshed-generator.h"
 #include "mshed-model.h"
+#include "test-require.h"
 
 static inline MshedDocument *
 widget_test_document (guint64   seed,
@@ -82,10 +83,11 @@ widget_test_init (int    *argc,
   return TRUE;
 }
 
+/* A skip, or a failure where every test must run (MSHED_REQUIRE_ALL_TESTS, see test-require.h). */
 static inline void
 widget_test_skip (void)
 {
-  g_test_skip ("no display (run under xvfb-run)");
+  mshed_test_skip ("no display (run under xvfb-run)");
 }
 
 static inline void

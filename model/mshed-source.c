@@ -7,33 +7,93 @@
 
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <glib/gi18n-lib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "mshed-error.h"
 #include "mshed-source.h"
 
+static GBytes *
+read_small_file (int          fd,
+                 gsize        size,
+                 const char  *path,
+                 GError     **error)
+{
+  g_autofree guint8 *data = g_malloc (MAX (size, 1));
+  gsize got = 0;
+
+  while (got < size)
+    {
+      gssize n = read (fd, data + got, size - got);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          int saved = errno;
+
+          g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_IO,
+                       _("Cannot read “%s”: %s"), path, g_strerror (saved));
+          return NULL;
+        }
+      if (n == 0)
+        break;  /* the file shrank since fstat: take what is there */
+      got += (gsize) n;
+    }
+  return g_bytes_new_take (g_steal_pointer (&data), got);
+}
+
 /**
- * mshed_map_file:
+ * mshed_load_file:
  *
- * Maps @path read-only (no copy).
+ * Opens @path once and brings its bytes into memory: a small file is read with one read()
+ * into the heap, a large one is mapped read-only (no copy). Either way the caller gets the
+ * whole file as one #GBytes.
  *
  * Returns: (transfer full) (nullable): the file's bytes
  */
 GBytes *
-mshed_map_file (const char *path,
-                GError    **error)
+mshed_load_file (const char *path,
+                 GError    **error)
 {
-  g_autoptr(GError) local = NULL;
   g_autoptr(GMappedFile) mapped = NULL;
+  g_autoptr(GError) local = NULL;
+  struct stat st;
+  GBytes *bytes;
+  int fd;
 
-  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+  do
+    fd = open (path, O_RDONLY | O_CLOEXEC);
+  while (fd < 0 && errno == EINTR);
+  if (fd < 0 || fstat (fd, &st) != 0)
     {
+      int saved = errno;
+
+      if (fd >= 0)
+        close (fd);
+      g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_IO,
+                   _("Cannot open “%s”: %s"), path, g_strerror (saved));
+      return NULL;
+    }
+  if (S_ISDIR (st.st_mode))
+    {
+      close (fd);
       g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_IO,
                    _("“%s” is a directory, not a file"), path);
       return NULL;
     }
-  mapped = g_mapped_file_new (path, FALSE, &local);
+  if (st.st_size <= MSHED_READ_LIMIT)
+    {
+      bytes = read_small_file (fd, (gsize) st.st_size, path, error);
+      close (fd);
+      return bytes;
+    }
+  mapped = g_mapped_file_new_from_fd (fd, FALSE, &local);
+  close (fd);
   if (mapped == NULL)
     {
       g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_IO,
@@ -136,7 +196,7 @@ mshed_source_open (const char        *spec,
   self->entry_index = -1;
   mshed_split_spec (spec, &self->path, &self->entry);
 
-  self->file_bytes = mshed_map_file (self->path, error);
+  self->file_bytes = mshed_load_file (self->path, error);
   if (self->file_bytes == NULL)
     return NULL;
 

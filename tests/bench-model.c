@@ -149,7 +149,7 @@ open_validate_all (const Corpus *corpus,
     {
       g_autoptr(GError) error = NULL;
       g_autoptr(MshedDiagnostics) diags = mshed_diagnostics_new ();
-      g_autoptr(GBytes) bytes = mshed_map_file (g_ptr_array_index (corpus->paths, i), &error);
+      g_autoptr(GBytes) bytes = mshed_load_file (g_ptr_array_index (corpus->paths, i), &error);
       g_autoptr(MshedNres) nres = NULL;
       g_autoptr(MshedModel) model = NULL;
 
@@ -286,7 +286,7 @@ main (int    argc,
    * read of the same mapped bytes as the memory-bandwidth reference. */
   for (guint i = 0; i < corpus.paths->len; i++)
     {
-      g_autoptr(GBytes) bytes = mshed_map_file (g_ptr_array_index (corpus.paths, i), NULL);
+      g_autoptr(GBytes) bytes = mshed_load_file (g_ptr_array_index (corpus.paths, i), NULL);
       g_autoptr(MshedNres) nres = mshed_nres_parse (bytes, MSHED_MODE_STRICT, NULL, NULL);
 
       g_ptr_array_add (mapped, g_bytes_ref (bytes));
@@ -404,7 +404,7 @@ main (int    argc,
 
     for (int run = 0; run < 5; run++)
       {
-        g_autoptr(GBytes) bytes = mshed_map_file (big_path, &error);
+        g_autoptr(GBytes) bytes = mshed_load_file (big_path, &error);
         g_autoptr(MshedNres) nres = NULL;
         g_autoptr(MshedModel) model = NULL;
         g_autoptr(GBytes) out = NULL;
@@ -433,7 +433,7 @@ main (int    argc,
     t0 = now ();
     for (guint i = 0; i < corpus.paths->len; i++)
       {
-        g_autoptr(GBytes) bytes = mshed_map_file (g_ptr_array_index (corpus.paths, i), NULL);
+        g_autoptr(GBytes) bytes = mshed_load_file (g_ptr_array_index (corpus.paths, i), NULL);
         g_autoptr(MshedNres) nres = mshed_nres_parse (bytes, MSHED_MODE_STRICT, NULL, NULL);
         g_autoptr(GBytes) out = NULL;
 

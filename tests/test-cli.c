@@ -11,7 +11,9 @@
 
 #include <json-glib/json-glib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "mshed-bytes.h"
 #include "mshed-generator.h"
@@ -512,6 +514,73 @@ test_validate_unreadable (void)
   g_assert_nonnull (strstr (run.out, "nres-too-short"));
 }
 
+/* The directory walk: subfolders in name order, a link to a file is checked, a link to a
+ * folder is not followed, a pipe and a text file are skipped (and nothing blocks on the
+ * pipe), and a large model (mapped, not read) is checked like a small one. */
+static void
+test_validate_walk (void)
+{
+  g_auto(Run) run = { 0 };
+  g_autofree char *dir = path_in_tmp ("walk");
+  g_autofree char *sub = path_in_tmp ("walk/b-sub");
+  g_autofree char *other = path_in_tmp ("walk-other");
+  g_autofree char *big_path = path_in_tmp ("walk/c-big.msh");
+  g_autofree char *link_file = path_in_tmp ("walk/d-link.msh");
+  g_autofree char *link_dir = path_in_tmp ("walk/e-link-dir");
+  g_autofree char *fifo = path_in_tmp ("walk/f-pipe.msh");
+  g_autofree char *model_path = NULL;
+  g_autoptr(GBytes) good = NULL;
+  g_autoptr(GBytes) bad = NULL;
+  g_autoptr(GBytes) big = NULL;
+  MshedGenParams params;
+  const char *a, *b;
+
+  ensure_fixtures ();
+  model_path = path_in_tmp ("model.msh");
+  good = read_file (model_path);
+  /* slot 1's batchCount far past the batch table: one finding per copy */
+  bad = patch_u16 (good, resource_offset (good, 2) + 140 + 68 + 6, 9000);
+  mshed_gen_params_init (&params, 5);
+  params.n_triangles = 20000;
+  big = mshed_generate_model_bytes (&params);
+  g_assert_cmpuint (g_bytes_get_size (big), >, 256 * 1024);
+
+  g_assert_cmpint (g_mkdir_with_parents (sub, 0755), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (other, 0755), ==, 0);
+  write_file ("walk/a-bad.msh", bad);
+  write_file ("walk/b-sub/bad.msh", bad);
+  write_file ("walk/b-sub/good.msh", good);
+  write_file (big_path, big);
+  write_file ("walk-other/hidden.msh", bad);
+  g_assert_cmpint (symlink (model_path, link_file), ==, 0);
+  g_assert_cmpint (symlink (other, link_dir), ==, 0);
+  g_assert_cmpint (mkfifo (fifo, 0644), ==, 0);
+  g_assert_true (write_text ("walk/g-notes.txt", "not a model"));
+
+  run_cli (&run, "validate", dir, NULL);
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_cmpstr (run.err, ==, "");
+  /* a-bad, b-sub/bad, b-sub/good, c-big, d-link */
+  g_assert_nonnull (strstr (run.out, "5 files, 5 models: 2 errors, 0 warnings"));
+  a = strstr (run.out, "walk/a-bad.msh: error: ");
+  b = strstr (run.out, "walk/b-sub/bad.msh: error: ");
+  g_assert_nonnull (a);
+  g_assert_nonnull (b);
+  g_assert_true (a < b);
+  g_assert_null (strstr (run.out, "hidden.msh"));
+  g_assert_null (strstr (run.out, "f-pipe"));
+  g_assert_null (strstr (run.out, "g-notes"));
+
+  /* the same tree named with a trailing slash gives the same paths */
+  {
+    g_autofree char *slash = g_strconcat (dir, "/", NULL);
+
+    run_cli (&run, "validate", slash, NULL);
+    g_assert_nonnull (strstr (run.out, "walk/a-bad.msh: error: "));
+    g_assert_null (strstr (run.out, "walk//"));
+  }
+}
+
 static void
 test_roundtrip (void)
 {
@@ -859,6 +928,7 @@ main (int    argc,
   g_test_add_func ("/cli/validate/clean", test_validate_clean);
   g_test_add_func ("/cli/validate/defect", test_validate_defect);
   g_test_add_func ("/cli/validate/unreadable", test_validate_unreadable);
+  g_test_add_func ("/cli/validate/walk", test_validate_walk);
   g_test_add_func ("/cli/roundtrip", test_roundtrip);
   g_test_add_func ("/cli/dump/tables", test_dump);
   g_test_add_func ("/cli/dump/values", test_dump_values);

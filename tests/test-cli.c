@@ -581,6 +581,100 @@ test_validate_walk (void)
   }
 }
 
+/* Runs tests/bench/ref_validate.py (the Python yardstick of bench-validate) on @name. */
+static int
+run_reference (const char  *name,
+               char       **out)
+{
+  g_autofree char *python = g_find_program_in_path ("python3");
+  g_autofree char *script = g_test_build_filename (G_TEST_DIST, "bench", "ref_validate.py",
+                                                   NULL);
+  g_autoptr(GError) error = NULL;
+  const char *argv[] = { python, script, name, NULL };
+  int wait_status = 0;
+
+  g_assert_true (g_spawn_sync (tmpdir, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, out,
+                               NULL, &wait_status, &error));
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (wait_status));
+  return WEXITSTATUS (wait_status);
+}
+
+/* The Python validator that bench-validate compares with is a real one: it finds what
+ * mshed-cli finds among the checks of msh.md §9.3, and agrees on clean files. */
+static void
+test_validate_reference (void)
+{
+  g_auto(Run) run = { 0 };
+  g_autofree char *python = g_find_program_in_path ("python3");
+  g_autoptr(GBytes) good = NULL;
+  g_autoptr(MshedNres) nres = NULL;
+  struct {
+    const char *what;
+    guint32     type;      /* 0: the directory record of @dir_type */
+    guint32     dir_type;
+    gsize       offset;
+    guint16     value;
+  } defects[] = {
+    { "slot batch range", 2, 0, 140 + 68 + 6, 9000 },
+    { "slot non-finite bound", 2, 0, 140 + 68 + 8 + 2, 0x7F80 },
+    { "batch vertex range", 13, 0, 16 + 2, 0x7FFF },
+    { "batch index range", 13, 0, 10 + 2, 0x7FFF },
+    { "descriptor link", 7, 0, 16 + 4, 0xFFFE },
+    { "node slot", 1, 0, 38 + 8 + 2 * 3, 0xFFFE },
+    { "node key", 1, 0, 38 + 6, 0xFFFE },
+    { "node frame map", 1, 0, 38 + 4, 0xFFF0 },
+    { "Res2 attr3", 0, 2, 16, 64 },
+    { "Res10 attr1", 0, 10, 4, 99 },
+    { "Res6 attr1", 0, 6, 4, 3 },
+  };
+
+  if (python == NULL)
+    {
+      g_test_skip ("no python3");
+      return;
+    }
+  ensure_fixtures ();
+  good = read_file ("model.msh");
+  nres = mshed_nres_parse (good, MSHED_MODE_STRICT, NULL, NULL);
+  g_assert_nonnull (nres);
+
+  for (guint i = 0; i < G_N_ELEMENTS (defects); i++)
+    {
+      g_autoptr(GBytes) bad = NULL;
+      g_autofree char *out = NULL;
+      gsize offset;
+
+      if (defects[i].type != 0)
+        offset = resource_offset (good, defects[i].type) + defects[i].offset;
+      else
+        offset = mshed_nres_get_directory_offset (nres) +
+                 64 * (gsize) mshed_nres_find_type (nres, defects[i].dir_type) +
+                 defects[i].offset;
+      bad = patch_u16 (good, offset, defects[i].value);
+      write_file ("ref-bad.msh", bad);
+      g_test_message ("%s", defects[i].what);
+      run_cli (&run, "validate", "ref-bad.msh", NULL);
+      g_assert_cmpint (run.status, ==, 1);
+      g_assert_cmpint (run_reference ("ref-bad.msh", &out), ==, 1);
+      g_assert_nonnull (strstr (out, "ref-bad.msh: error: "));
+    }
+
+  /* clean files: the same summary, word for word */
+  {
+    g_autofree char *out = NULL;
+    g_autofree char *dir = path_in_tmp ("ref-clean");
+
+    g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+    write_file ("ref-clean/model.msh", good);
+    write_file ("ref-clean/arc.rlb", read_file ("arc.rlb"));
+    run_cli (&run, "validate", "ref-clean", NULL);
+    g_assert_cmpint (run.status, ==, 0);
+    g_assert_cmpint (run_reference ("ref-clean", &out), ==, 0);
+    g_assert_cmpstr (out, ==, run.out);
+  }
+}
+
 static void
 test_roundtrip (void)
 {
@@ -929,6 +1023,7 @@ main (int    argc,
   g_test_add_func ("/cli/validate/defect", test_validate_defect);
   g_test_add_func ("/cli/validate/unreadable", test_validate_unreadable);
   g_test_add_func ("/cli/validate/walk", test_validate_walk);
+  g_test_add_func ("/cli/validate/reference", test_validate_reference);
   g_test_add_func ("/cli/roundtrip", test_roundtrip);
   g_test_add_func ("/cli/dump/tables", test_dump);
   g_test_add_func ("/cli/dump/values", test_dump_values);

@@ -67,6 +67,11 @@ struct _MshedTableView
   guint               focus_position;
   guint               focus_tries;
   gboolean            show_raw;
+
+  /* The column view gets its rows when the grid is first shown: GTK 4.8 builds up to 200
+   * rows of cells for every list, shown or not, and a window has 14 grids. */
+  gboolean            rows_attached;
+  guint               pending_scroll;  /* a scroll asked for before that, G_MAXUINT: none */
 };
 
 

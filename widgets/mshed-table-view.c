@@ -630,7 +630,9 @@ _mshed_table_view_scroll_to (MshedTableView *self,
 
   /* HACK: gtk_column_view_scroll_to() arrives in 4.12, and setting the adjustment far into a
    * long list can leave GTK 4.8's view blank (PLATFORM.md); the list's own action works. */
-  if (list != NULL)
+  if (!self->rows_attached)
+    self->pending_scroll = position;
+  else if (list != NULL)
     gtk_widget_activate_action (list, "list.scroll-to-item", "u", position);
 
   if (focus)
@@ -954,6 +956,26 @@ mshed_table_view_size_allocate (GtkWidget *widget,
     gtk_popover_present (GTK_POPOVER (self->editor));
 }
 
+/* The first time the grid is shown, the column view gets its rows (see rows_attached). */
+static void
+mshed_table_view_map (GtkWidget *widget)
+{
+  MshedTableView *self = MSHED_TABLE_VIEW (widget);
+
+  if (!self->rows_attached)
+    {
+      GtkWidget *list;
+
+      self->rows_attached = TRUE;
+      gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+      list = get_list_view (self);
+      if (self->pending_scroll != G_MAXUINT && list != NULL)
+        gtk_widget_activate_action (list, "list.scroll-to-item", "u", self->pending_scroll);
+      self->pending_scroll = G_MAXUINT;
+    }
+  GTK_WIDGET_CLASS (mshed_table_view_parent_class)->map (widget);
+}
+
 static gboolean
 mshed_table_view_grab_focus (GtkWidget *widget)
 {
@@ -1081,6 +1103,7 @@ mshed_table_view_class_init (MshedTableViewClass *klass)
 
   widget_class->measure = mshed_table_view_measure;
   widget_class->size_allocate = mshed_table_view_size_allocate;
+  widget_class->map = mshed_table_view_map;
   widget_class->grab_focus = mshed_table_view_grab_focus;
 
   properties[PROP_DOCUMENT] =
@@ -1188,6 +1211,9 @@ mshed_table_view_init (MshedTableView *self)
   self->filter = gtk_custom_filter_new (NULL, NULL, NULL);
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* the template keeps the selection model alive; the rows come on the first map */
+  gtk_column_view_set_model (self->column_view, NULL);
+  self->pending_scroll = G_MAXUINT;
 
   self->editor = MSHED_CELL_EDITOR (mshed_cell_editor_new ());
   gtk_widget_set_parent (GTK_WIDGET (self->editor), GTK_WIDGET (self));

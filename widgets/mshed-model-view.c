@@ -1142,6 +1142,61 @@ frame_selection_action (GtkWidget  *widget,
     mshed_model_view_frame_all (MSHED_MODEL_VIEW (widget));
 }
 
+/* The texture GtkGLArea put into @node, NULL when none. */
+static GdkTexture *
+find_texture (GskRenderNode *node)
+{
+  switch (gsk_render_node_get_node_type (node))
+    {
+    case GSK_TEXTURE_NODE:
+      return gsk_texture_node_get_texture (node);
+    case GSK_TRANSFORM_NODE:
+      return find_texture (gsk_transform_node_get_child (node));
+    case GSK_CONTAINER_NODE:
+      for (guint i = 0; i < gsk_container_node_get_n_children (node); i++)
+        {
+          GdkTexture *texture = find_texture (gsk_container_node_get_child (node, i));
+
+          if (texture != NULL)
+            return texture;
+        }
+      return NULL;
+    default:
+      return NULL;
+    }
+}
+
+/* GtkGLArea hands GSK a GL texture. GSK's cairo renderer (what windows draw with when GL is
+ * software, see mshed-application.c) reads a GL texture back with glReadPixels every time it
+ * draws the window, even when only a grid scrolled elsewhere: a quarter of the cost of
+ * scrolling (bench-gui under callgrind). Releasing the texture once it is drawn makes GDK
+ * read it back once and keep the pixels. The GL renderer keeps using the GL texture. */
+static void
+mshed_model_view_snapshot (GtkWidget   *widget,
+                           GtkSnapshot *snapshot)
+{
+  GtkNative *native = gtk_widget_get_native (widget);
+  GtkSnapshot *own;
+  GskRenderNode *node;
+  GdkTexture *texture;
+
+  if (native == NULL || !GSK_IS_CAIRO_RENDERER (gtk_native_get_renderer (native)))
+    {
+      GTK_WIDGET_CLASS (mshed_model_view_parent_class)->snapshot (widget, snapshot);
+      return;
+    }
+  own = gtk_snapshot_new ();
+  GTK_WIDGET_CLASS (mshed_model_view_parent_class)->snapshot (widget, own);
+  node = gtk_snapshot_free_to_node (own);
+  if (node == NULL)
+    return;
+  texture = find_texture (node);
+  if (GDK_IS_GL_TEXTURE (texture))
+    gdk_gl_texture_release (GDK_GL_TEXTURE (texture));
+  gtk_snapshot_append_node (snapshot, node);
+  gsk_render_node_unref (node);
+}
+
 static void
 mshed_model_view_class_init (MshedModelViewClass *klass)
 {
@@ -1156,6 +1211,7 @@ mshed_model_view_class_init (MshedModelViewClass *klass)
   widget_class->realize = mshed_model_view_realize;
   widget_class->unrealize = mshed_model_view_unrealize;
   widget_class->css_changed = mshed_model_view_css_changed;
+  widget_class->snapshot = mshed_model_view_snapshot;
   area_class->render = mshed_model_view_render;
 
   properties[PROP_DOCUMENT] =

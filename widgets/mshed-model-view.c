@@ -1142,45 +1142,28 @@ frame_selection_action (GtkWidget  *widget,
     mshed_model_view_frame_all (MSHED_MODEL_VIEW (widget));
 }
 
-/* The texture GtkGLArea put into @node, NULL when none. */
-static GdkTexture *
-find_texture (GskRenderNode *node)
-{
-  switch (gsk_render_node_get_node_type (node))
-    {
-    case GSK_TEXTURE_NODE:
-      return gsk_texture_node_get_texture (node);
-    case GSK_TRANSFORM_NODE:
-      return find_texture (gsk_transform_node_get_child (node));
-    case GSK_CONTAINER_NODE:
-      for (guint i = 0; i < gsk_container_node_get_n_children (node); i++)
-        {
-          GdkTexture *texture = find_texture (gsk_container_node_get_child (node, i));
-
-          if (texture != NULL)
-            return texture;
-        }
-      return NULL;
-    default:
-      return NULL;
-    }
-}
-
-/* GtkGLArea hands GSK a GL texture. GSK's cairo renderer (what windows draw with when GL is
- * software, see mshed-application.c) reads a GL texture back with glReadPixels every time it
- * draws the window, even when only a grid scrolled elsewhere: a quarter of the cost of
- * scrolling (bench-gui under callgrind). Releasing the texture once it is drawn makes GDK
- * read it back once and keep the pixels. The GL renderer keeps using the GL texture. */
+/* GtkGLArea hands GSK a GL texture. GSK 4.8's cairo renderer (what windows draw with when GL
+ * is software, see mshed-application.c) turns every texture of the window into a new cairo
+ * surface on every frame it draws, even when only a grid scrolled elsewhere: for the preview
+ * that is a glReadPixels, an allocation and a conversion of the whole picture, a quarter of
+ * the cost of scrolling a grid (bench-gui under callgrind). So under that renderer the
+ * preview is drawn into a cairo surface once per render, and the window keeps painting that
+ * surface, only where it is damaged. The GL renderer keeps using the GL texture. */
 static void
 mshed_model_view_snapshot (GtkWidget   *widget,
                            GtkSnapshot *snapshot)
 {
   GtkNative *native = gtk_widget_get_native (widget);
+  int w = gtk_widget_get_width (widget);
+  int h = gtk_widget_get_height (widget);
+  int scale = gtk_widget_get_scale_factor (widget);
+  cairo_surface_t *surface;
   GtkSnapshot *own;
   GskRenderNode *node;
-  GdkTexture *texture;
+  cairo_t *cr;
 
-  if (native == NULL || !GSK_IS_CAIRO_RENDERER (gtk_native_get_renderer (native)))
+  if (native == NULL || !GSK_IS_CAIRO_RENDERER (gtk_native_get_renderer (native)) ||
+      w <= 0 || h <= 0)
     {
       GTK_WIDGET_CLASS (mshed_model_view_parent_class)->snapshot (widget, snapshot);
       return;
@@ -1190,11 +1173,19 @@ mshed_model_view_snapshot (GtkWidget   *widget,
   node = gtk_snapshot_free_to_node (own);
   if (node == NULL)
     return;
-  texture = find_texture (node);
-  if (GDK_IS_GL_TEXTURE (texture))
-    gdk_gl_texture_release (GDK_GL_TEXTURE (texture));
-  gtk_snapshot_append_node (snapshot, node);
+
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w * scale, h * scale);
+  cairo_surface_set_device_scale (surface, scale, scale);
+  cr = cairo_create (surface);
+  gsk_render_node_draw (node, cr);
+  cairo_destroy (cr);
   gsk_render_node_unref (node);
+
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, w, h));
+  cairo_set_source_surface (cr, surface, 0, 0);
+  cairo_paint (cr);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
 }
 
 static void

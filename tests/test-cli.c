@@ -664,10 +664,11 @@ test_validate_reference (void)
   {
     g_autofree char *out = NULL;
     g_autofree char *dir = path_in_tmp ("ref-clean");
+    g_autoptr(GBytes) archive = read_file ("arc.rlb");
 
     g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
     write_file ("ref-clean/model.msh", good);
-    write_file ("ref-clean/arc.rlb", read_file ("arc.rlb"));
+    write_file ("ref-clean/arc.rlb", archive);
     run_cli (&run, "validate", "ref-clean", NULL);
     g_assert_cmpint (run.status, ==, 0);
     g_assert_cmpint (run_reference ("ref-clean", &out), ==, 0);

@@ -7,6 +7,7 @@
 
 #include "config.h"
 
+#include <epoxy/gl.h>
 #include <glib/gi18n.h>
 #include <string.h>
 
@@ -269,6 +270,43 @@ load_css (void)
                                               GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
 }
 
+/* TRUE for Mesa's software rasterisers (what machines without a GPU, virtual machines and
+ * Xvfb have). */
+static gboolean
+gl_is_software (const char *renderer)
+{
+  static const char *const names[] = { "llvmpipe", "softpipe", "swrast", "Software Rasterizer" };
+
+  for (guint i = 0; renderer != NULL && i < G_N_ELEMENTS (names); i++)
+    if (strstr (renderer, names[i]) != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+/* GTK 4.8's GL renderer draws the whole window through the GL driver on every frame. A
+ * software rasteriser makes that the most expensive part of scrolling a grid (bench-gui: the
+ * rasteriser's threads took about two thirds of the CPU time), and the first frame also waits
+ * for it to compile GSK's shaders. The cairo renderer draws only what changed, with no
+ * shaders. So, unless the user chose a renderer (GSK_RENDERER), windows draw with cairo when
+ * GL is software; the 3D preview draws with GL either way. Must run before the first window
+ * is realized: GSK reads the variable once. */
+static void
+choose_renderer (void)
+{
+  GdkDisplay *display = gdk_display_get_default ();
+  g_autoptr(GdkGLContext) context = NULL;
+
+  if (display == NULL || g_getenv ("GSK_RENDERER") != NULL)
+    return;
+  context = gdk_display_create_gl_context (display, NULL);
+  if (context == NULL || !gdk_gl_context_realize (context, NULL))
+    return;
+  gdk_gl_context_make_current (context);
+  if (gl_is_software ((const char *) glGetString (GL_RENDERER)))
+    g_setenv ("GSK_RENDERER", "cairo", TRUE);
+  gdk_gl_context_clear_current ();
+}
+
 static void
 mshed_application_startup (GApplication *app)
 {
@@ -297,6 +335,7 @@ mshed_application_startup (GApplication *app)
   g_autoptr(GSettingsSchema) schema = NULL;
 
   G_APPLICATION_CLASS (mshed_application_parent_class)->startup (app);
+  choose_renderer ();
 
   if (g_get_application_name () == NULL)
     g_set_application_name ("mshed");

@@ -416,7 +416,7 @@ mshed_cli_extract (int    argc,
   if (!mshed_cli_check_output (output))
     return MSHED_CLI_EXIT_PROBLEMS;
 
-  file = mshed_map_file (path, &error);
+  file = mshed_load_file (path, &error);
   if (file == NULL)
     {
       mshed_cli_error ("%s", error->message);
@@ -476,7 +476,7 @@ roundtrip_one (GString                  *out,
   gsize len_a, len_b, common, at;
 
   mshed_split_spec (spec, &path, &entry);
-  file = mshed_map_file (path, &error);
+  file = mshed_load_file (path, &error);
   if (file == NULL)
     {
       mshed_cli_error ("%s", error->message);

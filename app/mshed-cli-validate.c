@@ -7,16 +7,19 @@
  * directories; text or JSON output.
  */
 #define G_LOG_DOMAIN "mshed-cli"
+/* beside ISO C11: lstat() (POSIX) and the readdir file types DT_* (glibc: _DEFAULT_SOURCE) */
+#define _DEFAULT_SOURCE
 
 #include "config.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <glib/gi18n.h>
 #include <json-glib/json-glib.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
+#include <sys/stat.h>
 
-#include "mshed-bytes.h"
 #include "mshed-cli-private.h"
 #include "mshed-error.h"
 #include "mshed-schema.h"
@@ -163,7 +166,7 @@ validate_entry (Validate   *self,
 {
   g_autoptr(MshedDiagnostics) diags = mshed_diagnostics_new ();
   g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) bytes = mshed_map_file (path, &error);
+  g_autoptr(GBytes) bytes = mshed_load_file (path, &error);
   g_autoptr(MshedNres) outer = NULL;
   g_autofree char *failure = NULL;
   gint index;
@@ -217,7 +220,7 @@ validate_file (Validate   *self,
       return;
     }
 
-  bytes = mshed_map_file (spec, &error);
+  bytes = mshed_load_file (spec, &error);
   if (bytes == NULL)
     {
       report_unreadable (self, spec, error->message);
@@ -234,58 +237,102 @@ validate_file (Validate   *self,
   report (self, spec, diags, n_models, NULL);
 }
 
-/* Only files that start with "NRes" are validated; the rest are skipped silently. */
-static gboolean
-file_starts_with_nres (const char *path)
-{
-  int fd = mshed_open_regular (path, NULL);  /* never waits on a FIFO */
-  guint8 magic[4];
-  gboolean ok;
-
-  if (fd < 0)
-    return TRUE;  /* let validate_file report why it cannot be read */
-  ok = read (fd, magic, 4) == 4 && mshed_read_u32 (magic) == MSHED_NRES_MAGIC;
-  close (fd);
-  return ok;
-}
+typedef struct {
+  const char    *name;  /* in the walk's string chunk */
+  unsigned char  type;  /* DT_DIR, DT_REG, DT_LNK, … as readdir reports it */
+} Child;
 
 static int
-compare_names (gconstpointer a,
-               gconstpointer b)
+compare_children (gconstpointer a,
+                  gconstpointer b)
 {
-  /* g_ptr_array_sort passes pointers to the elements */
-  return strcmp (*(const char * const *) a, *(const char * const *) b);
+  return strcmp (((const Child *) a)->name, ((const Child *) b)->name);
 }
 
-static void
-validate_directory (Validate   *self,
-                    const char *path)
+/* The type readdir could not tell (some file systems never do), without following a link. */
+static unsigned char
+child_type (const char *path)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GDir) dir = g_dir_open (path, 0, &error);
-  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  const char *name;
+  struct stat st;
+
+  if (lstat (path, &st) != 0)
+    return DT_REG;  /* let validate_file report why it cannot be read */
+  if (S_ISLNK (st.st_mode))
+    return DT_LNK;
+  if (S_ISDIR (st.st_mode))
+    return DT_DIR;
+  return S_ISREG (st.st_mode) ? DT_REG : DT_UNKNOWN;
+}
+
+/* Walks @path (a GString that ends in the directory's path; restored on return) in name
+ * order. Subdirectories are followed, links to directories are not; regular files (also
+ * through links) are validated when they start with "NRes", the rest are skipped silently.
+ * The file types come from readdir, so a file costs no stat() of its own: only open, fstat
+ * and read in mshed_load_file. */
+static void
+validate_directory (Validate     *self,
+                    GString      *path,
+                    GStringChunk *names)
+{
+  g_autoptr(GArray) children = g_array_new (FALSE, FALSE, sizeof (Child));
+  gsize dir_len = path->len;
+  struct dirent *d;
+  DIR *dir = opendir (path->str);
 
   if (dir == NULL)
     {
-      report_unreadable (self, path, error->message);
+      int saved = errno;
+      g_autofree char *message = g_strdup_printf (_("Cannot open “%s”: %s"), path->str,
+                                                  g_strerror (saved));
+
+      report_unreadable (self, path->str, message);
       return;
     }
-  while ((name = g_dir_read_name (dir)))
-    g_ptr_array_add (names, g_strdup (name));
-  g_ptr_array_sort (names, compare_names);
-  for (guint i = 0; i < names->len; i++)
+  while ((d = readdir (dir)) != NULL)
     {
-      g_autofree char *child = g_build_filename (path, g_ptr_array_index (names, i), NULL);
+      Child child;
 
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        {
-          if (!g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-            validate_directory (self, child);
-        }
-      else if (g_file_test (child, G_FILE_TEST_IS_REGULAR) && file_starts_with_nres (child))
-        validate_file (self, child, FALSE);
+      if (strcmp (d->d_name, ".") == 0 || strcmp (d->d_name, "..") == 0)
+        continue;
+      child.name = g_string_chunk_insert (names, d->d_name);
+      child.type = d->d_type;
+      g_array_append_val (children, child);
     }
+  closedir (dir);
+  g_array_sort (children, compare_children);
+
+  if (dir_len == 0 || path->str[dir_len - 1] != G_DIR_SEPARATOR)
+    g_string_append_c (path, G_DIR_SEPARATOR);
+  for (guint i = 0; i < children->len; i++)
+    {
+      const Child *child = &g_array_index (children, Child, i);
+      unsigned char type = child->type;
+      gsize len = path->len;
+
+      g_string_append (path, child->name);
+      if (type == DT_UNKNOWN)
+        type = child_type (path->str);
+      if (type == DT_LNK)
+        type = g_file_test (path->str, G_FILE_TEST_IS_REGULAR) ? DT_REG : DT_UNKNOWN;
+      if (type == DT_DIR)
+        validate_directory (self, path, names);
+      else if (type == DT_REG)
+        validate_file (self, path->str, FALSE);
+      g_string_truncate (path, len);
+    }
+  g_string_truncate (path, dir_len);
+}
+
+/* One directory argument: the names of all its files share one string chunk. */
+static void
+validate_tree (Validate   *self,
+               const char *root)
+{
+  g_autoptr(GString) path = g_string_new (root);
+  GStringChunk *names = g_string_chunk_new (16 * 1024);
+
+  validate_directory (self, path, names);
+  g_string_chunk_free (names);
 }
 
 static char *
@@ -366,7 +413,7 @@ mshed_cli_validate (int    argc,
   for (int i = 1; i < argc; i++)
     {
       if (g_file_test (argv[i], G_FILE_TEST_IS_DIR))
-        validate_directory (&self, argv[i]);
+        validate_tree (&self, argv[i]);
       else
         validate_file (&self, argv[i], TRUE);
     }

@@ -53,9 +53,10 @@ set_not_regular (GError     **error,
  *
  * Returns: a descriptor to close(), or -1 with @error set (MSHED_MODEL_ERROR_IO)
  */
-int
-mshed_open_regular (const char *path,
-                    GError    **error)
+static int
+open_regular (const char  *path,
+              struct stat *out,
+              GError     **error)
 {
   struct stat st;
   int fd, errsv;
@@ -86,7 +87,17 @@ mshed_open_regular (const char *path,
       close (fd);
       return -1;
     }
+  *out = st;
   return fd;
+}
+
+int
+mshed_open_regular (const char *path,
+                    GError    **error)
+{
+  struct stat st;
+
+  return open_regular (path, &st, error);
 }
 
 /**
@@ -112,23 +123,63 @@ mshed_check_output (const char *path,
   return FALSE;
 }
 
+static GBytes *
+read_small_file (int          fd,
+                 gsize        size,
+                 const char  *path,
+                 GError     **error)
+{
+  g_autofree guint8 *data = g_malloc (MAX (size, 1));
+  gsize got = 0;
+
+  while (got < size)
+    {
+      gssize n = read (fd, data + got, size - got);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          int saved = errno;
+
+          g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_IO,
+                       _("Cannot read “%s”: %s"), path, g_strerror (saved));
+          return NULL;
+        }
+      if (n == 0)
+        break;  /* the file shrank since fstat: take what is there */
+      got += (gsize) n;
+    }
+  return g_bytes_new_take (g_steal_pointer (&data), got);
+}
+
 /**
- * mshed_map_file:
+ * mshed_load_file:
  *
- * Maps @path read-only (no copy); only a regular file (mshed_open_regular()).
+ * Opens @path once, only when it is a regular file (mshed_open_regular()), and brings its
+ * bytes into memory: a small file is read with one read() into the heap, a large one is
+ * mapped read-only (no copy). Either way the caller gets the whole file as one #GBytes.
  *
  * Returns: (transfer full) (nullable): the file's bytes
  */
 GBytes *
-mshed_map_file (const char *path,
-                GError    **error)
+mshed_load_file (const char *path,
+                 GError    **error)
 {
-  g_autoptr(GError) local = NULL;
   g_autoptr(GMappedFile) mapped = NULL;
-  int fd = mshed_open_regular (path, error);
+  g_autoptr(GError) local = NULL;
+  struct stat st;
+  GBytes *bytes;
+  int fd = open_regular (path, &st, error);
 
   if (fd < 0)
     return NULL;
+  if (st.st_size <= MSHED_READ_LIMIT)
+    {
+      bytes = read_small_file (fd, (gsize) st.st_size, path, error);
+      close (fd);
+      return bytes;
+    }
   mapped = g_mapped_file_new_from_fd (fd, FALSE, &local);
   close (fd);
   if (mapped == NULL)
@@ -256,7 +307,7 @@ mshed_source_open (const char        *spec,
   self->entry_index = -1;
   mshed_split_spec (spec, &self->path, &self->entry);
 
-  self->file_bytes = mshed_map_file (self->path, error);
+  self->file_bytes = mshed_load_file (self->path, error);
   if (self->file_bytes == NULL)
     return NULL;
 

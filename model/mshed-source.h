@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Opening what a modder has: a loose model, a game archive, or ARCHIVE:ENTRY naming a model
- * nested in an archive. Files are mapped, not read.
+ * nested in an archive. Small files are read, large ones mapped (mshed_load_file).
  */
 #pragma once
 
@@ -16,11 +16,17 @@
 
 G_BEGIN_DECLS
 
+/* mshed_load_file() reads files up to this size into memory with one read() and maps larger
+ * ones. For a small file, mapping costs more than copying (mmap, the page faults, munmap and
+ * its TLB flush); for a large one, copying costs more, and the validator does not even touch
+ * every page. bench-model measures both ways by file size ("read or map"). */
+#define MSHED_READ_LIMIT (128 * 1024)
+
 typedef struct {
   char         *path;         /* the file on disk */
   char         *entry;        /* outer entry name, NULL for a loose model or a bare archive */
   gint          entry_index;  /* directory index of that entry, -1 when none */
-  GBytes       *file_bytes;   /* the whole file (mapped) */
+  GBytes       *file_bytes;   /* the whole file (read, or mapped when large) */
   MshedNres    *file_nres;    /* the file's own container */
   MshedModel   *model;        /* NULL when the file is an archive and no entry was named */
 } MshedSource;
@@ -37,7 +43,7 @@ gboolean     mshed_split_spec        (const char        *spec,
 gboolean     mshed_entry_is_model_name (const MshedNresEntry *entry);
 gboolean     mshed_entry_holds_model (const MshedNresEntry *entry);
 GBytes      *mshed_source_serialize  (MshedSource       *self);
-GBytes      *mshed_map_file          (const char        *path,
+GBytes      *mshed_load_file         (const char        *path,
                                       GError           **error);
 int          mshed_open_regular      (const char        *path,
                                       GError           **error);

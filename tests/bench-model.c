@@ -4,8 +4,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The model core benchmark (not a test): open + strict validation throughput over a
- * generated corpus of mapped files, time and memory to open the 200k-triangle model, and
- * round-trip time. One thread.
+ * generated corpus of files, whether reading or mapping a file of a given size is faster, time
+ * and memory to open the 200k-triangle model, and round-trip time. One thread.
  *
  *   meson test --benchmark -C BUILDDIR -v      or      BUILDDIR/tests/bench-model [OPTION…]
  */
@@ -139,7 +139,8 @@ reencode (MshedNres *nres)
   return mshed_nres_serialize (nres, NULL);
 }
 
-/* One pass: map, parse the container, build the model (which validates strictly). */
+/* One pass: load (mshed_load_file), parse the container, build the model (which validates
+ * strictly). */
 static gboolean
 open_validate_all (const Corpus *corpus,
                    guint        *n_findings)
@@ -149,7 +150,7 @@ open_validate_all (const Corpus *corpus,
     {
       g_autoptr(GError) error = NULL;
       g_autoptr(MshedDiagnostics) diags = mshed_diagnostics_new ();
-      g_autoptr(GBytes) bytes = mshed_map_file (g_ptr_array_index (corpus->paths, i), &error);
+      g_autoptr(GBytes) bytes = mshed_load_file (g_ptr_array_index (corpus->paths, i), &error);
       g_autoptr(MshedNres) nres = NULL;
       g_autoptr(MshedModel) model = NULL;
 
@@ -165,6 +166,85 @@ open_validate_all (const Corpus *corpus,
         }
       *n_findings += diags->n_errors + diags->n_warnings;
     }
+  return TRUE;
+}
+
+/* Parses @bytes and builds the model strictly; FALSE when that fails. */
+static gboolean
+parse_validate (GBytes *bytes)
+{
+  g_autoptr(MshedNres) nres = mshed_nres_parse (bytes, MSHED_MODE_STRICT, NULL, NULL);
+  g_autoptr(MshedModel) model = NULL;
+
+  if (nres != NULL)
+    model = mshed_model_new (nres, MSHED_MODE_STRICT, NULL, NULL);
+  return model != NULL;
+}
+
+/* Read or map: for models of growing size, the time per file to open it, bring its bytes in
+ * either way and validate it (the files are in the page cache, as in a folder validated
+ * twice). This is where MSHED_READ_LIMIT comes from. */
+static gboolean
+measure_read_or_map (const char *dir)
+{
+  static const guint triangles[] = { 400, 1500, 3000, 4200, 5500, 7000, 10000, 20000, 60000 };
+
+  printf ("read or map (open + parse + strict validate per file, best of 5 passes):\n"
+          "     size  files     read      map  faster\n");
+  for (guint t = 0; t < G_N_ELEMENTS (triangles); t++)
+    {
+      g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr(GBytes) bytes = NULL;
+      MshedGenParams params;
+      double best[2] = { G_MAXDOUBLE, G_MAXDOUBLE };
+      gsize size;
+      guint n;
+
+      mshed_gen_params_init (&params, 31 + t);
+      params.n_triangles = triangles[t];
+      bytes = mshed_generate_model_bytes (&params);
+      size = g_bytes_get_size (bytes);
+      n = (guint) CLAMP (16e6 / size, 8, 400);
+      for (guint i = 0; i < n; i++)
+        {
+          char *path = g_strdup_printf ("%s/sweep-%u-%03u.msh", dir, t, i);
+
+          write_or_die (path, bytes);
+          g_ptr_array_add (paths, path);
+        }
+      for (int pass = 0; pass < 6; pass++)
+        for (int way = 0; way < 2; way++)
+          {
+            double t0 = now ();
+
+            for (guint i = 0; i < n; i++)
+              {
+                const char *path = g_ptr_array_index (paths, i);
+                g_autoptr(GBytes) loaded = NULL;
+                g_autoptr(GMappedFile) mapped = NULL;
+                char *data = NULL;
+                gsize len = 0;
+
+                if (way == 0 && g_file_get_contents (path, &data, &len, NULL))
+                  loaded = g_bytes_new_take (data, len);
+                else if (way == 1 && (mapped = g_mapped_file_new (path, FALSE, NULL)))
+                  loaded = g_mapped_file_get_bytes (mapped);
+                if (loaded == NULL || !parse_validate (loaded))
+                  {
+                    g_printerr ("%s does not load and validate\n", path);
+                    return FALSE;
+                  }
+              }
+            if (pass > 0)  /* the first pass warms the page cache */
+              best[way] = MIN (best[way], now () - t0);
+          }
+      printf ("  %4zu KiB  %5u  %5.1f us  %5.1f us  %s\n", size / 1024, n, best[0] * 1e6 / n,
+              best[1] * 1e6 / n, best[0] <= best[1] ? "read" : "map");
+      for (guint i = 0; i < n; i++)
+        g_unlink (g_ptr_array_index (paths, i));
+    }
+  printf ("  (mshed_load_file reads files up to %d KiB and maps larger ones)\n",
+          MSHED_READ_LIMIT / 1024);
   return TRUE;
 }
 
@@ -286,7 +366,7 @@ main (int    argc,
    * read of the same mapped bytes as the memory-bandwidth reference. */
   for (guint i = 0; i < corpus.paths->len; i++)
     {
-      g_autoptr(GBytes) bytes = mshed_map_file (g_ptr_array_index (corpus.paths, i), NULL);
+      g_autoptr(GBytes) bytes = mshed_load_file (g_ptr_array_index (corpus.paths, i), NULL);
       g_autoptr(MshedNres) nres = mshed_nres_parse (bytes, MSHED_MODE_STRICT, NULL, NULL);
 
       g_ptr_array_add (mapped, g_bytes_ref (bytes));
@@ -342,7 +422,7 @@ main (int    argc,
     best_parse = g_array_index (t_parse, double, 0);
     best_validate = g_array_index (t_validate, double, 0);
     best_read = g_array_index (t_read, double, 0);
-    printf ("open + strict validate, mapped files: %.0f MB/s (best of %d passes, %.1f ms; "
+    printf ("open (read or map) + strict validate: %.0f MB/s (best of %d passes, %.1f ms; "
             "median %.0f MB/s)\n", mb / best_open, n_passes, best_open * 1e3,
             mb / median (t_open));
     printf ("  container parse only:               %.0f MB/s (%.1f ms)\n", mb / best_parse,
@@ -355,6 +435,9 @@ main (int    argc,
   }
   g_ptr_array_set_size (models, 0);
   g_ptr_array_set_size (mapped, 0);
+
+  if (!measure_read_or_map (dir))
+    return 1;
 
   /* The big model, opened in a fresh process so that its peak memory is its own. */
   exe = g_file_read_link ("/proc/self/exe", NULL);
@@ -404,7 +487,7 @@ main (int    argc,
 
     for (int run = 0; run < 5; run++)
       {
-        g_autoptr(GBytes) bytes = mshed_map_file (big_path, &error);
+        g_autoptr(GBytes) bytes = mshed_load_file (big_path, &error);
         g_autoptr(MshedNres) nres = NULL;
         g_autoptr(MshedModel) model = NULL;
         g_autoptr(GBytes) out = NULL;
@@ -433,7 +516,7 @@ main (int    argc,
     t0 = now ();
     for (guint i = 0; i < corpus.paths->len; i++)
       {
-        g_autoptr(GBytes) bytes = mshed_map_file (g_ptr_array_index (corpus.paths, i), NULL);
+        g_autoptr(GBytes) bytes = mshed_load_file (g_ptr_array_index (corpus.paths, i), NULL);
         g_autoptr(MshedNres) nres = mshed_nres_parse (bytes, MSHED_MODE_STRICT, NULL, NULL);
         g_autoptr(GBytes) out = NULL;
 

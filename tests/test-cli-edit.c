@@ -447,7 +447,7 @@ test_edit_repack (Fixture       *f,
   if (strstr (err, block) == NULL || strstr (err, "16 unreferenced bytes at offset 24") == NULL
       || strstr (err, "8 unreferenced bytes at offset") == NULL)
     g_error ("the dropped blocks are not named: %s", err);
-  packed = mshed_map_file (out_path, &error);
+  packed = mshed_load_file (out_path, &error);
   g_assert_no_error (error);
   nres = mshed_nres_parse (packed, MSHED_MODE_STRICT, NULL, &error);
   g_assert_no_error (error);

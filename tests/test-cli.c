@@ -7,10 +7,13 @@
  * goes to stdout and stderr, and the bytes it writes. Expected values come from the library
  * (generator, schema, model accessors), never from the CLI itself.
  */
+#define _XOPEN_SOURCE 700  /* symlink() beside ISO C11 (c_std=c11) */
 #include "config.h"
 
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "mshed-bytes.h"
 #include "mshed-generator.h"
@@ -605,6 +608,168 @@ test_validate_unreadable (void)
   g_assert_nonnull (strstr (run.out, "nres-too-short"));
 }
 
+/* The directory walk: subfolders in name order, a link to a file is checked, a link to a
+ * folder is not followed, a pipe and a text file are skipped (and nothing blocks on the
+ * pipe), and a large model (mapped, not read) is checked like a small one. */
+static void
+test_validate_walk (void)
+{
+  g_auto(Run) run = { 0 };
+  g_autofree char *dir = path_in_tmp ("walk");
+  g_autofree char *sub = path_in_tmp ("walk/b-sub");
+  g_autofree char *other = path_in_tmp ("walk-other");
+  g_autofree char *big_path = path_in_tmp ("walk/c-big.msh");
+  g_autofree char *link_file = path_in_tmp ("walk/d-link.msh");
+  g_autofree char *link_dir = path_in_tmp ("walk/e-link-dir");
+  g_autofree char *fifo = path_in_tmp ("walk/f-pipe.msh");
+  g_autofree char *model_path = NULL;
+  g_autoptr(GBytes) good = NULL;
+  g_autoptr(GBytes) bad = NULL;
+  g_autoptr(GBytes) big = NULL;
+  MshedGenParams params;
+  const char *a, *b;
+
+  ensure_fixtures ();
+  model_path = path_in_tmp ("model.msh");
+  good = read_file (model_path);
+  /* slot 1's batchCount far past the batch table: one finding per copy */
+  bad = patch_u16 (good, resource_offset (good, 2) + 140 + 68 + 6, 9000);
+  mshed_gen_params_init (&params, 5);
+  params.n_triangles = 20000;
+  big = mshed_generate_model_bytes (&params);
+  g_assert_cmpuint (g_bytes_get_size (big), >, 256 * 1024);
+
+  g_assert_cmpint (g_mkdir_with_parents (sub, 0755), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (other, 0755), ==, 0);
+  write_file ("walk/a-bad.msh", bad);
+  write_file ("walk/b-sub/bad.msh", bad);
+  write_file ("walk/b-sub/good.msh", good);
+  write_file (big_path, big);
+  write_file ("walk-other/hidden.msh", bad);
+  g_assert_cmpint (symlink (model_path, link_file), ==, 0);
+  g_assert_cmpint (symlink (other, link_dir), ==, 0);
+  g_assert_cmpint (mkfifo (fifo, 0644), ==, 0);
+  g_assert_true (write_text ("walk/g-notes.txt", "not a model"));
+
+  run_cli (&run, "validate", dir, NULL);
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_cmpstr (run.err, ==, "");
+  /* a-bad, b-sub/bad, b-sub/good, c-big, d-link */
+  g_assert_nonnull (strstr (run.out, "5 files, 5 models: 2 errors, 0 warnings"));
+  a = strstr (run.out, "walk/a-bad.msh: error: ");
+  b = strstr (run.out, "walk/b-sub/bad.msh: error: ");
+  g_assert_nonnull (a);
+  g_assert_nonnull (b);
+  g_assert_true (a < b);
+  g_assert_null (strstr (run.out, "hidden.msh"));
+  g_assert_null (strstr (run.out, "f-pipe"));
+  g_assert_null (strstr (run.out, "g-notes"));
+
+  /* the same tree named with a trailing slash gives the same paths */
+  {
+    g_autofree char *slash = g_strconcat (dir, "/", NULL);
+
+    run_cli (&run, "validate", slash, NULL);
+    g_assert_nonnull (strstr (run.out, "walk/a-bad.msh: error: "));
+    g_assert_null (strstr (run.out, "walk//"));
+  }
+}
+
+/* Runs tests/bench/ref_validate.py (the Python yardstick of bench-validate) on @name. */
+static int
+run_reference (const char  *name,
+               char       **out)
+{
+  g_autofree char *python = g_find_program_in_path ("python3");
+  g_autofree char *script = g_test_build_filename (G_TEST_DIST, "bench", "ref_validate.py",
+                                                   NULL);
+  g_autoptr(GError) error = NULL;
+  const char *argv[] = { python, script, name, NULL };
+  int wait_status = 0;
+
+  g_assert_true (g_spawn_sync (cli_test_dir (), (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, out,
+                               NULL, &wait_status, &error));
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (wait_status));
+  return WEXITSTATUS (wait_status);
+}
+
+/* The Python validator that bench-validate compares with is a real one: it finds what
+ * mshed-cli finds among the checks of msh.md §9.3, and agrees on clean files. */
+static void
+test_validate_reference (void)
+{
+  g_auto(Run) run = { 0 };
+  g_autofree char *python = g_find_program_in_path ("python3");
+  g_autoptr(GBytes) good = NULL;
+  g_autoptr(MshedNres) nres = NULL;
+  struct {
+    const char *what;
+    guint32     type;      /* 0: the directory record of @dir_type */
+    guint32     dir_type;
+    gsize       offset;
+    guint16     value;
+  } defects[] = {
+    { "slot batch range", 2, 0, 140 + 68 + 6, 9000 },
+    { "slot non-finite bound", 2, 0, 140 + 68 + 8 + 2, 0x7F80 },
+    { "batch vertex range", 13, 0, 16 + 2, 0x7FFF },
+    { "batch index range", 13, 0, 10 + 2, 0x7FFF },
+    { "descriptor link", 7, 0, 16 + 4, 0xFFFE },
+    { "node slot", 1, 0, 38 + 8 + 2 * 3, 0xFFFE },
+    { "node key", 1, 0, 38 + 6, 0xFFFE },
+    { "node frame map", 1, 0, 38 + 4, 0xFFF0 },
+    { "Res2 attr3", 0, 2, 16, 64 },
+    { "Res10 attr1", 0, 10, 4, 99 },
+    { "Res6 attr1", 0, 6, 4, 3 },
+  };
+
+  if (python == NULL)
+    {
+      g_test_skip ("no python3");
+      return;
+    }
+  ensure_fixtures ();
+  good = read_file ("model.msh");
+  nres = mshed_nres_parse (good, MSHED_MODE_STRICT, NULL, NULL);
+  g_assert_nonnull (nres);
+
+  for (guint i = 0; i < G_N_ELEMENTS (defects); i++)
+    {
+      g_autoptr(GBytes) bad = NULL;
+      g_autofree char *out = NULL;
+      gsize offset;
+
+      if (defects[i].type != 0)
+        offset = resource_offset (good, defects[i].type) + defects[i].offset;
+      else
+        offset = mshed_nres_get_directory_offset (nres) +
+                 64 * (gsize) mshed_nres_find_type (nres, defects[i].dir_type) +
+                 defects[i].offset;
+      bad = patch_u16 (good, offset, defects[i].value);
+      write_file ("ref-bad.msh", bad);
+      g_test_message ("%s", defects[i].what);
+      run_cli (&run, "validate", "ref-bad.msh", NULL);
+      g_assert_cmpint (run.status, ==, 1);
+      g_assert_cmpint (run_reference ("ref-bad.msh", &out), ==, 1);
+      g_assert_nonnull (strstr (out, "ref-bad.msh: error: "));
+    }
+
+  /* clean files: the same summary, word for word */
+  {
+    g_autofree char *out = NULL;
+    g_autofree char *dir = path_in_tmp ("ref-clean");
+    g_autoptr(GBytes) archive = read_file ("arc.rlb");
+
+    g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+    write_file ("ref-clean/model.msh", good);
+    write_file ("ref-clean/arc.rlb", archive);
+    run_cli (&run, "validate", "ref-clean", NULL);
+    g_assert_cmpint (run.status, ==, 0);
+    g_assert_cmpint (run_reference ("ref-clean", &out), ==, 0);
+    g_assert_cmpstr (out, ==, run.out);
+  }
+}
+
 static void
 test_roundtrip (void)
 {
@@ -949,6 +1114,8 @@ main (int    argc,
   g_test_add_func ("/cli/kind/nested", test_nested_kind);
   g_test_add_func ("/cli/validate/defect", test_validate_defect);
   g_test_add_func ("/cli/validate/unreadable", test_validate_unreadable);
+  g_test_add_func ("/cli/validate/walk", test_validate_walk);
+  g_test_add_func ("/cli/validate/reference", test_validate_reference);
   g_test_add_func ("/cli/roundtrip", test_roundtrip);
   g_test_add_func ("/cli/dump/tables", test_dump);
   g_test_add_func ("/cli/dump/values", test_dump_values);

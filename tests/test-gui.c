@@ -11,6 +11,7 @@
  */
 #include "config.h"
 
+#include <epoxy/gl.h>
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 #include <string.h>
@@ -24,6 +25,7 @@
 #include "mshed-selection.h"
 
 static MshedApplication *app;
+static gboolean renderer_from_user;  /* GSK_RENDERER was set before the application started */
 
 static void
 editor_type (MshedCellEditor *editor,
@@ -992,6 +994,78 @@ test_save_refuses_container (void)
   g_rmdir (dir);
 }
 
+/* Distinct colours inside @widget's part of @window's rendering. */
+static guint
+count_colours (GtkWidget *window,
+               GtkWidget *widget)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (window);
+  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autoptr(GHashTable) colours = g_hash_table_new (NULL, NULL);
+  g_autofree guint32 *pixels = NULL;
+  int w = gtk_widget_get_width (window), h = gtk_widget_get_height (window);
+  graphene_rect_t b;
+
+  g_assert_true (gtk_widget_compute_bounds (widget, window, &b));
+  gdk_paintable_snapshot (paintable, snapshot, w, h);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, w, h));
+  pixels = g_new (guint32, (gsize) w * h);
+  gdk_texture_download (texture, (guchar *) pixels, (gsize) w * 4);
+  for (int y = MAX ((int) b.origin.y, 0); y < MIN ((int) (b.origin.y + b.size.height), h); y++)
+    for (int x = MAX ((int) b.origin.x, 0); x < MIN ((int) (b.origin.x + b.size.width), w); x++)
+      g_hash_table_add (colours, GUINT_TO_POINTER (pixels[(gsize) y * w + x]));
+  return g_hash_table_size (colours);
+}
+
+/* With a software GL (Mesa's llvmpipe, as under Xvfb) the windows draw with GSK's cairo
+ * renderer, which redraws only what changed; the 3D preview still draws with GL. */
+static void
+test_software_gl_draws_with_cairo (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("mshed-gui-XXXXXX", NULL);
+  g_autofree char *path = gui_test_copy_sample (dir, "sample.msh");
+  g_autoptr(GdkGLContext) context = NULL;
+  const char *gl;
+  gboolean software;
+  MshedWindow *window;
+
+  if (renderer_from_user)
+    {
+      mshed_test_skip ("GSK_RENDERER is set: the user chose the renderer");
+      return;
+    }
+  context = gdk_display_create_gl_context (gdk_display_get_default (), NULL);
+  if (context == NULL || !gdk_gl_context_realize (context, NULL))
+    {
+      mshed_test_skip ("no GL");
+      return;
+    }
+  gdk_gl_context_make_current (context);
+  gl = (const char *) glGetString (GL_RENDERER);
+  software = gl != NULL && (strstr (gl, "llvmpipe") || strstr (gl, "softpipe"));
+  g_test_message ("GL renderer: %s", gl);
+  gdk_gl_context_clear_current ();
+
+  window = mshed_window_new (app);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1100, 700);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (mshed_window_open (window, path));
+  widget_test_iterate (400);
+  g_assert_true (GSK_IS_CAIRO_RENDERER (gtk_native_get_renderer (GTK_NATIVE (window))) ==
+                 software);
+  /* the shaded model, the grid and the axes: far more than a blank area's few colours */
+  g_assert_cmpuint (count_colours (GTK_WIDGET (window), GTK_WIDGET (window->model_view)), >, 50);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  widget_test_iterate (50);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1001,6 +1075,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   if (!gtk_init_check ())
     return mshed_test_skip_program ("no display (run under xvfb-run)");
+  renderer_from_user = g_getenv ("GSK_RENDERER") != NULL;
   app = mshed_application_new ();
   g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
   g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
@@ -1021,5 +1096,6 @@ main (int   argc,
   g_test_add_func ("/app/open-dialog-filter", test_open_dialog_filter);
   g_test_add_func ("/app/shortcuts-list-readme-keys", test_shortcuts_list_readme_keys);
   g_test_add_func ("/app/icon", test_icon);
+  g_test_add_func ("/app/software-gl-draws-with-cairo", test_software_gl_draws_with_cairo);
   return g_test_run ();
 }

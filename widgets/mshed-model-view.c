@@ -1146,6 +1146,52 @@ frame_selection_action (GtkWidget  *widget,
     mshed_model_view_frame_all (MSHED_MODEL_VIEW (widget));
 }
 
+/* GtkGLArea hands GSK a GL texture. GSK 4.8's cairo renderer (what windows draw with when GL
+ * is software, see mshed-application.c) turns every texture of the window into a new cairo
+ * surface on every frame it draws, even when only a grid scrolled elsewhere: for the preview
+ * that is a glReadPixels, an allocation and a conversion of the whole picture, a quarter of
+ * the cost of scrolling a grid (bench-gui under callgrind). So under that renderer the
+ * preview is drawn into a cairo surface once per render, and the window keeps painting that
+ * surface, only where it is damaged. The GL renderer keeps using the GL texture. */
+static void
+mshed_model_view_snapshot (GtkWidget   *widget,
+                           GtkSnapshot *snapshot)
+{
+  GtkNative *native = gtk_widget_get_native (widget);
+  int w = gtk_widget_get_width (widget);
+  int h = gtk_widget_get_height (widget);
+  int scale = gtk_widget_get_scale_factor (widget);
+  cairo_surface_t *surface;
+  GtkSnapshot *own;
+  GskRenderNode *node;
+  cairo_t *cr;
+
+  if (native == NULL || !GSK_IS_CAIRO_RENDERER (gtk_native_get_renderer (native)) ||
+      w <= 0 || h <= 0)
+    {
+      GTK_WIDGET_CLASS (mshed_model_view_parent_class)->snapshot (widget, snapshot);
+      return;
+    }
+  own = gtk_snapshot_new ();
+  GTK_WIDGET_CLASS (mshed_model_view_parent_class)->snapshot (widget, own);
+  node = gtk_snapshot_free_to_node (own);
+  if (node == NULL)
+    return;
+
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w * scale, h * scale);
+  cairo_surface_set_device_scale (surface, scale, scale);
+  cr = cairo_create (surface);
+  gsk_render_node_draw (node, cr);
+  cairo_destroy (cr);
+  gsk_render_node_unref (node);
+
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, w, h));
+  cairo_set_source_surface (cr, surface, 0, 0);
+  cairo_paint (cr);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+}
+
 static void
 mshed_model_view_class_init (MshedModelViewClass *klass)
 {
@@ -1160,6 +1206,7 @@ mshed_model_view_class_init (MshedModelViewClass *klass)
   widget_class->realize = mshed_model_view_realize;
   widget_class->unrealize = mshed_model_view_unrealize;
   widget_class->css_changed = mshed_model_view_css_changed;
+  widget_class->snapshot = mshed_model_view_snapshot;
   area_class->render = mshed_model_view_render;
 
   properties[PROP_DOCUMENT] =

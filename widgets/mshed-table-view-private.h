@@ -70,6 +70,10 @@ struct _MshedTableView
   guint               pending_scroll;       /* view position to show once laid out */
   guint               pending_scroll_done;  /* times it was scrolled there since */
   gboolean            show_raw;
+
+  /* The column view gets its rows when the grid is first shown: GTK 4.8 builds up to 200
+   * rows of cells for every list, shown or not, and a window has 14 grids. */
+  gboolean            rows_attached;
 };
 
 

@@ -36,6 +36,8 @@ typedef struct {
   GtkListItem   *item;     /* not owned */
   MshedTableRow *row;
   gulong         changed_id;
+  GtkWidget     *styled;   /* not owned: the widget that has the state classes below */
+  guint          classes;  /* bit i: state_classes[i] is on it */
 } Cell;
 
 enum {
@@ -317,17 +319,51 @@ static const char *state_classes[] = {
   "none", "invalid", "warning", "stale", "highlight", "current", "missing", "in-range",
 };
 
+enum {
+  STATE_NONE = 1 << 0,
+  STATE_INVALID = 1 << 1,
+  STATE_WARNING = 1 << 2,
+  STATE_STALE = 1 << 3,
+  STATE_HIGHLIGHT = 1 << 4,
+  STATE_CURRENT = 1 << 5,
+  STATE_MISSING = 1 << 6,
+  STATE_IN_RANGE = 1 << 7,
+};
+
+G_STATIC_ASSERT (G_N_ELEMENTS (state_classes) == 8);
+
+/* Gives @target exactly the state classes in @classes. Only the classes that change are
+ * touched: every add or remove restyles the widget, and scrolling rebinds hundreds of cells
+ * a page, nearly all of them with no state class at all. */
+static void
+apply_state (Cell      *cell,
+             GtkWidget *target,
+             guint      classes)
+{
+  guint changed;
+
+  if (cell->styled != NULL && cell->styled != target)
+    {
+      for (guint i = 0; i < G_N_ELEMENTS (state_classes); i++)
+        if (cell->classes & (1u << i))
+          gtk_widget_remove_css_class (cell->styled, state_classes[i]);
+      cell->classes = 0;
+    }
+  cell->styled = target;
+  changed = cell->classes ^ classes;
+  for (guint i = 0; changed != 0 && i < G_N_ELEMENTS (state_classes); i++)
+    if (changed & (1u << i))
+      set_class (target, state_classes[i], (classes & (1u << i)) != 0);
+  cell->classes = classes;
+}
+
 static void
 clear_state (GtkWidget *inscription)
 {
+  Cell *cell = g_object_get_qdata (G_OBJECT (inscription), cell_quark);
   GtkWidget *bg = gtk_widget_get_parent (inscription);
 
-  for (guint i = 0; i < G_N_ELEMENTS (state_classes); i++)
-    {
-      gtk_widget_remove_css_class (inscription, state_classes[i]);
-      if (bg != NULL)
-        gtk_widget_remove_css_class (bg, state_classes[i]);
-    }
+  apply_state (cell, bg != NULL ? bg : inscription, 0);
   set_tooltip (inscription, NULL);
 }
 
@@ -392,15 +428,17 @@ refresh_cell (GtkWidget *inscription)
 
   gtk_inscription_set_text (GTK_INSCRIPTION (inscription), text ? text : "—");
 
-  set_class (bg, "missing", text == NULL);
-  set_class (bg, "none", is_none);
-  set_class (bg, "invalid", severity >= MSHED_SEVERITY_ERROR);
-  set_class (bg, "warning", severity == MSHED_SEVERITY_WARNING);
-  set_class (bg, "stale", stale);
-  set_class (bg, "highlight", self->highlight != NULL &&
-                              gtk_bitset_contains (self->highlight, index));
-  set_class (bg, "current", index == self->cur_row && cell->ref.column == self->cur_col);
-  set_class (bg, "in-range", in_range && cell->ref.column != self->cur_col);
+  apply_state (cell, bg,
+               (text == NULL ? STATE_MISSING : 0) |
+               (is_none ? STATE_NONE : 0) |
+               (severity >= MSHED_SEVERITY_ERROR ? STATE_INVALID : 0) |
+               (severity == MSHED_SEVERITY_WARNING ? STATE_WARNING : 0) |
+               (stale ? STATE_STALE : 0) |
+               (self->highlight != NULL && gtk_bitset_contains (self->highlight, index) ?
+                STATE_HIGHLIGHT : 0) |
+               (index == self->cur_row && cell->ref.column == self->cur_col ?
+                STATE_CURRENT : 0) |
+               (in_range && cell->ref.column != self->cur_col ? STATE_IN_RANGE : 0));
 
   if (stale)
     {
@@ -632,11 +670,20 @@ _mshed_table_view_focus_position (MshedTableView *self,
     self->focus_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), focus_tick_cb, NULL, NULL);
 }
 
+/* The first time the grid is shown, the column view gets its rows (see rows_attached); a
+ * scroll asked for before then runs once the list has its size. */
 static void
 mshed_table_view_map (GtkWidget *widget)
 {
+  MshedTableView *self = MSHED_TABLE_VIEW (widget);
+
+  if (!self->rows_attached)
+    {
+      self->rows_attached = TRUE;
+      gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+    }
   GTK_WIDGET_CLASS (mshed_table_view_parent_class)->map (widget);
-  _mshed_table_view_start_pending_scroll (MSHED_TABLE_VIEW (widget));
+  _mshed_table_view_start_pending_scroll (self);
 }
 
 guint
@@ -1082,8 +1129,8 @@ mshed_table_view_class_init (MshedTableViewClass *klass)
 
   widget_class->measure = mshed_table_view_measure;
   widget_class->size_allocate = mshed_table_view_size_allocate;
-  widget_class->grab_focus = mshed_table_view_grab_focus;
   widget_class->map = mshed_table_view_map;
+  widget_class->grab_focus = mshed_table_view_grab_focus;
 
   properties[PROP_DOCUMENT] =
     g_param_spec_object ("document", NULL, NULL, MSHED_TYPE_DOCUMENT,
@@ -1191,6 +1238,9 @@ mshed_table_view_init (MshedTableView *self)
   self->filter = gtk_custom_filter_new (NULL, NULL, NULL);
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* the template keeps the selection model alive; the rows come on the first map */
+  gtk_column_view_set_model (self->column_view, NULL);
+  self->pending_scroll = G_MAXUINT;
 
   self->editor = MSHED_CELL_EDITOR (mshed_cell_editor_new ());
   gtk_widget_set_parent (GTK_WIDGET (self->editor), GTK_WIDGET (self));

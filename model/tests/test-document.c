@@ -1625,7 +1625,7 @@ test_nested_archive (void)
   g_assert_true (mshed_document_save (doc, MSHED_SAVE_FLAGS_NONE, &error));
   g_assert_no_error (error);
 
-  file = mshed_map_file (path, &error);
+  file = mshed_load_file (path, &error);
   g_assert_no_error (error);
   saved = mshed_nres_parse (file, MSHED_MODE_STRICT, NULL, &error);
   g_assert_no_error (error);

@@ -8,6 +8,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
@@ -403,6 +404,58 @@ test_source (void)
   g_rmdir (dir);
 }
 
+/* mshed_load_file: a small file is read, a large one mapped; both give the file's exact
+ * bytes, and a failure names the file once, with the system's reason. */
+static void
+test_load_file (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("mshed-load-XXXXXX", NULL);
+  g_autofree char *empty = g_build_filename (dir, "empty.msh", NULL);
+  g_autofree char *missing = g_build_filename (dir, "missing.msh", NULL);
+  g_autoptr(GError) error = NULL;
+  const gsize sizes[] = { 0, 1, 4096, 128 * 1024, 128 * 1024 + 1, 3 * 1024 * 1024 + 5 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("%s/f%u.bin", dir, i);
+      g_autofree guint8 *data = g_malloc (MAX (sizes[i], 1));
+      g_autoptr(GBytes) expected = NULL;
+      g_autoptr(GBytes) loaded = NULL;
+
+      for (gsize k = 0; k < sizes[i]; k++)
+        data[k] = (guint8) (k * 7 + k / 251);
+      expected = g_bytes_new (data, sizes[i]);
+      g_assert_true (g_file_set_contents (path, (const char *) data, (gssize) sizes[i], NULL));
+      loaded = mshed_load_file (path, &error);
+      g_assert_no_error (error);
+      g_assert_true (g_bytes_equal (loaded, expected));
+      g_unlink (path);
+    }
+
+  g_assert_true (g_file_set_contents (empty, "", 0, NULL));
+  {
+    g_autoptr(GBytes) loaded = mshed_load_file (empty, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (g_bytes_get_size (loaded), ==, 0);
+  }
+
+  g_assert_null (mshed_load_file (missing, &error));
+  g_assert_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_IO);
+  /* the reason comes from the system, said once: no "Failed to open file …" inside */
+  g_assert_nonnull (strstr (error->message, g_strerror (ENOENT)));
+  g_assert_true (strstr (error->message, missing) == g_strrstr (error->message, missing));
+  g_clear_error (&error);
+
+  g_assert_null (mshed_load_file (dir, &error));
+  g_assert_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_IO);
+  g_assert_nonnull (strstr (error->message, dir));
+  g_clear_error (&error);
+
+  g_unlink (empty);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -414,5 +467,6 @@ main (int   argc,
   g_test_add_func ("/model/schema", test_schema);
   g_test_add_func ("/model/codecs", test_codecs);
   g_test_add_func ("/model/source", test_source);
+  g_test_add_func ("/model/source/load-file", test_load_file);
   return g_test_run ();
 }

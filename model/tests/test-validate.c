@@ -15,6 +15,7 @@
 #include "mshed-bytes.h"
 #include "mshed-diagnostic.h"
 #include "mshed-error.h"
+#include "mshed-generator.h"
 #include "mshed-model.h"
 #include "mshed-nres.h"
 #include "mshed-schema.h"
@@ -935,6 +936,128 @@ test_report_limit (void)
   g_assert_nonnull (strstr (last->message, "500 more"));
 }
 
+/* Strict findings of @check in a copy of @file with the u16 at @offset set to @value. */
+static guint
+count_after_patch (GBytes     *file,
+                   gsize       offset,
+                   guint16     value,
+                   MshedCheck  check,
+                   gint64     *record,
+                   const char **field)
+{
+  gsize len = 0;
+  const guint8 *data = g_bytes_get_data (file, &len);
+  g_autofree guint8 *copy = g_memdup2 (data, len);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(MshedDiagnostics) diags = mshed_diagnostics_new ();
+  g_autoptr(MshedModel) model = NULL;
+  guint n = 0;
+
+  mshed_write_u16 (copy + offset, value);
+  bytes = g_bytes_new (copy, len);
+  model = mshed_model_new_from_bytes (bytes, MSHED_MODE_STRICT, diags, NULL);
+  for (guint k = 0; k < mshed_diagnostics_get_n_items (diags); k++)
+    {
+      const MshedDiagnostic *d = mshed_diagnostics_get (diags, k);
+
+      if (d->check != check)
+        continue;
+      n++;
+      *record = d->record;
+      *field = g_intern_string (d->field);
+    }
+  /* the patch breaks nothing else */
+  g_assert_cmpuint (diags->n_errors, ==, n);
+  return n;
+}
+
+/* The index and neighbour-link scans work on blocks of records: a defect is found wherever it
+ * sits, at the start, inside or at the end of a block, in the tail, in any of the three
+ * links, and a value just inside the range is not one. */
+static void
+test_scan_positions (void)
+{
+  MshedGenParams params;
+  g_autoptr(GBytes) file = NULL;
+  g_autoptr(MshedNres) nres = NULL;
+  const MshedNresEntry *batches, *indices, *tris;
+  guint32 n_verts, n_tris, best = 0, count = 0, start = 0, base = 0;
+  gint64 record = 0;
+  const char *field = NULL;
+
+  mshed_gen_params_init (&params, 11);
+  params.n_triangles = 3000;
+  file = mshed_generate_model_bytes (&params);
+  nres = parse_ok (file);
+  n_verts = mshed_nres_peek_entry (nres, (guint) find_type (nres, 3))->attr1;
+  batches = mshed_nres_peek_entry (nres, (guint) find_type (nres, 13));
+  indices = mshed_nres_peek_entry (nres, (guint) find_type (nres, 6));
+  tris = mshed_nres_peek_entry (nres, (guint) find_type (nres, 7));
+  n_tris = tris->attr1;
+
+  /* the batch with the most indices */
+  for (guint32 b = 0; b < batches->attr1; b++)
+    {
+      const guint8 *rec = mshed_nres_entry_get_data (batches, NULL) + 20 * b;
+
+      if (mshed_read_u16 (rec + 8) > count)
+        {
+          best = b;
+          count = mshed_read_u16 (rec + 8);
+          start = mshed_read_u32 (rec + 10);
+          base = mshed_read_u32 (rec + 16);
+        }
+    }
+  g_assert_cmpuint (count, >=, 48);
+  g_assert_cmpuint (n_verts - base, <=, G_MAXUINT16);
+  {
+    const guint32 at[] = { 0, 1, 15, 16, 17, 31, count - 17, count - 16, count - 2, count - 1 };
+
+    for (guint i = 0; i < G_N_ELEMENTS (at); i++)
+      {
+        gsize offset = indices->data_offset + 2 * ((gsize) start + at[i]);
+
+        g_assert_cmpuint (count_after_patch (file, offset, (guint16) (n_verts - base),
+                                             MSHED_CHECK_BATCH_VERTEX_RANGE, &record,
+                                             &field), ==, 1);
+        g_assert_cmpint (record, ==, best);
+        g_assert_cmpstr (field, ==, "baseVertex");
+        g_assert_cmpuint (count_after_patch (file, offset, (guint16) (n_verts - base - 1),
+                                             MSHED_CHECK_BATCH_VERTEX_RANGE, &record,
+                                             &field), ==, 0);
+      }
+  }
+
+  g_assert_cmpuint (n_tris, >=, 20);
+  g_assert_cmpuint (n_tris, <, G_MAXUINT16);
+  {
+    const guint32 at[] = { 0, 1, 7, 8, n_tris / 2, n_tris - 1 };
+    static const char *const names[] = { "link0", "link1", "link2" };
+
+    for (guint i = 0; i < G_N_ELEMENTS (at); i++)
+      for (guint k = 0; k < 3; k++)
+        {
+          gsize offset = tris->data_offset + 16 * (gsize) at[i] + 2 + 2 * k;
+
+          g_assert_cmpuint (count_after_patch (file, offset, (guint16) n_tris,
+                                               MSHED_CHECK_TRI_LINK, &record, &field), ==, 1);
+          g_assert_cmpint (record, ==, at[i]);
+          g_assert_cmpstr (field, ==, names[k]);
+          g_assert_cmpuint (count_after_patch (file, offset, 0xFFFE, MSHED_CHECK_TRI_LINK,
+                                               &record, &field), ==, 1);
+          g_assert_cmpuint (count_after_patch (file, offset, (guint16) (n_tris - 1),
+                                               MSHED_CHECK_TRI_LINK, &record, &field), ==, 0);
+          g_assert_cmpuint (count_after_patch (file, offset, 0xFFFF, MSHED_CHECK_TRI_LINK,
+                                               &record, &field), ==, 0);
+        }
+  }
+  /* the other words of a descriptor are not links */
+  g_assert_cmpuint (count_after_patch (file, tris->data_offset + 16 * 3 + 0, 0xFFFE,
+                                       MSHED_CHECK_TRI_LINK, &record, &field), ==, 0);
+  g_assert_cmpuint (count_after_patch (file, tris->data_offset + 16 * 3 + 8, 0xFFFE,
+                                       MSHED_CHECK_TRI_LINK, &record, &field), ==, 0);
+}
+
 /* Hostile input: every bit of the model flipped in turn. Tolerant mode must give a model
  * whenever the container parses and the required types exist, with no error-level findings
  * other than a missing type; strict mode must agree with the error count. */
@@ -1214,6 +1337,7 @@ main (int   argc,
   g_test_add_func ("/model/validate/base-offset", test_base_offset);
   g_test_add_func ("/model/validate/no-exemptions", test_no_exemptions);
   g_test_add_func ("/model/validate/report-limit", test_report_limit);
+  g_test_add_func ("/model/validate/scan-positions", test_scan_positions);
   g_test_add_func ("/model/validate/bitflips", test_bitflips);
   g_test_add_func ("/model/validate/layout/canonical", test_layout_canonical);
   g_test_add_func ("/model/validate/layout/sort-order", test_layout_sort_order);

@@ -1075,6 +1075,52 @@ test_lazy_large (void)
 
 /* Screenshots (only with MSHED_TEST_SCREENSHOT_DIR) ------------------------------------------ */
 
+/* A grid on a page not shown (as 13 of the window's 14 grids are) builds no cells, though
+ * its model answers; the first time it is shown it gets its rows, scrolled to where it was
+ * asked to scroll meanwhile. */
+static void
+test_hidden_builds_nothing (void)
+{
+  Fixture f;
+  GtkWidget *notebook, *shown;
+  MshedTableModel *model;
+  guint target;
+
+  if (!widget_test_have_display ())
+    {
+      widget_test_skip ();
+      return;
+    }
+  f.doc = widget_test_document (5, 6000, 12, MSHED_MODE_STRICT);
+  f.view = MSHED_TABLE_VIEW (mshed_table_view_new (MSHED_TABLE_TRIS));
+  shown = mshed_table_view_new (MSHED_TABLE_NODES);
+  mshed_table_view_set_document (f.view, f.doc);
+  mshed_table_view_set_document (MSHED_TABLE_VIEW (shown), f.doc);
+  notebook = gtk_notebook_new ();
+  gtk_notebook_append_page (GTK_NOTEBOOK (notebook), shown, NULL);
+  gtk_notebook_append_page (GTK_NOTEBOOK (notebook), GTK_WIDGET (f.view), NULL);
+  f.window = widget_test_window (notebook, 1000, 600);
+
+  model = _mshed_table_view_get_model (f.view);
+  target = g_list_model_get_n_items (G_LIST_MODEL (model)) - 40;
+  g_assert_cmpuint (target, >, 1000);
+  _mshed_table_view_scroll_to (f.view, target, FALSE);
+  widget_test_iterate (100);
+  g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (f.view)));
+  g_assert_cmpuint (g_hash_table_size (f.view->bound_cells), ==, 0);
+  g_assert_cmpuint (mshed_table_model_get_n_created (model), ==, 0);
+  g_assert_cmpuint (g_hash_table_size (MSHED_TABLE_VIEW (shown)->bound_cells), >, 0);
+
+  gtk_notebook_set_current_page (GTK_NOTEBOOK (notebook), 1);
+  widget_test_iterate (300);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (f.view)));
+  g_assert_cmpuint (g_hash_table_size (f.view->bound_cells), >, 0);
+  g_assert_nonnull (_mshed_table_view_find_column_cell (f.view, target, INDEX_COLUMN));
+  g_assert_null (_mshed_table_view_find_column_cell (f.view, 0, INDEX_COLUMN));
+
+  fixture_teardown (&f);
+}
+
 static void
 test_screenshot (void)
 {
@@ -1167,6 +1213,7 @@ main (int   argc,
   g_test_add_func ("/widgets/table-view/structural", test_structural);
   g_test_add_func ("/widgets/table-view/filter-sort", test_filter_sort);
   g_test_add_func ("/widgets/table-view/lazy-200k", test_lazy_large);
+  g_test_add_func ("/widgets/table-view/hidden-builds-nothing", test_hidden_builds_nothing);
   /* pictures to look at, not a check: only when asked for */
   if (g_getenv ("MSHED_TEST_SCREENSHOT_DIR") != NULL)
     g_test_add_func ("/widgets/table-view/screenshot", test_screenshot);

@@ -210,7 +210,6 @@ build_canonical (MshedUtf  *self,
 
 typedef enum {
   R_NONE,   /* an item: inserts at its offset go before it */
-  R_ALL,    /* an empty item: stays in front of inserts at its offset */
   R_TREE,
   R_NAMES,
   R_DATA,
@@ -283,8 +282,8 @@ add_splice (Patch   *p,
 }
 
 /* Where source byte @x lands. Bytes inside a cut range land where the cut was. Inserts at @x
- * go before it, except those of @region when @x is that region's start (an empty region
- * keeps its start in front of what is appended to it). */
+ * go before it, except those of @region: @x is the start of that region (an empty region
+ * keeps its start in front of what is appended to it) or of an empty payload in it. */
 static guint64
 map_pos (const Patch *p,
          guint64      x,
@@ -317,7 +316,7 @@ map_pos (const Patch *p,
 
       if (s->pos != x)
         break;
-      if (s->ins && region != R_ALL && !(region != R_NONE && s->owner == region))
+      if (s->ins && !(region != R_NONE && s->owner == region))
         delta += (gint64) s->ins;
     }
   return (guint64) ((gint64) x + delta);
@@ -423,7 +422,7 @@ build_patched (MshedUtf  *self,
   guint64 used2 = h->names_size_used, alloc2 = h->names_size_allocated;
   MshedUtfHeader h2 = *h;
   guint8 *out;
-  guint tree_splice = G_MAXUINT, data_splice = G_MAXUINT;
+  guint tree_splice = G_MAXUINT, data_splice;
 
   p.src = g_bytes_get_data (self->source, &p.len);
   p.splices = splices;
@@ -578,11 +577,9 @@ build_patched (MshedUtf  *self,
     }
   keep = merge_ranges (keep_raw);
   cut_unused_payloads (&p, cand, keep);
-  if (append_size)
-    {
-      data_splice = splices->len;
-      add_splice (&p, data_end, 0, append_size, R_DATA, RANK_APPEND);
-    }
+  /* always placed, so that empty appended payloads have an offset too */
+  data_splice = splices->len;
+  add_splice (&p, data_end, 0, append_size, R_DATA, RANK_APPEND);
 
   /* apply the splices to a copy of the source */
   {
@@ -634,8 +631,7 @@ build_patched (MshedUtf  *self,
     {
       guint64 next_new = tree_splice != G_MAXUINT
                          ? g_array_index (order, Splice, tree_splice).out_pos : 0;
-      guint64 append_at = data_splice != G_MAXUINT
-                          ? g_array_index (order, Splice, data_splice).out_pos : 0;
+      guint64 append_at = g_array_index (order, Splice, data_splice).out_pos;
 
       for (guint i = 0; i < nodes->len; i++)
         {
@@ -654,7 +650,8 @@ build_patched (MshedUtf  *self,
           if (placement[i] == PLACE_APPEND)
             n->out_data = (guint32) (append_at + n->out_data - h2.data_offset);
           else
-            n->out_data = (guint32) (map_pos (&p, s->ext_start, s->ext_len ? R_NONE : R_ALL)
+            /* an empty payload stays in front of what its own block inserts there */
+            n->out_data = (guint32) (map_pos (&p, s->ext_start, s->ext_len ? R_NONE : R_DATA)
                                      - h2.data_offset);
         }
     }

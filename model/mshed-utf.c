@@ -16,6 +16,7 @@
  * | mshed_utf_move (node, p, i) → (p0, i0)   | mshed_utf_move (node, p0, i0)                 |
  * | mshed_utf_rename (node, name) → old      | mshed_utf_rename (node, old)                  |
  * | mshed_utf_set_data (node, data) → old    | mshed_utf_set_data (node, old)                |
+ * | mshed_utf_set_time (node, which, t) → old| mshed_utf_set_time (node, which, old)         |
  *
  * The edits themselves accept any name (a source file may hold empty names, names with a
  * backslash or duplicate siblings, and undo must be able to restore them); callers that take
@@ -777,7 +778,7 @@ link_at (MshedUtfNode *parent,
          guint         index,
          MshedUtfNode *node)
 {
-  MshedUtfNode *before = mshed_utf_node_get_nth_child (parent, index);
+  MshedUtfNode *before = index == G_MAXUINT ? NULL : mshed_utf_node_get_nth_child (parent, index);
 
   if (before == NULL)
     {
@@ -986,6 +987,30 @@ mshed_utf_set_data (MshedUtf     *self,
   g_return_val_if_fail (!node->is_dir, NULL);
   old = node->data;
   node->data = g_bytes_ref (data);
+  self->modified = TRUE;
+  return old;
+}
+
+/**
+ * mshed_utf_set_time:
+ * @dos_time: a DOS date-time (docs/utf.md §5.1), written as it is
+ *
+ * Sets one of the three timestamps of an entry. Inverse: mshed_utf_set_time (@node, @which,
+ * old value).
+ *
+ * Returns: the old value
+ */
+guint32
+mshed_utf_set_time (MshedUtf     *self,
+                    MshedUtfNode *node,
+                    MshedUtfTime  which,
+                    guint32       dos_time)
+{
+  guint32 old;
+
+  g_return_val_if_fail (node != NULL && which <= MSHED_UTF_TIME_MODIFY, 0);
+  old = node->times[which];
+  node->times[which] = dos_time;
   self->modified = TRUE;
   return old;
 }

@@ -178,6 +178,10 @@ char           *mshed_utf_rename              (MshedUtf          *self,
 GBytes         *mshed_utf_set_data            (MshedUtf          *self,
                                                MshedUtfNode      *node,
                                                GBytes            *data);
+guint32         mshed_utf_set_time            (MshedUtf          *self,
+                                               MshedUtfNode      *node,
+                                               MshedUtfTime       which,
+                                               guint32            dos_time);
 
 /* Writing */
 GBytes         *mshed_utf_serialize           (MshedUtf          *self,

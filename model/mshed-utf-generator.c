@@ -340,9 +340,9 @@ mshed_utf_layout (MshedUtf          *tree,
       place[i].alloc = alloc;
       g_byte_array_append (data, g_bytes_get_data (bytes, NULL), (guint) len);
       g_byte_array_set_size (data, place[i].start + alloc);
-      if (layout & MSHED_UTF_GEN_PAD_JUNK)
+      if (alloc > len && (layout & MSHED_UTF_GEN_PAD_JUNK))
         fill_junk (&r, data->data + place[i].start + len, alloc - len);
-      else
+      else if (alloc > len)
         memset (data->data + place[i].start + len, 0, alloc - len);
       if (len > 0)
         g_hash_table_insert (shared, bytes, &place[i]);
@@ -684,7 +684,7 @@ push_constraint (Dfm        *g,
     {
       memset (name, 0, sizeof name);
       memcpy (name, pair[k], MIN (strlen (pair[k]), 63));
-      if (rng_below (&g->r, 2))
+      if (rng_below (&g->r, 2) && strlen (pair[k]) + 5 <= sizeof name)
         memcpy (name + strlen (pair[k]) + 1, "dy01", 4);   /* an earlier, longer name */
       g_byte_array_append (b, name, sizeof name);
     }

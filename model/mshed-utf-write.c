@@ -625,7 +625,8 @@ build_patched (MshedUtf  *self,
     h2.names_size_allocated = (guint32) alloc2;
     h2.data_offset = (guint32) map_pos (&p, d0, R_DATA);
     write_header (out, &h2);
-    memcpy (out + h2.names_offset + h->names_size_used, new_names->data, new_names->len);
+    if (new_names->len)
+      memcpy (out + h2.names_offset + h->names_size_used, new_names->data, new_names->len);
 
     /* slots and payload offsets in the new file */
     {

@@ -54,6 +54,8 @@
 
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
@@ -98,8 +100,8 @@ too_large (guint64  total,
   if (total <= G_MAXUINT32)
     return FALSE;
   g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_RANGE,
-               _("The UTF file would be %" G_GUINT64_FORMAT " bytes long; its 32-bit offsets "
-                 "reach 4 GiB at most"), total);
+               _("The UTF file would be %" PRIu64 " bytes long; its 32-bit offsets reach "
+                 "4 GiB at most"), total);
   return TRUE;
 }
 

@@ -594,7 +594,7 @@ add_hardpoint (Dfm          *g,
   add_file (g, dir, "Orientation", orientation);
 }
 
-/* dfm.md §6: one mesh level with its face groups and geometry */
+/* one mesh level with its face groups and geometry (DFM reference dfm.md, section 6) */
 static void
 add_mesh (Dfm                     *g,
           MshedUtfNode            *multi,
@@ -636,7 +636,7 @@ add_mesh (Dfm                     *g,
   if (p->uv1)
     add_u32s (g, geo, "UV1_indices", elements, 0);
   add_f32s (g, geo, "Points", 3 * points, 0.0f);
-  /* one influence per point, weight 1 (dfm.md §6.2) */
+  /* one influence per point, weight 1 (dfm.md, section 6.2) */
   add_u32s (g, geo, "Point_bone_first", points, 0);
   {
     GByteArray *count = g_byte_array_sized_new (points * 4);
@@ -669,7 +669,8 @@ add_mesh (Dfm                     *g,
     }
 }
 
-/* dfm.md §9.1: a Sphere (212 bytes) or Loose (176 bytes) record; some names carry residue */
+/* a Sphere (212 bytes) or Loose (176 bytes) record (dfm.md, section 9.1); some names carry
+ * residue of an earlier name after their NUL, as all retail records do */
 static void
 push_constraint (Dfm        *g,
                  GByteArray *b,
@@ -695,7 +696,7 @@ push_constraint (Dfm        *g,
 /**
  * mshed_utf_generate_dfm:
  *
- * The node skeleton of a deformable model in the retail order (dfm.md §2): Exporter Version,
+ * The node skeleton of a deformable model in the retail order (dfm.md, section 2): Exporter Version,
  * MultiLevel (Fractions, Mesh0..), Material library, Texture library, Skeleton, Cmpnd (Scale,
  * Root, Part_*, Cons) and the bone directories, with payload sizes that agree with each
  * other (counts, strides, record sizes). Values are plausible, not a model anybody drew.
@@ -768,7 +769,7 @@ mshed_utf_generate_dfm (const MshedUtfDfmParams *p)
   add_string (&g, add_dir (&g, root, "Skeleton"), "Name",
               p->head ? "Head02.cmp" : "AutoHeaderNode.cmp");
 
-  /* dfm.md §8: Scale, Root, Part_* in bone order, Cons */
+  /* Scale, Root, Part_* in bone order, Cons (dfm.md, section 8) */
   cmpnd = add_dir (&g, root, "Cmpnd");
   add_f32 (&g, cmpnd, "Scale", 1.0f);
   for (guint i = 0; i < n_bones; i++)
@@ -804,7 +805,7 @@ mshed_utf_generate_dfm (const MshedUtfDfmParams *p)
   else
     g_byte_array_unref (loose);
 
-  /* dfm.md §10: bone directories in bone order */
+  /* bone directories in bone order (dfm.md, section 10) */
   for (guint i = 0; i < n_bones; i++)
     {
       const char *object = g_ptr_array_index (objects, i);

@@ -66,13 +66,13 @@ struct _MshedUtf {
   gatomicrefcount ref_count;
   GBytes        *source;       /* NULL for a new container */
   guint64        source_id;
-  MshedUtfHeader header;       /* as read; for a new container, what §8 writes */
+  MshedUtfHeader header;       /* as read; for a new container, docs/utf.md §8 */
   GArray        *src;          /* MshedUtfSource, shared by copies */
   MshedUtfNode  *root;
   guint32        new_time;     /* DOS time of entries made by edits */
   guint          patchable : 1;  /* regions and entries do not overlap: edits can be patched */
   guint          modified : 1;
-  gint           canonical;    /* -1 unknown, else whether the source is §8 byte for byte */
+  gint           canonical;    /* -1 unknown, else whether the source is canonical */
 };
 
 MshedUtf     *_mshed_utf_alloc        (void);

@@ -696,10 +696,11 @@ push_constraint (Dfm        *g,
 /**
  * mshed_utf_generate_dfm:
  *
- * The node skeleton of a deformable model in the retail order (dfm.md, section 2): Exporter Version,
- * MultiLevel (Fractions, Mesh0..), Material library, Texture library, Skeleton, Cmpnd (Scale,
- * Root, Part_*, Cons) and the bone directories, with payload sizes that agree with each
- * other (counts, strides, record sizes). Values are plausible, not a model anybody drew.
+ * The node skeleton of a deformable model in the retail order (dfm.md, section 2): Exporter
+ * Version, MultiLevel (Fractions, Mesh0..), Material library, Texture library, Skeleton,
+ * Cmpnd (Scale, Root, Part_*, Cons) and the bone directories, with payload sizes that agree
+ * with each other (counts, strides, record sizes). Values are plausible, not a model anybody
+ * drew.
  *
  * Returns: (transfer full): a new tree (no source)
  */

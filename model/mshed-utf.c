@@ -337,7 +337,7 @@ mshed_utf_get_n_nodes (const MshedUtf *self)
 {
   guint n = 0;
 
-  for (MshedUtfNode *node = self->root; node; node = mshed_utf_node_next_preorder (node, self->root))
+  for (MshedUtfNode *nd = self->root; nd; nd = mshed_utf_node_next_preorder (nd, self->root))
     n++;
   return n;
 }

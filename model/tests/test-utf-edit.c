@@ -840,8 +840,8 @@ test_dfm_skeleton (void)
                          order[i]);
       g_assert_cmpuint (size_of (utf, "MultiLevel\\Fractions"), ==, 4 * levels);
       g_assert_nonnull (mshed_utf_lookup (utf, "multilevel\\mesh0\\geometry"));
-      for (n = mshed_utf_node_get_first_child (mshed_utf_lookup (utf, "MultiLevel\\Mesh0\\Face_groups"));
-           n; n = mshed_utf_node_get_next (n))
+      n = mshed_utf_lookup (utf, "MultiLevel\\Mesh0\\Face_groups");
+      for (n = mshed_utf_node_get_first_child (n); n; n = mshed_utf_node_get_next (n))
         groups += mshed_utf_node_is_directory (n);
       g_assert_cmpuint (groups, ==, 3);
       g_assert_cmpuint (mshed_read_u32 (mshed_utf_node_peek_data (mshed_utf_lookup (utf,

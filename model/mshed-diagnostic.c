@@ -221,6 +221,27 @@ count_item (MshedDiagnostics      *self,
     self->n_warnings++;
 }
 
+/* fills what every finding has and appends @d */
+static void
+push_item (MshedDiagnostics *self,
+           MshedDiagnostic  *d,
+           MshedSeverity     severity,
+           MshedCheck        check,
+           const char       *field,
+           guint64           offset,
+           const char       *format,
+           va_list           args)
+{
+  d->severity = severity;
+  d->check = check;
+  d->field = field;
+  d->offset = self->base_offset + offset;
+  d->entry = g_strdup (self->entry);
+  d->message = g_strdup_vprintf (format, args);
+  count_item (self, d);
+  g_ptr_array_add (self->items, d);
+}
+
 void
 mshed_diagnostics_add (MshedDiagnostics *self,
                        MshedSeverity     severity,
@@ -237,20 +258,13 @@ mshed_diagnostics_add (MshedDiagnostics *self,
   MshedDiagnostic *d = g_new0 (MshedDiagnostic, 1);
   va_list args;
 
-  d->severity = severity;
-  d->check = check;
   d->res_type = res_type;
   d->res_index = res_index;
   d->table = table;
   d->record = record;
-  d->field = field;
-  d->offset = self->base_offset + offset;
-  d->entry = g_strdup (self->entry);
   va_start (args, format);
-  d->message = g_strdup_vprintf (format, args);
+  push_item (self, d, severity, check, field, offset, format, args);
   va_end (args);
-  count_item (self, d);
-  g_ptr_array_add (self->items, d);
 }
 
 /**
@@ -272,21 +286,14 @@ mshed_diagnostics_add_node (MshedDiagnostics *self,
   MshedDiagnostic *d = g_new0 (MshedDiagnostic, 1);
   va_list args;
 
-  d->severity = severity;
-  d->check = check;
   d->res_type = G_MAXUINT32;
   d->res_index = -1;
   d->table = MSHED_TABLE_NONE;
   d->record = -1;
-  d->field = field;
-  d->offset = self->base_offset + offset;
-  d->entry = g_strdup (self->entry);
   d->path = g_strdup (path);
   va_start (args, format);
-  d->message = g_strdup_vprintf (format, args);
+  push_item (self, d, severity, check, field, offset, format, args);
   va_end (args);
-  count_item (self, d);
-  g_ptr_array_add (self->items, d);
 }
 
 void

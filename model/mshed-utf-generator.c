@@ -526,10 +526,10 @@ add_f32 (Dfm          *g,
          const char   *name,
          float         v)
 {
-  GByteArray *b = g_byte_array_new ();
+  guint32 bits;
 
-  push_f32 (b, v);
-  add_file (g, parent, name, b);
+  memcpy (&bits, &v, sizeof bits);
+  add_u32 (g, parent, name, bits);
 }
 
 /* @count u32 values below @bound (bound 0: the index itself) */

@@ -75,6 +75,14 @@ struct _MshedUtf {
   gint           canonical;    /* -1 unknown, else whether the source is canonical */
 };
 
+/* three-way comparison for qsort callbacks */
+static inline int
+_mshed_utf_cmp_u64 (guint64 a,
+                    guint64 b)
+{
+  return a < b ? -1 : a > b;
+}
+
 MshedUtf     *_mshed_utf_alloc        (void);
 guint64       _mshed_utf_next_source_id (void);
 MshedUtfNode *_mshed_utf_node_alloc   (gboolean      is_dir,

@@ -581,10 +581,8 @@ extent_cmp (gconstpointer a,
   const Extent *x = a, *y = b;
 
   if (x->start != y->start)
-    return x->start < y->start ? -1 : 1;
-  if (x->end != y->end)
-    return x->end < y->end ? -1 : 1;
-  return 0;
+    return _mshed_utf_cmp_u64 (x->start, y->start);
+  return _mshed_utf_cmp_u64 (x->end, y->end);
 }
 
 static gboolean
@@ -624,7 +622,7 @@ region_cmp (gconstpointer a,
 {
   const Region *x = a, *y = b;
 
-  return x->start < y->start ? -1 : x->start > y->start;
+  return _mshed_utf_cmp_u64 (x->start, y->start);
 }
 
 /* Overlaps (they decide whether edits can be patched), padding and layout notes (§1, §4, §5,

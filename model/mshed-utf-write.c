@@ -245,10 +245,10 @@ splice_cmp (gconstpointer a,
   const Splice *x = a, *y = b;
 
   if (x->pos != y->pos)
-    return x->pos < y->pos ? -1 : 1;
+    return _mshed_utf_cmp_u64 (x->pos, y->pos);
   if (x->rank != y->rank)
-    return x->rank < y->rank ? -1 : 1;
-  return x->seq < y->seq ? -1 : x->seq > y->seq;
+    return _mshed_utf_cmp_u64 (x->rank, y->rank);
+  return _mshed_utf_cmp_u64 (x->seq, y->seq);
 }
 
 static int
@@ -258,8 +258,8 @@ range_cmp (gconstpointer a,
   const Range *x = a, *y = b;
 
   if (x->start != y->start)
-    return x->start < y->start ? -1 : 1;
-  return x->end < y->end ? -1 : x->end > y->end;
+    return _mshed_utf_cmp_u64 (x->start, y->start);
+  return _mshed_utf_cmp_u64 (x->end, y->end);
 }
 
 typedef struct {

@@ -773,6 +773,21 @@ unlink_node (MshedUtfNode *node)
   node->parent = node->prev = node->next = NULL;
 }
 
+/* where @node is, then takes it out */
+static void
+detach (MshedUtf      *self,
+        MshedUtfNode  *node,
+        MshedUtfNode **out_parent,
+        guint         *out_index)
+{
+  if (out_parent)
+    *out_parent = node->parent;
+  if (out_index)
+    *out_index = mshed_utf_node_get_index (node);
+  unlink_node (node);
+  self->modified = TRUE;
+}
+
 static void
 link_at (MshedUtfNode *parent,
          guint         index,
@@ -889,12 +904,7 @@ mshed_utf_remove (MshedUtf      *self,
   g_return_val_if_fail (node != NULL && node != self->root && node->parent != NULL, NULL);
   g_return_val_if_fail (in_tree (self, node), NULL);
 
-  if (out_parent)
-    *out_parent = node->parent;
-  if (out_index)
-    *out_index = mshed_utf_node_get_index (node);
-  unlink_node (node);
-  self->modified = TRUE;
+  detach (self, node, out_parent, out_index);
   return node;
 }
 
@@ -936,13 +946,8 @@ mshed_utf_move (MshedUtf      *self,
                    _("The UTF entry %s cannot be moved into itself"), path);
       return FALSE;
     }
-  if (out_old_parent)
-    *out_old_parent = node->parent;
-  if (out_old_index)
-    *out_old_index = mshed_utf_node_get_index (node);
-  unlink_node (node);
+  detach (self, node, out_old_parent, out_old_index);
   link_at (new_parent, index, node);
-  self->modified = TRUE;
   return TRUE;
 }
 

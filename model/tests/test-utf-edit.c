@@ -94,6 +94,16 @@ assert_same_except (GBytes        *a,
     }
 }
 
+/* the container writes exactly @src (every edit was undone) */
+static void
+assert_writes (MshedUtf *utf,
+               GBytes   *src)
+{
+  g_autoptr(GBytes) out = write_preserve (utf);
+
+  g_assert_true (g_bytes_equal (out, src));
+}
+
 static GBytes *
 bytes_str (const char *s)
 {
@@ -250,12 +260,8 @@ test_edit_data_in_place (void)
   assert_same_tree (utf, back);
 
   /* the inverse edit: the source bytes again */
-  {
-    g_autoptr(GBytes) again = mshed_utf_set_data (utf, b, old);
-    g_autoptr(GBytes) undone = write_preserve (utf);
-
-    g_assert_true (g_bytes_equal (undone, src));
-  }
+  g_bytes_unref (mshed_utf_set_data (utf, b, old));
+  assert_writes (utf, src);
 }
 
 static void
@@ -290,12 +296,8 @@ test_edit_data_grow (void)
   g_assert_cmpmem (q + D0 + 16, 16, p + D0 + 8, 16);
   assert_same_tree (utf, back);
 
-  {
-    g_autoptr(GBytes) again = mshed_utf_set_data (utf, a, old);
-    g_autoptr(GBytes) undone = write_preserve (utf);
-
-    g_assert_true (g_bytes_equal (undone, src));
-  }
+  g_bytes_unref (mshed_utf_set_data (utf, a, old));
+  assert_writes (utf, src);
 }
 
 static void
@@ -347,11 +349,7 @@ test_edit_rename (void)
 
   g_free (mshed_utf_rename (utf, b, old_b));
   g_free (mshed_utf_rename (utf, c, old_c));
-  {
-    g_autoptr(GBytes) undone = write_preserve (utf);
-
-    g_assert_true (g_bytes_equal (undone, src));
-  }
+  assert_writes (utf, src);
 }
 
 static void
@@ -440,11 +438,7 @@ test_edit_structure (void)
   mshed_utf_node_free (mshed_utf_remove (utf, mshed_utf_lookup (utf, "D"), NULL, NULL));
   mshed_utf_node_free (mshed_utf_remove (utf, sub, NULL, NULL));
   g_assert_true (mshed_utf_insert_child (utf, parent, index, removed, NULL));
-  {
-    g_autoptr(GBytes) undone = write_preserve (utf);
-
-    g_assert_true (g_bytes_equal (undone, src));
-  }
+  assert_writes (utf, src);
 }
 
 /* A file in the voice-bank order with shared payloads: editing one of two files that share a
@@ -491,12 +485,8 @@ test_edit_shared (void)
     g_assert_cmpuint (e2.child_offset, >, d_before);   /* "one" was appended */
     g_assert_cmpuint (g_bytes_get_size (out), ==, g_bytes_get_size (src) + 8);
   }
-  {
-    g_autoptr(GBytes) again = mshed_utf_set_data (utf, mshed_utf_lookup (utf, "one"), old);
-    g_autoptr(GBytes) undone = write_preserve (utf);
-
-    g_assert_true (g_bytes_equal (undone, src));
-  }
+  g_bytes_unref (mshed_utf_set_data (utf, mshed_utf_lookup (utf, "one"), old));
+  assert_writes (utf, src);
 }
 
 /* A source whose regions overlap cannot be patched: edits are written canonically and the
@@ -766,11 +756,7 @@ test_random_edits (void)
 
       for (guint i = undos->len; i > 0; i--)
         undo (utf, &g_array_index (undos, Undo, i - 1));
-      {
-        g_autoptr(GBytes) undone = write_preserve (utf);
-
-        g_assert_true (g_bytes_equal (undone, src));
-      }
+      assert_writes (utf, src);
     }
 }
 

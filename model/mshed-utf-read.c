@@ -248,6 +248,17 @@ path_for (MshedUtfNode *parent,
   return g_strdup_printf ("%s%s%s", base, parent->parent ? "\\" : "", shown);
 }
 
+/* the path of an entry being read, made on first use (only findings need it) */
+static const char *
+lazy_path (char         **slot,
+           MshedUtfNode  *parent,
+           const char    *name)
+{
+  if (*slot == NULL)
+    *slot = parent ? path_for (parent, name) : g_strdup ("\\");
+  return *slot;
+}
+
 static char *
 read_name (Reader       *r,
            MshedUtfNode *parent,
@@ -299,6 +310,8 @@ read_entry (Reader       *r,
   MshedUtfSource s = { 0 };
   MshedUtfNode *node;
   g_autofree char *path = NULL;
+/* made only when a finding needs it */
+#define ENTRY_PATH lazy_path (&path, parent, s.name)
   gboolean name_ok, dir_bit, file_bit, is_dir;
   guint32 attr;
 
@@ -312,7 +325,6 @@ read_entry (Reader       *r,
   s.name = read_name (r, parent, slot, s.f[F_NAME], &name_ok);
   if (s.name == NULL)
     return NULL;
-  path = parent ? path_for (parent, s.name) : g_strdup ("\\");
 
   /* §3.1: exactly one of the two bits; otherwise Librelancer's rule */
   attr = s.f[F_ATTR];
@@ -321,33 +333,35 @@ read_entry (Reader       *r,
   is_dir = dir_bit;
   if (parent == NULL && !dir_bit)
     {
-      fail (r, MSHED_MODEL_ERROR_CONTAINER, MSHED_CHECK_UTF_ROOT, path, "fileAttributes", at + 8,
+      fail (r, MSHED_MODEL_ERROR_CONTAINER, MSHED_CHECK_UTF_ROOT, ENTRY_PATH,
+            "fileAttributes", at + 8,
             _("UTF root entry, field fileAttributes: 0x%X has no directory bit 0x10; the "
               "root must be a directory"), attr);
       g_free (s.name);
       return NULL;
     }
   if (dir_bit == file_bit
-      && !soft (r, MSHED_CHECK_UTF_ATTRIBUTES, path, "fileAttributes", at + 8,
+      && !soft (r, MSHED_CHECK_UTF_ATTRIBUTES, ENTRY_PATH, "fileAttributes", at + 8,
                 is_dir ? _("read as a directory, as Librelancer does")
                        : _("read as a file, as Librelancer does"),
                 _("UTF entry %s, field fileAttributes: 0x%X should have exactly one of the "
-                  "bits 0x10 (directory) and 0x80 (file)"), path, attr))
+                  "bits 0x10 (directory) and 0x80 (file)"), ENTRY_PATH, attr))
     {
       g_free (s.name);
       return NULL;
     }
 
   if (s.f[F_SHARE] != 0)
-    note (r, MSHED_SEVERITY_WARNING, MSHED_CHECK_UTF_SHARING, path, "sharingAttributes", at + 12,
-          _("UTF entry %s, field sharingAttributes: 0x%X instead of 0 (kept)"), path,
+    note (r, MSHED_SEVERITY_WARNING, MSHED_CHECK_UTF_SHARING, ENTRY_PATH,
+          "sharingAttributes", at + 12,
+          _("UTF entry %s, field sharingAttributes: 0x%X instead of 0 (kept)"), ENTRY_PATH,
           s.f[F_SHARE]);
   for (guint i = F_CTIME; i <= F_MTIME; i++)
     if (s.f[i] != 0 && !mshed_utf_dos_time_decode (s.f[i], NULL))
       {
-        note (r, MSHED_SEVERITY_INFO, MSHED_CHECK_UTF_TIMESTAMP, path, field_names[i],
+        note (r, MSHED_SEVERITY_INFO, MSHED_CHECK_UTF_TIMESTAMP, ENTRY_PATH, field_names[i],
               at + 4 * i, _("UTF entry %s, field %s: 0x%08X is not a valid DOS date and time "
-                            "(kept)"), path, field_names[i], s.f[i]);
+                            "(kept)"), ENTRY_PATH, field_names[i], s.f[i]);
         break;
       }
 
@@ -359,36 +373,39 @@ read_entry (Reader       *r,
 
       if (start > r->len)
         {
-          fail (r, MSHED_MODEL_ERROR_CONTAINER, MSHED_CHECK_UTF_DATA_RANGE, path, "childOffset",
+          fail (r, MSHED_MODEL_ERROR_CONTAINER, MSHED_CHECK_UTF_DATA_RANGE, ENTRY_PATH,
+                "childOffset",
                 at + 16, _("UTF entry %s, field childOffset: the payload starts at %" PRIu64
                            " (dataOffset %u + %u), past the end of the %zu-byte file"),
-                path, start, r->h.data_offset, s.f[F_CHILD], r->len);
+                ENTRY_PATH, start, r->h.data_offset, s.f[F_CHILD], r->len);
           g_free (s.name);
           return NULL;
         }
       if (!mshed_range_ok (start, used, r->len))
         {
-          fail (r, MSHED_MODEL_ERROR_CONTAINER, MSHED_CHECK_UTF_DATA_RANGE, path, "dataSizeUsed",
+          fail (r, MSHED_MODEL_ERROR_CONTAINER, MSHED_CHECK_UTF_DATA_RANGE, ENTRY_PATH,
+                "dataSizeUsed",
                 at + 24, _("UTF entry %s, field dataSizeUsed: the payload %" PRIu64 "..%" PRIu64
                            " runs past the end of the %zu-byte file"),
-                path, start, start + used, r->len);
+                ENTRY_PATH, start, start + used, r->len);
           g_free (s.name);
           return NULL;
         }
       if (used > alloc)
-        note (r, MSHED_SEVERITY_WARNING, MSHED_CHECK_UTF_DATA_SIZE, path, "dataSizeUsed", at + 24,
+        note (r, MSHED_SEVERITY_WARNING, MSHED_CHECK_UTF_DATA_SIZE, ENTRY_PATH,
+              "dataSizeUsed", at + 24,
               _("UTF entry %s, field dataSizeUsed: %u is larger than dataSizeAllocated %u "
-                "(all %u bytes are read)"), path, used, alloc, used);
+                "(all %u bytes are read)"), ENTRY_PATH, used, alloc, used);
       else if (!mshed_range_ok (start, alloc, r->len))
-        note (r, MSHED_SEVERITY_WARNING, MSHED_CHECK_UTF_DATA_SIZE, path, "dataSizeAllocated",
+        note (r, MSHED_SEVERITY_WARNING, MSHED_CHECK_UTF_DATA_SIZE, ENTRY_PATH, "dataSizeAllocated",
               at + 20, _("UTF entry %s, field dataSizeAllocated: the allocation of %u bytes "
-                         "runs past the end of the file"), path, alloc);
+                         "runs past the end of the file"), ENTRY_PATH, alloc);
       if (s.f[F_UNCOMPRESSED] != used)
-        note (r, MSHED_SEVERITY_WARNING, MSHED_CHECK_UTF_UNCOMPRESSED, path,
+        note (r, MSHED_SEVERITY_WARNING, MSHED_CHECK_UTF_UNCOMPRESSED, ENTRY_PATH,
               "dataSizeUncompressed", at + 28,
               _("UTF entry %s, field dataSizeUncompressed: %u differs from dataSizeUsed %u; "
                 "no compression is known, the payload is the %u used bytes"),
-              path, s.f[F_UNCOMPRESSED], used, used);
+              ENTRY_PATH, s.f[F_UNCOMPRESSED], used, used);
 
       s.is_file = TRUE;
       s.ext_start = start;
@@ -417,8 +434,21 @@ read_entry (Reader       *r,
     _mshed_utf_append_child (parent, node);
   return node;
 }
+#undef ENTRY_PATH
 
 /* §3.3: the chain childOffset → nextOffset → … of every directory, without recursion */
+static const char *
+lazy_node_path (char               **slot,
+                const MshedUtfNode  *node)
+{
+  if (*slot == NULL)
+    *slot = mshed_utf_node_dup_path (node);
+  return *slot;
+}
+
+/* the path of the entry that holds the link being followed, made only for a finding */
+#define HOLDER_PATH lazy_node_path (&holder, fr->holder)
+
 static gboolean
 read_tree (Reader *r)
 {
@@ -452,28 +482,27 @@ read_tree (Reader *r)
           g_array_set_size (stack, stack->len - 1);
           continue;
         }
-      holder = mshed_utf_node_dup_path (fr->holder);
       if (!mshed_range_ok (off, MSHED_UTF_ENTRY_SIZE, tree_size))
-        return fail (r, MSHED_MODEL_ERROR_CONTAINER, MSHED_CHECK_UTF_LINK, holder, fr->field,
+        return fail (r, MSHED_MODEL_ERROR_CONTAINER, MSHED_CHECK_UTF_LINK, HOLDER_PATH, fr->field,
                      fr->field_at, _("UTF entry %s, field %s: entry offset %u is outside the "
                                      "%" PRIu64 "-byte tree block"),
-                     holder, fr->field, off, tree_size);
+                     HOLDER_PATH, fr->field, off, tree_size);
       if (bit_get (r->starts, off))
-        return fail (r, MSHED_MODEL_ERROR_CONTAINER, MSHED_CHECK_UTF_CYCLE, holder, fr->field,
+        return fail (r, MSHED_MODEL_ERROR_CONTAINER, MSHED_CHECK_UTF_CYCLE, HOLDER_PATH, fr->field,
                      fr->field_at, _("UTF entry %s, field %s: entry offset %u leads to an entry "
                                      "that is already part of the tree (a cycle)"),
-                     holder, fr->field, off);
+                     HOLDER_PATH, fr->field, off);
       for (guint64 b = off; b < (guint64) off + MSHED_UTF_ENTRY_SIZE; b++)
         if (bit_get (r->occupied, b))
-          return fail (r, MSHED_MODEL_ERROR_CONTAINER, MSHED_CHECK_UTF_ENTRY_OVERLAP, holder,
+          return fail (r, MSHED_MODEL_ERROR_CONTAINER, MSHED_CHECK_UTF_ENTRY_OVERLAP, HOLDER_PATH,
                        fr->field, fr->field_at,
                        _("UTF entry %s, field %s: the entry at tree offset %u overlaps another "
-                         "entry"), holder, fr->field, off);
+                         "entry"), HOLDER_PATH, fr->field, off);
       if (off % MSHED_UTF_ENTRY_SIZE != 0
-          && !soft (r, MSHED_CHECK_UTF_LINK_ALIGN, holder, fr->field, fr->field_at,
+          && !soft (r, MSHED_CHECK_UTF_LINK_ALIGN, HOLDER_PATH, fr->field, fr->field_at,
                     _("the entry is read at that offset"),
                     _("UTF entry %s, field %s: entry offset %u is not a multiple of 44"),
-                    holder, fr->field, off))
+                    HOLDER_PATH, fr->field, off))
         return FALSE;
 
       node = read_entry (r, fr->dir, off);
@@ -504,6 +533,7 @@ read_tree (Reader *r)
     }
   return TRUE;
 }
+#undef HOLDER_PATH
 
 /* Findings about the whole tree ---------------------------------------------------------- */
 

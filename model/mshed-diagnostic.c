@@ -22,6 +22,7 @@ mshed_diagnostic_copy (const MshedDiagnostic *self)
 
   copy->message = g_strdup (self->message);
   copy->entry = g_strdup (self->entry);
+  copy->path = g_strdup (self->path);
   return copy;
 }
 
@@ -32,6 +33,7 @@ mshed_diagnostic_free (MshedDiagnostic *self)
     return;
   g_free (self->message);
   g_free (self->entry);
+  g_free (self->path);
   g_free (self);
 }
 
@@ -118,6 +120,33 @@ mshed_check_to_string (MshedCheck check)
     { MSHED_CHECK_ANIM_MAP_KEY, "anim-map-key" },
     { MSHED_CHECK_ANIM_TIME_ORDER, "anim-time-order" },
     { MSHED_CHECK_ANIM_MAPPED_KEYS, "anim-mapped-keys" },
+    { MSHED_CHECK_UTF_TOO_SHORT, "utf-too-short" },
+    { MSHED_CHECK_UTF_SIGNATURE, "utf-signature" },
+    { MSHED_CHECK_UTF_VERSION, "utf-version" },
+    { MSHED_CHECK_UTF_ENTRY_SIZE, "utf-entry-size" },
+    { MSHED_CHECK_UTF_REGION, "utf-region" },
+    { MSHED_CHECK_UTF_NAMES_SIZE, "utf-names-size" },
+    { MSHED_CHECK_UTF_ROOT, "utf-root" },
+    { MSHED_CHECK_UTF_LINK, "utf-link" },
+    { MSHED_CHECK_UTF_LINK_ALIGN, "utf-link-align" },
+    { MSHED_CHECK_UTF_ENTRY_OVERLAP, "utf-entry-overlap" },
+    { MSHED_CHECK_UTF_CYCLE, "utf-cycle" },
+    { MSHED_CHECK_UTF_DEPTH, "utf-depth" },
+    { MSHED_CHECK_UTF_DATA_RANGE, "utf-data-range" },
+    { MSHED_CHECK_UTF_ATTRIBUTES, "utf-attributes" },
+    { MSHED_CHECK_UTF_NAME_OFFSET, "utf-name-offset" },
+    { MSHED_CHECK_UTF_NAME_NUL, "utf-name-nul" },
+    { MSHED_CHECK_UTF_DATA_SIZE, "utf-data-size" },
+    { MSHED_CHECK_UTF_UNCOMPRESSED, "utf-uncompressed" },
+    { MSHED_CHECK_UTF_SHARING, "utf-sharing" },
+    { MSHED_CHECK_UTF_TIMESTAMP, "utf-timestamp" },
+    { MSHED_CHECK_UTF_DUPLICATE_NAME, "utf-duplicate-name" },
+    { MSHED_CHECK_UTF_STRING_NUL, "utf-string-nul" },
+    { MSHED_CHECK_UTF_LAYOUT, "utf-layout" },
+    { MSHED_CHECK_UTF_PADDING, "utf-padding" },
+    { MSHED_CHECK_UTF_OVERLAP, "utf-overlap" },
+    { MSHED_CHECK_UTF_EMPTY_DIRECTORY, "utf-empty-directory" },
+    { MSHED_CHECK_UTF_HEADER_EXTRA, "utf-header-extra" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
@@ -192,6 +221,27 @@ count_item (MshedDiagnostics      *self,
     self->n_warnings++;
 }
 
+/* fills what every finding has and appends @d */
+static void
+push_item (MshedDiagnostics *self,
+           MshedDiagnostic  *d,
+           MshedSeverity     severity,
+           MshedCheck        check,
+           const char       *field,
+           guint64           offset,
+           const char       *format,
+           va_list           args)
+{
+  d->severity = severity;
+  d->check = check;
+  d->field = field;
+  d->offset = self->base_offset + offset;
+  d->entry = g_strdup (self->entry);
+  d->message = g_strdup_vprintf (format, args);
+  count_item (self, d);
+  g_ptr_array_add (self->items, d);
+}
+
 void
 mshed_diagnostics_add (MshedDiagnostics *self,
                        MshedSeverity     severity,
@@ -208,20 +258,42 @@ mshed_diagnostics_add (MshedDiagnostics *self,
   MshedDiagnostic *d = g_new0 (MshedDiagnostic, 1);
   va_list args;
 
-  d->severity = severity;
-  d->check = check;
   d->res_type = res_type;
   d->res_index = res_index;
   d->table = table;
   d->record = record;
-  d->field = field;
-  d->offset = self->base_offset + offset;
-  d->entry = g_strdup (self->entry);
   va_start (args, format);
-  d->message = g_strdup_vprintf (format, args);
+  push_item (self, d, severity, check, field, offset, format, args);
   va_end (args);
-  count_item (self, d);
-  g_ptr_array_add (self->items, d);
+}
+
+/**
+ * mshed_diagnostics_add_node:
+ * @path: (nullable): the UTF node path (docs/utf.md §9), NULL for the header or a region
+ *
+ * Adds a finding about a UTF container: no resource, table or record, but a node path.
+ */
+void
+mshed_diagnostics_add_node (MshedDiagnostics *self,
+                            MshedSeverity     severity,
+                            MshedCheck        check,
+                            const char       *path,
+                            const char       *field,
+                            guint64           offset,
+                            const char       *format,
+                            ...)
+{
+  MshedDiagnostic *d = g_new0 (MshedDiagnostic, 1);
+  va_list args;
+
+  d->res_type = G_MAXUINT32;
+  d->res_index = -1;
+  d->table = MSHED_TABLE_NONE;
+  d->record = -1;
+  d->path = g_strdup (path);
+  va_start (args, format);
+  push_item (self, d, severity, check, field, offset, format, args);
+  va_end (args);
 }
 
 void

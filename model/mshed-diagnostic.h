@@ -82,6 +82,35 @@ typedef enum {
   MSHED_CHECK_ANIM_MAP_KEY,          /* pre-save: map word + 1 past the key pool */
   MSHED_CHECK_ANIM_TIME_ORDER,       /* pre-save: key times not strictly increasing */
   MSHED_CHECK_ANIM_MAPPED_KEYS,      /* pre-save: a node with a frame map has < 2 keys */
+
+  /* Freelancer UTF container, docs/utf.md §9 (the table there gives each one's treatment) */
+  MSHED_CHECK_UTF_TOO_SHORT = 500,
+  MSHED_CHECK_UTF_SIGNATURE,
+  MSHED_CHECK_UTF_VERSION,
+  MSHED_CHECK_UTF_ENTRY_SIZE,
+  MSHED_CHECK_UTF_REGION,            /* tree, dictionary or data region outside the file */
+  MSHED_CHECK_UTF_NAMES_SIZE,        /* namesSizeUsed > namesSizeAllocated */
+  MSHED_CHECK_UTF_ROOT,              /* no root entry, or it is not a directory */
+  MSHED_CHECK_UTF_LINK,              /* entry offset outside the tree block */
+  MSHED_CHECK_UTF_LINK_ALIGN,        /* entry offset not a multiple of 44 */
+  MSHED_CHECK_UTF_ENTRY_OVERLAP,     /* an entry overlaps another one */
+  MSHED_CHECK_UTF_CYCLE,             /* a link reaches an entry already in the tree */
+  MSHED_CHECK_UTF_DEPTH,             /* directories nested deeper than MSHED_UTF_MAX_DEPTH */
+  MSHED_CHECK_UTF_DATA_RANGE,        /* a payload outside the file */
+  MSHED_CHECK_UTF_ATTRIBUTES,        /* not exactly one of 0x10 / 0x80 */
+  MSHED_CHECK_UTF_NAME_OFFSET,       /* nameOffset outside the used dictionary */
+  MSHED_CHECK_UTF_NAME_NUL,          /* warning: a name without NUL before namesSizeUsed */
+  MSHED_CHECK_UTF_DATA_SIZE,         /* warning: used > allocated, or allocation past the end */
+  MSHED_CHECK_UTF_UNCOMPRESSED,      /* warning: dataSizeUncompressed != dataSizeUsed */
+  MSHED_CHECK_UTF_SHARING,           /* warning: sharingAttributes != 0 */
+  MSHED_CHECK_UTF_TIMESTAMP,         /* info: a DOS time that is no date */
+  MSHED_CHECK_UTF_DUPLICATE_NAME,    /* warning: siblings with the same folded name */
+  MSHED_CHECK_UTF_STRING_NUL,        /* info: a string payload without a final NUL */
+  MSHED_CHECK_UTF_LAYOUT,            /* info: region order, gaps, over-allocation, slack */
+  MSHED_CHECK_UTF_PADDING,           /* warning: non-zero padding */
+  MSHED_CHECK_UTF_OVERLAP,           /* warning: regions or payloads overlap */
+  MSHED_CHECK_UTF_EMPTY_DIRECTORY,   /* info: a directory without children */
+  MSHED_CHECK_UTF_HEADER_EXTRA,      /* info: entryOffset / unusedOffset / unusedSize set */
 } MshedCheck;
 
 typedef struct {
@@ -95,6 +124,7 @@ typedef struct {
   guint64       offset;       /* byte offset in the file (nested: from the outer file start) */
   char         *message;      /* translated, names the resource, record and field */
   char         *entry;        /* nested model: the outer entry name; NULL for a loose file */
+  char         *path;         /* UTF: the node path (`\MultiLevel\Fractions`), else NULL */
 } MshedDiagnostic;
 
 #define MSHED_TYPE_DIAGNOSTIC (mshed_diagnostic_get_type ())
@@ -133,6 +163,14 @@ void              mshed_diagnostics_add       (MshedDiagnostics *self,
                                                guint64           offset,
                                                const char       *format,
                                                ...) G_GNUC_PRINTF (10, 11);
+void              mshed_diagnostics_add_node  (MshedDiagnostics *self,
+                                               MshedSeverity     severity,
+                                               MshedCheck        check,
+                                               const char       *path,
+                                               const char       *field,
+                                               guint64           offset,
+                                               const char       *format,
+                                               ...) G_GNUC_PRINTF (7, 8);
 void              mshed_diagnostics_append    (MshedDiagnostics *self,
                                                const MshedDiagnostics *other);
 const MshedDiagnostic *mshed_diagnostics_find (const MshedDiagnostics *self,

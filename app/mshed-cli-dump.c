@@ -267,7 +267,7 @@ format_field (const MshedField *f,
       double v = raw / f->divisor;
 
       if (f->divisor == 127.0)
-        v = CLAMP (v, -1.0, 1.0);  /* msh.md §5: normals clamp to ±1 */
+        v = CLAMP (v, -1.0, 1.0);  /* docs/msh.md §5: normals clamp to ±1 */
       *text = g_strdup (g_ascii_formatd (buf, sizeof buf, "%.6g", v));
       *json = json_number (v);
       return;

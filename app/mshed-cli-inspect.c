@@ -167,7 +167,7 @@ print_model_totals (GString          *out,
   print_total (out, _("frames"), mshed_model_get_frame_count (model));
 }
 
-/* "Res2, Res13": the required resources (msh.md §2) the model lacks. */
+/* "Res2, Res13": the required resources (docs/msh.md §2) the model lacks. */
 static GString *
 missing_types (const MshedModel *model)
 {

@@ -238,7 +238,7 @@ mshed_anim_sample_node (const MshedModel *model,
   if (c->source == MSHED_KEY_SOURCE_FALLBACK)
     return TRUE;
 
-  /* Map branch: exact float equality with the key times, no epsilon (§7.3). */
+  /* Map branch: exact float equality with the key times, no epsilon (docs/msh.md §7.3). */
   if (t == k0.time)
     {
       c->next_key = c->key;

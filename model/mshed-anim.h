@@ -3,7 +3,7 @@
  * Copyright 2026 The mshed authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Node poses by the runtime's rules (msh.md §7): the frame index, key selection through
+ * Node poses by the runtime's rules (docs/msh.md §7): the frame index, key selection through
  * hdr2/hdr3 and Res19, sampling with the runtime's quaternion interpolation, the pose
  * matrix under either rotation convention, and composition down the parent links.
  *

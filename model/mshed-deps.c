@@ -33,7 +33,7 @@ typedef struct {
 #define SR MSHED_DERIVED_SLOT_RANGES
 #define XS MSHED_DERIVED_EXTRA_STREAMS
 
-/* msh.md §10.3, one row per edit kind. Updates that a command performs itself (attr1 of a
+/* docs/msh.md §10.3, one row per edit kind. Updates that a command performs itself (attr1 of a
  * resized table, Res10 records, hdr1/hdr2/hdr3 renumbering, node slot cells, container
  * offsets) are not listed: they never become stale. */
 static const KindInfo kinds[MSHED_N_EDIT_KINDS] = {
@@ -128,9 +128,9 @@ static const Reason reasons[] = {
   { MSHED_EDIT_BATCH_ROWS, SR, N_("A slot that gained or lost batches needs a triangle "
                                   "range that matches them") },
   { MSHED_EDIT_ANIMATION, AM, N_("Changed keys or tracks change the frame map and the frame "
-                                 "count (msh.md §7.7)") },
+                                 "count (docs/msh.md §7.7)") },
   { MSHED_EDIT_DIRECTORY, AT, N_("The attributes no longer follow the resource's size and "
-                                 "type (msh.md §3)") },
+                                 "type (docs/msh.md §3)") },
 };
 
 MshedDerived

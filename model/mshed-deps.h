@@ -3,7 +3,7 @@
  * Copyright 2026 The mshed authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The dependency matrix (msh.md §10.3): which derived data each kind of edit makes stale.
+ * The dependency matrix (docs/msh.md §10.3): which derived data each kind of edit makes stale.
  * Rows are edit kinds, columns are derived targets. The document marks cells of this matrix
  * as stale while commands run; the matrix itself is static and described here.
  */
@@ -42,9 +42,9 @@ typedef enum {
 /* Derived data: the columns of the matrix. Flags, so a recompute can name several.
  *
  * Two kinds (docs/conventions.md): data the format determines (a slot's box is the box of
- * its vertices, NRes attributes follow msh.md §3, the frame map follows the key times by
+ * its vertices, NRes attributes follow docs/msh.md §3, the frame map follows the key times by
  * §7.7), which a recompute reproduces exactly, so that an unmodified model stays unchanged;
- * and data whose algorithm the format does not document (msh.md §4.7, §10.5, §12), for
+ * and data whose algorithm the format does not document (docs/msh.md §4.7, §10.5, §12), for
  * which mshed has conventions of its own. Conventions are applied only on an explicit
  * request, never as part of "recompute all", and only to the rows an edit made stale. */
 typedef enum {
@@ -55,7 +55,7 @@ typedef enum {
   MSHED_DERIVED_TRI_NORMALS    = 1 << 3,  /* Res7 face normals (rows: descriptors); convention */
   MSHED_DERIVED_TRI_LINKS      = 1 << 4,  /* Res7 neighbour links (rows: descriptors); convention */
   MSHED_DERIVED_VERTEX_NORMALS = 1 << 5,  /* Res4 from faces (optional); convention */
-  MSHED_DERIVED_ATTRIBUTES     = 1 << 6,  /* NRes attr1..3 per msh.md §3; determined */
+  MSHED_DERIVED_ATTRIBUTES     = 1 << 6,  /* NRes attr1..3 per docs/msh.md §3; determined */
   MSHED_DERIVED_ANIMATION_MAP  = 1 << 7,  /* Res19 words + frame count (§7.7); determined */
   MSHED_DERIVED_BATCH_RANGES   = 1 << 8,  /* Res13 indexStart/indexCount/baseVertex: review */
   MSHED_DERIVED_SLOT_RANGES    = 1 << 9,  /* Res2 tri/batch ranges: review */

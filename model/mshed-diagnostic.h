@@ -13,9 +13,9 @@
 
 G_BEGIN_DECLS
 
-/* One code per invariant of the spec (nres.md §8, msh.md §3 and §9). Tests assert on them. */
+/* One code per invariant of the spec (docs/nres.md §8, docs/msh.md §3 and §9). Tests assert on them. */
 typedef enum {
-  /* container, nres.md §8 */
+  /* container, docs/nres.md §8 */
   MSHED_CHECK_NRES_TOO_SHORT = 1,
   MSHED_CHECK_NRES_MAGIC,
   MSHED_CHECK_NRES_VERSION,
@@ -27,7 +27,7 @@ typedef enum {
   MSHED_CHECK_NRES_DATA_RANGE,
   MSHED_CHECK_NRES_SORT_RANGE,
   MSHED_CHECK_NRES_SORT_PERMUTATION,
-  MSHED_CHECK_NRES_SORT_ORDER,       /* warning: not the §5.2 table */
+  MSHED_CHECK_NRES_SORT_ORDER,       /* warning: not the docs/nres.md §5.2 table */
   MSHED_CHECK_NRES_ALIGNMENT,        /* warning */
   MSHED_CHECK_NRES_PADDING,          /* warning: non-zero padding */
   MSHED_CHECK_NRES_OVERLAP,          /* warning */
@@ -36,7 +36,7 @@ typedef enum {
   MSHED_CHECK_NRES_RSLI,             /* an RsLi library: recognised, not supported */
   MSHED_CHECK_NRES_NESTED,           /* a *.msh entry that is not a readable model */
 
-  /* model resources, msh.md §3 */
+  /* model resources, docs/msh.md §3 */
   MSHED_CHECK_MISSING_TYPE = 100,
   MSHED_CHECK_DUPLICATE_TYPE,        /* warning */
   MSHED_CHECK_STRIDE,                /* size % stride */
@@ -56,7 +56,7 @@ typedef enum {
   MSHED_CHECK_VERTEX_COUNT,          /* Res4/Res5 count != Res3 count */
   MSHED_CHECK_EXTRA_COUNT,           /* warning: Res15/16/18 count != Res3 count */
 
-  /* cross-table, msh.md §9.1 */
+  /* cross-table, docs/msh.md §9.1 */
   MSHED_CHECK_BATCH_INDEX_RANGE = 200,
   MSHED_CHECK_BATCH_INDEX_MULTIPLE,  /* warning: indexCount % 3 */
   MSHED_CHECK_BATCH_VERTEX_RANGE,
@@ -72,13 +72,13 @@ typedef enum {
   MSHED_CHECK_NODE_MAP,
   MSHED_CHECK_HEADER_NONFINITE,      /* Res2 header float not finite */
 
-  /* animation, msh.md §7.7: the canonical layout (warnings) and, marked "pre-save", the
-   * checks §7.7 requires before a model is written (errors in strict mode) */
+  /* animation, docs/msh.md §7.7: the canonical layout (warnings) and, marked "pre-save", the
+   * checks docs/msh.md §7.7 requires before a model is written (errors in strict mode) */
   MSHED_CHECK_ANIM_TRACK = 300,      /* hdr3 not increasing / static track not one key */
   MSHED_CHECK_ANIM_TIME,             /* key time not a whole number, first not 0 */
   MSHED_CHECK_ANIM_FRAMES,           /* Res19.attr2 != max time + 1 */
   MSHED_CHECK_ANIM_MAP_LAYOUT,       /* map blocks not packed in node order */
-  MSHED_CHECK_ANIM_MAP_VALUE,        /* map word differs from the §7.7 rule */
+  MSHED_CHECK_ANIM_MAP_VALUE,        /* map word differs from the docs/msh.md §7.7 rule */
   MSHED_CHECK_ANIM_MAP_KEY,          /* pre-save: map word + 1 past the key pool */
   MSHED_CHECK_ANIM_TIME_ORDER,       /* pre-save: key times not strictly increasing */
   MSHED_CHECK_ANIM_MAPPED_KEYS,      /* pre-save: a node with a frame map has < 2 keys */

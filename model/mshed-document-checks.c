@@ -3,7 +3,7 @@
  * Copyright 2026 The mshed authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The per-record rules of msh.md §9.1 for one record, with the codes, fields, offsets and
+ * The per-record rules of docs/msh.md §9.1 for one record, with the codes, fields, offsets and
  * messages mshed_validate_model uses, so that after a local edit the document replaces just
  * that record's findings instead of re-validating a 200k-triangle model. Rules that look at
  * more than one record (animation layout, counts, Res10) stay with the full validator.

@@ -360,7 +360,7 @@ rebuild_nodes (MshedDocument *self,
           {
             g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_UNSUPPORTED,
                          _("Table nodes, row %u, field hdr3: %u does not end a track of the "
-                           "key pool in node order (msh.md §7.7), so nodes cannot be inserted, "
+                           "key pool in node order (docs/msh.md §7.7), so nodes cannot be inserted, "
                            "removed or moved"), i, h3);
             return FALSE;
           }
@@ -421,7 +421,7 @@ rebuild_nodes (MshedDocument *self,
           if (plan->op == ROW_MOVE)
             g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_INVALID,
                          _("Table nodes: the move would put node %d at row %u, before its "
-                           "parent (now row %u); a parent must come first (msh.md §4.1)"),
+                           "parent (now row %u); a parent must come first (docs/msh.md §4.1)"),
                          i, j, parent);
           else
             g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_INVALID,

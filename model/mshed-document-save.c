@@ -127,7 +127,7 @@ list_losses (GPtrArray       *lines,
 /**
  * mshed_document_list_repack_losses:
  *
- * What saving with MSHED_SAVE_REPACK drops (nres.md §6): one line per block of bytes that no
+ * What saving with MSHED_SAVE_REPACK drops (docs/nres.md §6): one line per block of bytes that no
  * directory record references (which file or entry, offset and size), in the file's own
  * container and in the model's, and a line where the stored sort table is rebuilt.
  *

@@ -93,7 +93,7 @@ typedef enum {
   MSHED_SAVE_FLAGS_NONE = 0,
   MSHED_SAVE_ANYWAY     = 1 << 0,  /* write even when strict validation finds errors */
   MSHED_SAVE_NO_BACKUP  = 1 << 1,  /* do not create FILE.bak on the first overwrite */
-  MSHED_SAVE_REPACK     = 1 << 2,  /* rebuild the file's containers canonically (nres.md §7.1),
+  MSHED_SAVE_REPACK     = 1 << 2,  /* rebuild the file's containers canonically (docs/nres.md §7.1),
                                     * dropping unreferenced bytes (list_repack_losses) */
 } MshedSaveFlags;
 
@@ -211,7 +211,7 @@ gboolean          mshed_document_replace_bytes     (MshedDocument     *self,
                                                     GBytes            *bytes,
                                                     GError           **error);
 /* Replaces a whole payload (import). Typed resources need a whole number of records; their
- * attributes follow the msh.md §3 writer column. */
+ * attributes follow the docs/msh.md §3 writer column. */
 gboolean          mshed_document_set_resource_payload (MshedDocument  *self,
                                                     guint              res_index,
                                                     GBytes            *payload,

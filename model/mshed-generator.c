@@ -13,9 +13,9 @@
  *     at most MAX_BATCH_TRIS triangles (indexCount is u16 as well);
  *  3. Res7: one descriptor per triangle with the grid neighbours as links while the model has
  *     at most 65535 triangles; above that each slot gets a proportional share of 65535
- *     descriptors (the descriptor <-> triangle correspondence is unknown, msh.md §12);
+ *     descriptors (the descriptor <-> triangle correspondence is unknown, docs/msh.md §12);
  *  4. bounds of slots and the Res2 header from the quantised positions;
- *  5. keys and the frame map in the canonical §7.7 layout.
+ *  5. keys and the frame map in the canonical docs/msh.md §7.7 layout.
  */
 #define G_LOG_DOMAIN "mshed-generator"
 
@@ -219,7 +219,7 @@ typedef struct {
   float                *pos;       /* n_verts * 3, quantised */
 } Gen;
 
-/* Windows-1251 node names (msh.md §4.10: raw 8-bit text) */
+/* Windows-1251 node names (docs/msh.md §4.10: raw 8-bit text) */
 static const char *const cyrillic_names[] = {
   "\xc1\xe0\xf8\xed\xff",                 /* Башня */
   "\xca\xee\xf0\xef\xf3\xf1",             /* Корпус */
@@ -734,7 +734,7 @@ write_slots (Gen    *gen,
     }
 }
 
-/* Animation, msh.md §7.7 ------------------------------------------------------------------- */
+/* Animation, docs/msh.md §7.7 ------------------------------------------------------------------- */
 
 static void
 write_key (guint8       *rec,
@@ -902,7 +902,7 @@ build_nodes (Gen *gen)
 
       if (gen->legacy)
         {
-          /* layout unknown (msh.md §4.1): twelve plausible words */
+          /* layout unknown (docs/msh.md §4.1): twelve plausible words */
           mshed_write_u16 (rec + 0, node->flags);
           mshed_write_u16 (rec + 2, node->parent);
           mshed_write_u16 (rec + 4, MSHED_NONE);
@@ -1108,7 +1108,7 @@ mshed_generate_model (const MshedGenParams *params)
 /**
  * mshed_generate_model_bytes:
  *
- * Returns: (transfer full): the model serialised canonically (nres.md §7.1), a loose `.msh`
+ * Returns: (transfer full): the model serialised canonically (docs/nres.md §7.1), a loose `.msh`
  */
 GBytes *
 mshed_generate_model_bytes (const MshedGenParams *params)
@@ -1140,7 +1140,7 @@ mshed_gen_params_init (MshedGenParams *params,
 /**
  * mshed_gen_params_init_from_seed:
  *
- * Lets @seed pick the shape too, with roughly the corpus' proportions (msh.md §11): sizes
+ * Lets @seed pick the shape too, with roughly the corpus' proportions (docs/msh.md §11): sizes
  * from 12 to ~15,000 triangles (mostly small), 1..38 nodes, about 5% with Res18/Res20, a
  * third animated, 1% legacy 24-byte nodes, Cyrillic and empty names, sometimes a non-empty
  * Res17.
@@ -1183,7 +1183,7 @@ static const char *const archive_bases[] = {
   "hangar", "bridge",
 };
 
-/* Odd-case names with characters between 'Z' and 'a' to exercise the sort fold (§5.2). */
+/* Odd-case names with characters between 'Z' and 'a' to exercise the sort fold (docs/nres.md §5.2). */
 static void
 make_base_name (Rng   *rng,
                 guint  index,
@@ -1250,7 +1250,7 @@ build_wear (const char *base,
  * type 0 and zero attributes, their retail values being undocumented), most of them beside
  * a `WEAR` material table (`*.wea`, with as many rows as the model's batches use), plus
  * `Texm`-like blobs and one empty entry. Names mix case and use `_`/`[` next to letters, so
- * the sort table depends on the fold direction (nres.md §5.2).
+ * the sort table depends on the fold direction (docs/nres.md §5.2).
  *
  * Returns: (transfer full): the outer NRes container
  */

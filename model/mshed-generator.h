@@ -8,12 +8,12 @@
  *
  * Every generated model passes strict validation without errors or warnings (the legacy
  * 24-byte node variant only carries the informational MSHED_CHECK_LEGACY_NODES note) and
- * has every shape msh.md describes: both corpus resource orders (§11), Res18/Res20, static
+ * has every shape docs/msh.md describes: both corpus resource orders (§11), Res18/Res20, static
  * and animated key pools in the canonical §7.7 layout, parent-before-child hierarchies,
  * Windows-1251 and empty node names, LOD/group gaps and shared slots, several batches per
  * slot with baseVertex, bounds computed from the geometry, and opaque Res9/Res17/Res20.
  *
- * Conventions the spec leaves open (msh.md §10.5), chosen here: bounds and the Res2 header
+ * Conventions the spec leaves open (docs/msh.md §10.5), chosen here: bounds and the Res2 header
  * are computed from the raw Res3 positions; hull point i is the corner of the box around
  * all vertices that takes the maximum on axis k when bit k of i is set; the header sphere is
  * centred on that box; the capsule runs along the box's longest axis. Res7 has one

@@ -93,7 +93,7 @@ mshed_model_names_changed (MshedModel *self)
   build_name_index (self);
 }
 
-/* A model resource type (msh.md §2): 1 to 20, but not 11 and 14, which belong to terrain
+/* A model resource type (docs/msh.md §2): 1 to 20, but not 11 and 14, which belong to terrain
  * archives, as does 21 (listed there only so that nobody takes them for model types). */
 static gboolean
 is_model_type (guint32 type_id)
@@ -106,11 +106,11 @@ is_model_type (guint32 type_id)
  *
  * Decides whether an NRes file is a model or an archive, from its directory alone and never
  * from whether the model is complete: a model that lacks a required resource is still a model
- * (validation then reports `missing-type`, msh.md §9.1), not an archive of no models. Every
+ * (validation then reports `missing-type`, docs/msh.md §9.1), not an archive of no models. Every
  * command of mshed-cli and the editor's open path decide through this one function.
  *
  * 1. The directory holds the types 1, 2, 3, 6 and 13: a model (fparkan's rule for a loose
- *    model, nres.md §10), whatever else it holds.
+ *    model, docs/nres.md §10), whatever else it holds.
  * 2. Otherwise it is a model when it has at least one entry, no entry is named `*.msh`, and
  *    every entry's type is a model resource type (1–20 except the terrain types 11 and 14).
  * 3. Everything else is an archive: FourCC types (`WEAR`, `Texm`, `MAT0`, …), type 0, types
@@ -651,7 +651,7 @@ mshed_model_find_slot (const MshedModel *self,
   return s;
 }
 
-/* Decode / encode (msh.md §5) ------------------------------------------------------------ */
+/* Decode / encode (docs/msh.md §5) ------------------------------------------------------------ */
 
 float
 mshed_decode_normal (gint8 v)

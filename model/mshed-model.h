@@ -3,7 +3,7 @@
  * Copyright 2026 The mshed authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The MSH model IR (msh.md §10.4): the model's NRes container with typed, bounds-checked
+ * The MSH model IR (docs/msh.md §10.4): the model's NRes container with typed, bounds-checked
  * access to every core table. Records stay in their on-disk bytes (a slice of the mapped
  * file until first edited), so nothing is copied on load and untouched bytes are written back
  * exactly; the decode helpers below give typed values.
@@ -149,13 +149,13 @@ char        *mshed_model_dup_name            (const MshedModel  *self,
                                               guint              node);
 gboolean     mshed_model_names_ok            (const MshedModel  *self);
 
-/* Slot lookup (msh.md §6.1), bounds-checked: MSHED_NONE when there is nothing to draw. */
+/* Slot lookup (docs/msh.md §6.1), bounds-checked: MSHED_NONE when there is nothing to draw. */
 guint        mshed_model_find_slot           (const MshedModel  *self,
                                               guint              node,
                                               guint              lod,
                                               guint              group);
 
-/* Decode and encode formulas (msh.md §5). */
+/* Decode and encode formulas (docs/msh.md §5). */
 float        mshed_decode_normal             (gint8              v);
 gint8        mshed_encode_normal             (float              v);
 float        mshed_decode_uv                 (gint16             v);

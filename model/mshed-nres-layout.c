@@ -6,7 +6,7 @@
  * The lossless layout of an edited non-canonical NRes archive, and the list of what a repack
  * would drop.
  *
- * nres.md §6 says a lossless editor keeps bytes that no directory record references unless the
+ * docs/nres.md §6 says a lossless editor keeps bytes that no directory record references unless the
  * user explicitly asks for a compacting repack; §7.3 says to keep the original bytes and offsets
  * of untouched entries of a non-canonical archive, and that when a payload changes size
  * "everything after it moves". §8 requires nothing of the data region beyond bounds, so the

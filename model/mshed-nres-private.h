@@ -18,7 +18,7 @@ struct _MshedNres {
   guint32  version;
   GArray  *entries;       /* MshedNresEntry */
   GArray  *removed;       /* MshedNresBlock: source payloads of entries removed since load */
-  guint    canonical : 1; /* the source is in the §7.1 canonical layout */
+  guint    canonical : 1; /* the source is in the docs/nres.md §7.1 canonical layout */
   guint    sort_valid : 1;/* the stored sort_index values form a permutation */
   guint    modified : 1;  /* anything changed since parse */
   guint    structure_changed : 1; /* entries added/removed or names changed */

@@ -144,7 +144,7 @@ fold (guint8 c)
  * @b: a 36-byte name field
  *
  * Compares the significant names with the engine's ASCII lower-case fold and unsigned byte
- * order (nres.md §5.2). A field without a terminator is compared over all 36 bytes.
+ * order (docs/nres.md §5.2). A field without a terminator is compared over all 36 bytes.
  */
 int
 mshed_nres_name_compare (const guint8 *a,
@@ -202,7 +202,7 @@ parse_fail (MshedDiagnostics *diags,
 /**
  * mshed_nres_parse:
  * @bytes: the archive bytes (kept referenced; payloads are slices of it)
- * @mode: strict rejects every rule of nres.md §8 (1–6); tolerant rejects only 1–5 minus what
+ * @mode: strict rejects every rule of docs/nres.md §8 (1–6); tolerant rejects only 1–5 minus what
  *   can be read safely, and reports the rest as errors all the same (with how it read on)
  * @diags: (nullable): receives the findings
  * @error: a #MSHED_MODEL_ERROR naming the field that made the archive unreadable
@@ -409,7 +409,7 @@ mshed_nres_parse (GBytes            *bytes,
       return NULL;
     }
 
-  /* Canonical predicate, nres.md §7.3 */
+  /* Canonical predicate, docs/nres.md §7.3 */
   {
     guint64 pos = MSHED_NRES_HEADER_SIZE;
     gboolean canonical = version == MSHED_NRES_VERSION && total_size == len && self->sort_valid;
@@ -513,7 +513,7 @@ mshed_nres_find_type (const MshedNres *self,
 /**
  * mshed_nres_lookup_name:
  *
- * The engine's lookup (nres.md §5.3) over the stored sort table, falling back to a linear
+ * The engine's lookup (docs/nres.md §5.3) over the stored sort table, falling back to a linear
  * case-insensitive scan when the table is unusable or the search misses.
  *
  * Returns: the directory index, or -1
@@ -845,7 +845,7 @@ sort_cmp (gconstpointer a,
 
 /**
  * mshed_nres_compute_sort_table:
- * @out: (array): receives n values: out[k] = directory index of the k-th name (nres.md §5.2)
+ * @out: (array): receives n values: out[k] = directory index of the k-th name (docs/nres.md §5.2)
  */
 void
 mshed_nres_compute_sort_table (const MshedNres *self,
@@ -857,7 +857,7 @@ mshed_nres_compute_sort_table (const MshedNres *self,
 }
 
 /* An edited archive with a non-canonical source is laid out losslessly (mshed-nres-layout.c);
- * a new archive or one with a canonical source is rebuilt canonically (nres.md §7.3). */
+ * a new archive or one with a canonical source is rebuilt canonically (docs/nres.md §7.3). */
 static gboolean
 writes_lossless (const MshedNres *self)
 {
@@ -1039,7 +1039,7 @@ mshed_nres_build_canonical (MshedNres *self)
 /**
  * mshed_nres_repack:
  *
- * The explicit compacting repack (nres.md §6, §7.3): the §7.1 canonical layout with the sort
+ * The explicit compacting repack (docs/nres.md §6, §7.3): the §7.1 canonical layout with the sort
  * table recomputed from the names (§5.2). Everything mshed_nres_list_unreferenced() lists is
  * dropped and payloads move into directory order.
  *
@@ -1111,7 +1111,7 @@ build_lossless (MshedNres *self)
  * An unmodified archive gives back exactly its source bytes. An edited archive whose source
  * was canonical, or a new one, is rebuilt canonically (§7.1); an edited non-canonical one is
  * written losslessly: its unreferenced bytes and the offsets of untouched entries are kept and
- * only what a size change forces moves (mshed-nres-layout.c; nres.md §6, §7.3).
+ * only what a size change forces moves (mshed-nres-layout.c; docs/nres.md §6, §7.3).
  *
  * Returns: (transfer full): the archive bytes
  */

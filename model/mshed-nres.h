@@ -3,11 +3,11 @@
  * Copyright 2026 The mshed authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The NRes container (spec nres.md): parsing from a (mapped) byte buffer without copying
+ * The NRes container (spec docs/nres.md): parsing from a (mapped) byte buffer without copying
  * payloads, lossless and canonical writing, name lookup.
  *
  * Writing: an unmodified archive gives back its source bytes. An edited archive whose source
- * was canonical (nres.md §7.3), or a new one, is rebuilt in the §7.1 layout. An edited
+ * was canonical (docs/nres.md §7.3), or a new one, is rebuilt in the §7.1 layout. An edited
  * non-canonical archive is written losslessly: unreferenced bytes and the offsets of untouched
  * entries are kept and only what a size change forces moves (mshed-nres-layout.c). Only
  * mshed_nres_repack() drops unreferenced bytes; mshed_nres_list_unreferenced() says which.

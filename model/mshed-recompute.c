@@ -291,7 +291,7 @@ header_point (HeaderAcc    *acc,
 }
 
 /* The distinct world matrices of every node over the sampled frames and both rotation
- * conventions of msh.md §7.4 (the spec leaves the choice open). A static node has one or
+ * conventions of docs/msh.md §7.4 (the spec leaves the choice open). A static node has one or
  * two, so only what moves is transformed more than once. */
 typedef struct {
   GArray *mats;   /* per node: float[16] each */
@@ -548,7 +548,7 @@ mshed_encode_face_normal (const float p0[3],
 }
 
 /* Quantises the unit vector component @v (double) with @scale, C round() (halves away from
- * zero, msh.md §5), clamped to [lo, hi]. */
+ * zero, docs/msh.md §5), clamped to [lo, hi]. */
 static gint32
 quantise_unit (double v,
                double scale,
@@ -1229,7 +1229,7 @@ mshed_compute_attributes (const MshedModel *model,
   gsize size = mshed_nres_entry_get_size (e);
   guint stride = 0;
 
-  /* attr1 (the count) and attr3 (the stride) are what msh.md §3 determines; attr2 is kept
+  /* attr1 (the count) and attr3 (the stride) are what docs/msh.md §3 determines; attr2 is kept
    * as stored: it is 0 in every known file, its meaning is unknown (a non-zero value is
    * only a warning), and Res19's is the frame count, which the frame map recompute owns */
   mshed_entry_header_get (e, header);
@@ -1276,7 +1276,7 @@ mshed_compute_attributes (const MshedModel *model,
   return TRUE;
 }
 
-/* Animation map (msh.md §7.7 writer procedure) --------------------------------------------- */
+/* Animation map (docs/msh.md §7.7 writer procedure) --------------------------------------------- */
 
 gboolean
 mshed_compute_animation_map (const MshedModel *model,
@@ -1308,7 +1308,7 @@ mshed_compute_animation_map (const MshedModel *model,
         {
           g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_INVALID,
                        _("Node %u, field hdr3: %u does not end a track of the key pool in "
-                         "node order (msh.md §7.7), so the frame map cannot be rebuilt"),
+                         "node order (docs/msh.md §7.7), so the frame map cannot be rebuilt"),
                        n, node.hdr3);
           return FALSE;
         }

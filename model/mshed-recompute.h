@@ -13,7 +13,7 @@
  *  - Slot sphere (ours): centre = box centre (float (min + max) * 0.5f), radius = the
  *    smallest float r with r² >= the largest squared distance (in double) to a vertex.
  *  - Header (ours): built from the posed model: every node draws the distinct vertices of the
- *    slots its cells name, moved by its world pose (msh.md §7) at every whole frame (at most
+ *    slots its cells name, moved by its world pose (docs/msh.md §7) at every whole frame (at most
  *    1024, spread evenly beyond) under both rotation conventions of §7.4; hull = the 8
  *    corners of their box, corner i taking the maximum on axis k when bit k of i is set;
  *    sphere around the box centre; capsule along the longest box axis (the first on ties)
@@ -23,7 +23,7 @@
  *    batches (and the range fits Res7), descriptor triStart + j is the slot's j-th triangle;
  *    otherwise the slot's descriptors are never recomputed.
  *  - Face normals (ours): (p1 − p0) × (p2 − p0) in double, normalised, quantised with C
- *    round() (msh.md §5). A recompute keeps a stored normal within one step of the exact one.
+ *    round() (docs/msh.md §5). A recompute keeps a stored normal within one step of the exact one.
  *  - Links (ours): two descriptors of one slot are neighbours across an edge (v_k, v_(k+1)
  *    mod 3) that exactly their two triangles share, corners compared by position (so split
  *    vertices still meet; an edge of three or more triangles links none, so links stay
@@ -34,7 +34,7 @@
  *  - Vertex normals (ours): the normalised sum of the unnormalised (area-weighted) face
  *    normals of the triangles of every batch using the vertex; nw kept; unused vertices kept;
  *    a recompute keeps a stored normal within one step of the exact one.
- *  - Attributes (determined): attr1 and attr3 of the msh.md §3 writer column; attr2 kept.
+ *  - Attributes (determined): attr1 and attr3 of the docs/msh.md §3 writer column; attr2 kept.
  *  - Frame map (determined): the §7.7 writer procedure.
  */
 #pragma once

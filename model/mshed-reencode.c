@@ -16,7 +16,7 @@
 #include "mshed-reencode.h"
 #include "mshed-source.h"
 
-/* Res10 records are variable: a length word, the text and its terminator (msh.md §4.10). */
+/* Res10 records are variable: a length word, the text and its terminator (docs/msh.md §4.10). */
 static const MshedField name_len_field = {
   "len", 0, MSHED_FIELD_U32, MSHED_FIELD_FLAG_NONE, MSHED_TABLE_NONE, 0, NULL
 };

@@ -3,7 +3,7 @@
  * Copyright 2026 The mshed authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * One description of every fixed-stride table and its fields (msh.md §4). The CLI dump, the
+ * One description of every fixed-stride table and its fields (docs/msh.md §4). The CLI dump, the
  * document's set-field command, the grids, the hex overlays and the unknown-field table all
  * read it, so a field is named and typed in exactly one place.
  */

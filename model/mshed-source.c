@@ -251,7 +251,7 @@ mshed_entry_is_model_name (const MshedNresEntry *entry)
  * mshed_entry_holds_model:
  * @entry: an entry of an archive
  *
- * Whether an archive entry holds a nested model, as fparkan's tools decide (nres.md §10): its
+ * Whether an archive entry holds a nested model, as fparkan's tools decide (docs/nres.md §10): its
  * name ends in ".msh" (ASCII case-insensitive) and its payload starts with "NRes". The outer
  * entry's type and attributes play no part. Opening ARCHIVE:ENTRY reads such a payload as a
  * model whatever its own directory holds, so the CLI's listings and the editor's archive view

@@ -35,7 +35,7 @@ align8 (guint64 v)
   return (v + 7) & ~(guint64) 7;
 }
 
-/* Container layout, nres.md §7.2 --------------------------------------------------------- */
+/* Container layout, docs/nres.md §7.2 --------------------------------------------------------- */
 
 typedef struct {
   guint   index;
@@ -119,8 +119,8 @@ check_gap (MshedDiagnostics *diags,
 
 /**
  * mshed_validate_nres_layout:
- * @nres: a parsed archive (the hard rules of nres.md §8 hold)
- * @diags: receives one WARNING per canonical-layout issue (nres.md §7.2)
+ * @nres: a parsed archive (the hard rules of docs/nres.md §8 hold)
+ * @diags: receives one WARNING per canonical-layout issue (docs/nres.md §7.2)
  *
  * Looks at the bytes as stored (entry orig_offset/orig_size), not at a pending layout.
  */
@@ -153,7 +153,7 @@ mshed_validate_nres_layout (const MshedNres  *nres,
     return;
   dir_offset = total - (guint64) n * MSHED_NRES_RECORD_SIZE;
 
-  /* Sort table (§5.2). A table that is not even a permutation was reported by the parser. */
+  /* Sort table (docs/nres.md §5.2). A table that is not even a permutation was reported by the parser. */
   if (n > 0)
     {
       gboolean permutation = TRUE;
@@ -512,7 +512,7 @@ collect_resources (Ctx             *c,
   return usable;
 }
 
-/* Sizes and attributes (msh.md §3) ----------------------------------------------------- */
+/* Sizes and attributes (docs/msh.md §3) ----------------------------------------------------- */
 
 static void
 check_res1 (Ctx *c)
@@ -664,7 +664,7 @@ check_strided (Ctx *c)
     c->frames = 1;
 }
 
-/* Res10: attributes and the record walk (msh.md §4.10) */
+/* Res10: attributes and the record walk (docs/msh.md §4.10) */
 static void
 check_res10 (Ctx *c)
 {
@@ -759,7 +759,7 @@ check_vertex_counts (Ctx *c)
     }
 }
 
-/* Cross-table rules (msh.md §9.1) ------------------------------------------------------ */
+/* Cross-table rules (docs/msh.md §9.1) ------------------------------------------------------ */
 
 /* The largest of @n little-endian u16 at @p. Sixteen running maxima over blocks of sixteen
  * let the compiler use vector instructions (at -O2 too): about 14 times as fast as one
@@ -1079,7 +1079,7 @@ check_nodes (Ctx *c)
     }
 }
 
-/* Canonical animation layout (msh.md §7.7), warnings --------------------------------------- */
+/* Canonical animation layout (docs/msh.md §7.7), warnings --------------------------------------- */
 
 static inline float
 key_time (const Ctx *c,
@@ -1095,7 +1095,7 @@ map_word (const Ctx *c,
   return mshed_read_u16 (c->res[19].data + word * 2);
 }
 
-/* Key times of the track start..end: strictly increasing (a §7.7 pre-save check: the
+/* Key times of the track start..end: strictly increasing (a docs/msh.md §7.7 pre-save check: the
  * sampler interpolates towards the next key and would divide by a negative or zero span),
  * then the canonical layout: 0 first, whole numbers of frames. */
 static gboolean
@@ -1148,7 +1148,7 @@ check_track_times (Ctx     *c,
   return ok;
 }
 
-/* Map words of a node's block against the rule of §7.7 */
+/* Map words of a node's block against the rule of docs/msh.md §7.7 */
 static void
 check_map_values (Ctx     *c,
                   guint32  node,
@@ -1187,7 +1187,7 @@ check_map_values (Ctx     *c,
 }
 
 /* A node whose fallback key is out of range: the runtime reads key word + 1 for every map
- * word below the fallback (§7.7 pre-save checks). */
+ * word below the fallback (docs/msh.md §7.7 pre-save checks). */
 static void
 check_map_keys (Ctx     *c,
                 guint32  node,

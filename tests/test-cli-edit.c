@@ -310,7 +310,7 @@ test_edit_recompute_legacy (Fixture       *f,
                    ==, 1);
 }
 
-/* Non-canonical archives (nres.md §6, §7.3) -------------------------------------------- */
+/* Non-canonical archives (docs/nres.md §6, §7.3) -------------------------------------------- */
 
 #define NEW_NAME "longer_name_for_node_zero"
 

@@ -225,7 +225,7 @@ without_type (GBytes  *bytes,
 }
 
 /* A loose model that lacks one of the required types 1, 2, 3, 6, 13 is still a model: strict
- * validation reports missing-type for it (msh.md §2, §9.1), as for a nested model, and info
+ * validation reports missing-type for it (docs/msh.md §2, §9.1), as for a nested model, and info
  * shows a model, not "archive, 0 models". */
 static void
 test_missing_type (void)
@@ -319,7 +319,7 @@ write_directory (const char    *file,
   write_file (file, bytes);
 }
 
-/* Nested models are the entries named *.msh whose payload is NRes (nres.md §10), whatever the
+/* Nested models are the entries named *.msh whose payload is NRes (docs/nres.md §10), whatever the
  * inner directory holds: ls marks exactly those that ARCHIVE:ENTRY opens as models. */
 static void
 test_nested_kind (void)
@@ -377,7 +377,7 @@ test_kind (void)
     { "k-wear.lib", { 0x52414557, 0x6D786554 }, { "A.WEA", "A.TX" }, 2, FALSE },
     /* an entry named *.msh is a nested model, whatever its type */
     { "k-nested.rlb", { 3, 6 }, { "Res3", "TANK.MSH" }, 2, FALSE },
-    /* terrain types (msh.md §2) are not model types */
+    /* terrain types (docs/msh.md §2) are not model types */
     { "k-terrain.msh", { 3, 11, 21 }, { "a", "b", "c" }, 3, FALSE },
     /* type 0 */
     { "k-zero.msh", { 1, 0 }, { "Res1", "x" }, 2, FALSE },
@@ -695,7 +695,7 @@ run_reference (const char  *name,
 }
 
 /* The Python validator that bench-validate compares with is a real one: it finds what
- * mshed-cli finds among the checks of msh.md §9.3, and agrees on clean files. */
+ * mshed-cli finds among the checks of docs/msh.md §9.3, and agrees on clean files. */
 static void
 test_validate_reference (void)
 {
@@ -796,7 +796,7 @@ test_roundtrip (void)
                                        G_REGEX_MULTILINE, 0));
 
   /* two equal sort_index values: a non-canonical file that the writer must keep as it is
-   * (nres.md §7.3: the stored table is never "fixed" silently) */
+   * (docs/nres.md §7.3: the stored table is never "fixed" silently) */
   model = read_file ("model.msh");
   nres = mshed_nres_parse (model, MSHED_MODE_STRICT, NULL, NULL);
   g_assert_nonnull (nres);

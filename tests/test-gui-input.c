@@ -282,7 +282,7 @@ test_pick_moves_hex (void)
   g_assert_true (mshed_model_view_get_last_pick (view)->hit);
   g_assert_cmpuint (mshed_model_view_get_last_pick (view)->batch, ==, pick.batch);
 
-  /* the hex view holds Res13 with the batch's 20-byte record selected (msh.md: Batch20) */
+  /* the hex view holds Res13 with the batch's 20-byte record selected (docs/msh.md: Batch20) */
   res = mshed_hex_model_get_res_index (mshed_hex_view_get_model (f.window->hex_view));
   g_assert_cmpint (res, ==, mshed_model_find_resource (model, 13));
   g_assert_true (mshed_hex_view_get_selection (f.window->hex_view, &start, &end));

@@ -3,7 +3,7 @@
  * Copyright 2026 The mshed authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * NRes archives read and laid out byte by byte (nres.md §1–§3) for tests of the writer, so
+ * NRes archives read and laid out byte by byte (docs/nres.md §1, §2 and §3) for tests of the writer, so
  * that test inputs and expected outputs never come from the code under test. Header-only.
  */
 #pragma once
@@ -195,7 +195,7 @@ hand_add_entry (GArray     *entries,
   g_array_append_val (entries, e);
 }
 
-/* Payload of the Res10 name table @names with node 0 renamed to @name (msh.md §4.10: u32
+/* Payload of the Res10 name table @names with node 0 renamed to @name (docs/msh.md §4.10: u32
  * length, then length bytes and a NUL when the length is not 0). */
 static inline GBytes *
 hand_rename_node0 (GBytes     *names,

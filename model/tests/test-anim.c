@@ -3,7 +3,7 @@
  * Copyright 2026 The mshed authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Node poses (msh.md §7) against hand-computed values: the frame index examples of §7.1, key
+ * Node poses (docs/msh.md §7) against hand-computed values: the frame index examples of §7.1, key
  * selection through hdr2/hdr3/Res19 with every out-of-range case, sampling and the runtime's
  * interpolation, both rotation conventions and the hierarchy.
  */

@@ -3,7 +3,7 @@
  * Copyright 2026 The mshed authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The dependency matrix (msh.md §10.3) and the stale marks edits leave.
+ * The dependency matrix (docs/msh.md §10.3) and the stale marks edits leave.
  */
 #include "config.h"
 
@@ -48,7 +48,7 @@ test_matrix_labels (void)
                        (MSHED_DERIVED_RECOMPUTABLE & target) != 0);
     }
   g_assert_cmpint (mshed_derived_get_index (MSHED_DERIVED_BOUNDS), ==, -1);
-  /* the rows of msh.md §10.3; moving vertices also touches the links, because our link
+  /* the rows of docs/msh.md §10.3; moving vertices also touches the links, because our link
    * convention meets triangles by corner position (docs/conventions.md) */
   g_assert_cmpuint (mshed_deps_get (MSHED_EDIT_MOVE_VERTICES, NULL), ==,
                     MSHED_DERIVED_SLOT_BOX | MSHED_DERIVED_SLOT_SPHERE |

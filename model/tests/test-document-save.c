@@ -3,7 +3,7 @@
  * Copyright 2026 The mshed authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * What a document save writes: the layout of non-canonical containers is kept (nres.md §6,
+ * What a document save writes: the layout of non-canonical containers is kept (docs/nres.md §6,
  * §7.3) at both levels of a nested model, a repack happens only on request and says what it
  * drops, and a file that would fail strict validation (any container, any model) is refused
  * unless saved anyway. Inputs and expected outputs are laid out by hand (hand-nres.h).

@@ -646,7 +646,7 @@ test_node_rows (void)
 
       doc_test_do_undo_redo (doc, op_rows, &edits[i]);
       doc_test_assert_valid (doc);
-      /* the §7.7 layout survives (no animation warnings either) */
+      /* the docs/msh.md §7.7 layout survives (no animation warnings either) */
       mshed_validate_model (model, MSHED_MODE_STRICT, d);
       g_assert_cmpuint (d->n_warnings, ==, 0);
       g_assert_cmpuint (mshed_model_get_n_rows (model, MSHED_TABLE_NAMES), ==,
@@ -1367,7 +1367,7 @@ test_recompute_descriptors (void)
 }
 
 /* After a vertex moved far out, the recomputed header (hull box, sphere, capsule axis) holds
- * it wherever the nodes that draw it put it (msh.md §7 poses, frame 0, both conventions). */
+ * it wherever the nodes that draw it put it (docs/msh.md §7 poses, frame 0, both conventions). */
 static void
 test_recompute_header (void)
 {

@@ -12,7 +12,7 @@
 #include "mshed-error.h"
 #include "mshed-nres.h"
 
-/* nres.md §9: the three-entry test vector */
+/* docs/nres.md §9: the three-entry test vector */
 static const guint8 vector[224] = {
   0x4e, 0x52, 0x65, 0x73, 0x00, 0x01, 0x00, 0x00, 0x03, 0x00, 0x00, 0x00, 0xe0, 0x00, 0x00, 0x00,
   0x68, 0x65, 0x6c, 0x6c, 0x6f, 0x00, 0x00, 0x00, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38,
@@ -280,7 +280,7 @@ test_noncanonical (void)
   g_assert_cmpint (o[32], ==, 'J');
   g_assert_cmpmem (o + 33, 4, "ello", 4);
 
-  /* a size change within the padding keeps the gap and every offset (nres.md §6) */
+  /* a size change within the padding keeps the gap and every offset (docs/nres.md §6) */
   mshed_nres_entry_splice (nres, 0, 5, 0, (const guint8 *) "!!", 2);
   repacked_out = mshed_nres_serialize (nres, &repacked);
   g_assert_false (repacked);
@@ -346,7 +346,7 @@ test_splice_and_names (void)
 }
 
 
-/* Hand-built non-canonical archives (nres.md §6, §7.3) ---------------------------------- */
+/* Hand-built non-canonical archives (docs/nres.md §6, §7.3) ---------------------------------- */
 
 typedef struct {
   const char *name;

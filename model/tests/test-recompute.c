@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Recomputes against hand-made vectors (docs/conventions.md):
- *  - what the format determines (a slot's box from its vertices, the msh.md §3 attributes,
+ *  - what the format determines (a slot's box from its vertices, the docs/msh.md §3 attributes,
  *    the §7.7 frame map from the key times) comes out exactly as a correct file stores it, so
  *    a recompute of an unmodified model changes nothing;
  *  - conventions keep stored values that are still right (links that name a neighbour,
@@ -147,7 +147,7 @@ hand_model_bytes (void)
       mshed_write_u32 (r + 16, 4 * b);             /* baseVertex */
     }
 
-  /* attributes as msh.md §3's writer column gives them */
+  /* attributes as docs/msh.md §3's writer column gives them */
   mshed_nres_append_entry (nres, 1, 2, 0, 38, "Res1", nodes, sizeof nodes);
   mshed_nres_append_entry (nres, 2, 2, 0, 68, "Res2", res2, sizeof res2);
   mshed_nres_append_entry (nres, 3, 10, 0, 12, "Res3", res3, sizeof res3);
@@ -469,7 +469,7 @@ test_face_normals (void)
   g_assert_cmpuint (t.flags, ==, 0x10);
 }
 
-/* msh.md §5: quantise in double with C round(). For this triangle the exact x component is
+/* docs/msh.md §5: quantise in double with C round(). For this triangle the exact x component is
  * −201.25 / |n| × 32767 = −23408.49966 (|n|² = 201.25² + 28² + 195.125² = 79358.015625),
  * which rounds to −23408; going through float first gives −23409. */
 static void

@@ -354,7 +354,7 @@ test_tail_and_opaque (void)
   g_assert_cmpstr (where, ==, expect);
 }
 
-/* The container's own bytes (nres.md §2, §3). */
+/* The container's own bytes (docs/nres.md §2, §3). */
 static void
 test_locate_container (void)
 {

@@ -6,7 +6,7 @@
  * Generated models and archives of every shape: strict load with no findings, byte-identical
  * writing (unmodified, forced canonical rebuild, and re-encoding every table from the typed
  * accessors), the generator's own promises checked independently of the validator, archive
- * edits, non-canonical archives, the nres.md §9 vector and determinism.
+ * edits, non-canonical archives, the docs/nres.md §9 vector and determinism.
  */
 #include "config.h"
 
@@ -536,7 +536,7 @@ check_geometry (MshedModel *model,
   g_assert_cmpuint (next_desc, ==, n_desc);
 
   /* header: the box (hull corners), sphere and capsule hold the posed model: every vertex a
-   * node draws, moved by the node's pose at every frame under both readings of §7.4 (for the
+   * node draws, moved by the node's pose at every frame under both readings of docs/msh.md §7.4 (for the
    * legacy layout, whose nodes cannot be read, the raw positions) */
   g_assert_true (mshed_model_get_header (model, &h));
   for (guint i = 0; i < 8; i++)
@@ -622,7 +622,7 @@ check_geometry (MshedModel *model,
 
 }
 
-/* msh.md §7.7, checked here without the validator */
+/* docs/msh.md §7.7, checked here without the validator */
 static void
 check_animation (MshedModel           *model,
                  const MshedGenParams *p)
@@ -721,7 +721,7 @@ check_promises (MshedModel           *model,
   g_autofree guint *refs = NULL;
   gboolean any_empty = FALSE, any_cyr = FALSE;
 
-  /* the corpus' directory orders (msh.md §11) and plain entry names */
+  /* the corpus' directory orders (docs/msh.md §11) and plain entry names */
   g_assert_cmpuint (mshed_nres_get_n_entries (nres), ==, n_order);
   for (guint i = 0; i < n_order; i++)
     {
@@ -990,7 +990,7 @@ test_determinism (void)
 
 /* Archives --------------------------------------------------------------------------------- */
 
-/* nres.md §5.2 written out independently: stable insertion sort, lower-case fold. */
+/* docs/nres.md §5.2 written out independently: stable insertion sort, lower-case fold. */
 static int
 ref_compare (const guint8 *a,
              const guint8 *b,
@@ -1468,7 +1468,7 @@ test_vector (void)
 
   g_assert_cmpuint (g_bytes_get_size (bytes), ==, 224);
   g_assert_cmpstr (sum, ==, vector_sha256);
-  /* a few landmarks of the dump in nres.md §9 */
+  /* a few landmarks of the dump in docs/nres.md §9 */
   g_assert_cmpmem (d, 16, "NRes\x00\x01\x00\x00\x03\x00\x00\x00\xe0\x00\x00\x00", 16);
   g_assert_cmpmem (d + 16, 16, "hello\0\0\0" "12345678", 16);
   g_assert_cmpuint (mshed_read_u32 (d + 0x5C), ==, 2);
@@ -1508,7 +1508,7 @@ test_vector (void)
   }
 }
 
-/* nres.md §5.2: "AB" (1) and "A_B" (2) sort as A_B < AB; an upper-case fold would not. */
+/* docs/nres.md §5.2: "AB" (1) and "A_B" (2) sort as A_B < AB; an upper-case fold would not. */
 static void
 test_sort_fold (void)
 {

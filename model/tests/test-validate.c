@@ -3,7 +3,7 @@
  * Copyright 2026 The mshed authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * One negative test per invariant of msh.md §3/§7.7/§9.1 and nres.md §7.2: a small valid
+ * One negative test per invariant of docs/msh.md §3/§7.7/§9.1 and docs/nres.md §7.2: a small valid
  * model is built here, one defect is planted, and the exact check, resource, record, field,
  * byte offset and severity (strict and tolerant) of the finding are asserted.
  */
@@ -477,7 +477,7 @@ typedef struct {
 
 #define DIR_RECORD (-2)
 
-/* msh.md §3: Res1 */
+/* docs/msh.md §3: Res1 */
 static void plant_res1_attr3_zero (MshedNres *n) { entry (n, 1)->attr3 = 0; }
 static void
 plant_res1_attr3_unknown (MshedNres *n)
@@ -568,7 +568,7 @@ plant_node_map_no_res19 (MshedNres *n)
   mshed_nres_remove_entry (n, (guint) find_type (n, 19));
 }
 
-/* §7.7 */
+/* docs/msh.md §7.7 */
 static void plant_anim_track (MshedNres *n) { set_u16 (n, 1, 38 + 6, 2); }
 static void plant_anim_track_static (MshedNres *n) { set_u16 (n, 1, 38 + 4, 0xFFFF); }
 static void plant_anim_time (MshedNres *n) { set_f32 (n, 8, 2 * 24 + 12, 2.5f); }
@@ -1111,9 +1111,9 @@ test_bitflips (void)
       }
 }
 
-/* Container layout, nres.md §7.2 ----------------------------------------------------------- */
+/* Container layout, docs/nres.md §7.2 ----------------------------------------------------------- */
 
-/* The three-entry test vector of nres.md §9 */
+/* The three-entry test vector of docs/nres.md §9 */
 static guint8 *
 vector_bytes (gsize *len)
 {

@@ -4,7 +4,7 @@
 # Copyright 2026 The mshed authors
 # SPDX-License-Identifier: GPL-3.0-or-later
 """End-to-end validation benchmark (not a test): `mshed-cli validate DIR` against a plain
-Python validator (ref_validate.py, the checks of msh.md section 9.3) on the same folder, each
+Python validator (ref_validate.py, the checks of docs/msh.md section 9.3) on the same folder, each
 timed as a whole process, as a user runs it.
 
     bench-validate.py --cli BUILDDIR/app/mshed-cli [--passes N] [--dir DIR] [--python PY]

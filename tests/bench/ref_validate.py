@@ -9,8 +9,8 @@
 
 It does what a modder's script would do: walk the folders (sorted, recursively), read every
 file whose first four bytes are "NRes", parse the NRes directory with struct, and run the
-checks of the reference validator (msh.md section 9.3, rows 1-38, with the container issues
-of nres.md section 7.2 as row 3) on every model: a loose model file (its own directory holds
+checks of the reference validator (docs/msh.md section 9.3, rows 1-38, with the container issues
+of docs/nres.md section 7.2 as row 3) on every model: a loose model file (its own directory holds
 types 1, 2, 3, 6 and 13) as one model, an archive as a container and each "*.msh" entry in it
 as a nested model. One line per finding, then a summary; exit status 1 when there are errors.
 
@@ -34,7 +34,7 @@ U32 = struct.Struct("<I")
 
 REQUIRED = (1, 2, 3, 6, 13)
 LOOKED_AT = (1, 2, 3, 4, 5, 6, 7, 8, 10, 13, 15, 16, 18, 19)
-# type: (stride, attr3 must equal stride, attr2 must be 0), msh.md 9.3 rows 15-18
+# type: (stride, attr3 must equal stride, attr2 must be 0), docs/msh.md 9.3 rows 15-18
 STRIDES = {3: (12, True, True), 4: (4, True, True), 5: (4, True, True), 6: (2, True, True),
            7: (16, True, True), 8: (24, False, True), 13: (20, True, True),
            15: (8, True, True), 16: (8, True, True), 18: (4, True, True), 19: (2, False, False)}
@@ -111,7 +111,7 @@ def payload(blob, e):
 
 
 def check_stride(report, where, label, e, stride, check_attr3, check_attr2):
-    """msh.md 9.3 rows 15-18; returns the record count or -1."""
+    """docs/msh.md 9.3 rows 15-18; returns the record count or -1."""
     _, attr1, attr2, size, attr3, _, _ = e
     count = -1
     if size % stride:
@@ -128,7 +128,7 @@ def check_stride(report, where, label, e, stride, check_attr3, check_attr2):
 
 
 def check_names(report, where, data, node_count):
-    """msh.md 9.3 rows 23-26."""
+    """docs/msh.md 9.3 rows 23-26."""
     at = 0
     for i in range(node_count):
         if at + 4 > len(data):
@@ -148,7 +148,7 @@ def check_names(report, where, data, node_count):
 
 
 def validate_model(report, where, blob):
-    """One model (a loose file or a nested payload): msh.md 9.3 rows 1-38."""
+    """One model (a loose file or a nested payload): docs/msh.md 9.3 rows 1-38."""
     report.models += 1
     if blob[:4] != MAGIC:                                                       # 1
         report.add(where, "error", "model-container", "payload does not start with NRes")

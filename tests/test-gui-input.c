@@ -291,6 +291,61 @@ test_pick_moves_hex (void)
   fixture_teardown (&f);
 }
 
+/* Ctrl+R (Recompute All Determined) after one slot edit recomputes exactly what is stale and
+ * determined by the format: that slot's box. Links, normals, spheres and the header stay as
+ * they were, listed as stale conventions (issue: every derived value was rewritten). */
+static void
+test_recompute_all_is_stale_only (void)
+{
+  Fixture f;
+  MshedDocument *doc;
+  MshedModel *model;
+  MshedSlot a, b;
+  g_autoptr(GBytes) before = NULL;
+  g_autoptr(GBytes) after = NULL;
+  const guint8 *x, *y;
+  gsize n, box_lo;
+  gint r2;
+
+  if (!fixture_setup (&f))
+    return;
+  doc = mshed_window_get_document (f.window);
+  model = mshed_document_get_model (doc);
+  g_assert_true (mshed_model_get_n_rows (model, MSHED_TABLE_SLOTS) >= 2);
+  mshed_model_get_slot (model, 0, &a);
+  mshed_model_get_slot (model, 1, &b);
+  /* slot 0 draws slot 1's batches and descriptors now */
+  g_assert_true (mshed_document_set_field (doc, MSHED_TABLE_SLOTS, 0, "batchStart",
+                                           b.batch_start, NULL));
+  g_assert_true (mshed_document_set_field (doc, MSHED_TABLE_SLOTS, 0, "batchCount",
+                                           b.batch_count, NULL));
+  g_assert_true (mshed_document_set_field (doc, MSHED_TABLE_SLOTS, 0, "triStart",
+                                           b.tri_start, NULL));
+  g_assert_true (mshed_document_set_field (doc, MSHED_TABLE_SLOTS, 0, "triCount",
+                                           b.tri_count, NULL));
+  widget_test_iterate (50);
+  before = mshed_model_serialize (model);
+
+  place_focus (GTK_WIDGET (f.window->node_tree));
+  gui_test_key ("ctrl+r");
+  widget_test_iterate (100);
+  after = mshed_model_serialize (model);
+
+  r2 = mshed_model_find_resource (model, 2);
+  box_lo = mshed_nres_peek_entry (mshed_model_get_nres (model), (guint) r2)->data_offset + 140 + 8;
+  x = g_bytes_get_data (before, &n);
+  y = g_bytes_get_data (after, NULL);
+  g_assert_cmpuint (g_bytes_get_size (after), ==, n);
+  for (gsize i = 0; i < n; i++)
+    if (x[i] != y[i] && !(i >= box_lo && i < box_lo + 24))
+      g_error ("byte %" G_GSIZE_FORMAT " changed outside slot 0's box", i);
+  mshed_model_get_slot (model, 0, &a);
+  g_assert_cmpmem (a.aabb_min, sizeof a.aabb_min, b.aabb_min, sizeof b.aabb_min);
+  g_assert_true (mshed_document_get_stale_targets (doc) & MSHED_DERIVED_SLOT_SPHERE);
+  g_assert_false (mshed_document_get_stale_targets (doc) & MSHED_DERIVED_DETERMINED);
+  fixture_teardown (&f);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -310,5 +365,6 @@ main (int   argc,
   g_test_add_func ("/app/input/find-fallback", test_find_fallback);
   g_test_add_func ("/app/input/panel-keys", test_panel_keys);
   g_test_add_func ("/app/input/pick-moves-hex", test_pick_moves_hex);
+  g_test_add_func ("/app/input/recompute-all-is-stale-only", test_recompute_all_is_stale_only);
   return g_test_run ();
 }

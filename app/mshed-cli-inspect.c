@@ -227,9 +227,9 @@ mshed_cli_info (int    argc,
   int status;
 
   context = mshed_cli_context_new ("FILE", _("Show a model's or archive's resources, "
-                                             "attributes, counts and totals. The file is read "
-                                             "in tolerant mode, so a broken model is still "
-                                             "shown."), NULL);
+                                             "attributes, counts and totals, or a UTF file's "
+                                             "layout and tree. The file is read in tolerant "
+                                             "mode, so a broken model is still shown."), NULL);
   if (!mshed_cli_parse (context, &argc, &argv))
     return MSHED_CLI_EXIT_TROUBLE;
   if (argc != 2)
@@ -238,6 +238,8 @@ mshed_cli_info (int    argc,
       return MSHED_CLI_EXIT_TROUBLE;
     }
 
+  if (mshed_cli_is_utf_file (argv[1]))
+    return mshed_cli_utf_info (argv[1]);
   source = mshed_cli_open (argv[1], MSHED_MODE_TOLERANT, diags, &status);
   if (source == NULL)
     return status;
@@ -322,7 +324,9 @@ mshed_cli_ls (int    argc,
 
   context = mshed_cli_context_new ("ARCHIVE", _("List the entries of an archive (or the "
                                                 "resources of a model): index, type, size, "
-                                                "name, and “model” for nested models."),
+                                                "name, and “model” for nested models; or the "
+                                                "nodes of a UTF file with size, name CRC and "
+                                                "path."),
                                    entries);
   if (!mshed_cli_parse (context, &argc, &argv))
     return MSHED_CLI_EXIT_TROUBLE;
@@ -331,6 +335,8 @@ mshed_cli_ls (int    argc,
       mshed_cli_error (_("expected exactly one ARCHIVE"));
       return MSHED_CLI_EXIT_TROUBLE;
     }
+  if (mshed_cli_is_utf_file (argv[1]))
+    return mshed_cli_utf_ls (argv[1], long_format);
   source = mshed_cli_open (argv[1], MSHED_MODE_TOLERANT, NULL, &status);
   if (source == NULL)
     return status;
@@ -415,6 +421,8 @@ mshed_cli_extract (int    argc,
     }
   if (!mshed_cli_check_output (output))
     return MSHED_CLI_EXIT_PROBLEMS;
+  if (mshed_cli_is_utf_file (path))
+    return mshed_cli_utf_extract (path, entry, output);
 
   file = mshed_load_file (path, &error);
   if (file == NULL)
@@ -571,7 +579,8 @@ mshed_cli_roundtrip (int    argc,
     }
   for (int i = 1; i < argc; i++)
     {
-      int one = roundtrip_one (out, argv[i], &fault);
+      int one = mshed_cli_is_utf_file (argv[i]) ? mshed_cli_utf_roundtrip_one (out, argv[i])
+                                                : roundtrip_one (out, argv[i], &fault);
 
       mshed_cli_flush (out, TRUE);
       status = MAX (status, one);

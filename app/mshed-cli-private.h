@@ -92,4 +92,15 @@ MshedSource *mshed_cli_open       (const char   *spec,
 guint64      mshed_cli_triangle_count (const MshedModel *model);
 gboolean     mshed_cli_has_nres_magic (GBytes   *bytes);
 
+/* Freelancer UTF files (mshed-cli-utf.c). */
+gboolean     mshed_cli_is_utf_file      (const char *path);
+int          mshed_cli_utf_info         (const char *path);
+int          mshed_cli_utf_ls           (const char *path,
+                                         gboolean    long_format);
+int          mshed_cli_utf_extract      (const char *path,
+                                         const char *node_spec,
+                                         const char *output);
+int          mshed_cli_utf_roundtrip_one (GString   *out,
+                                          const char *path);
+
 G_END_DECLS

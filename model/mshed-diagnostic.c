@@ -147,6 +147,54 @@ mshed_check_to_string (MshedCheck check)
     { MSHED_CHECK_UTF_OVERLAP, "utf-overlap" },
     { MSHED_CHECK_UTF_EMPTY_DIRECTORY, "utf-empty-directory" },
     { MSHED_CHECK_UTF_HEADER_EXTRA, "utf-header-extra" },
+    { MSHED_CHECK_DFM_CMPND_MISSING, "dfm-cmpnd-missing" },
+    { MSHED_CHECK_DFM_PART_MISSING, "dfm-part-missing" },
+    { MSHED_CHECK_DFM_PART_BONE, "dfm-part-bone" },
+    { MSHED_CHECK_DFM_PART_INDEX, "dfm-part-index" },
+    { MSHED_CHECK_DFM_PART_DUPLICATE, "dfm-part-duplicate" },
+    { MSHED_CHECK_DFM_CONS_KIND, "dfm-cons-kind" },
+    { MSHED_CHECK_DFM_CONS_SIZE, "dfm-cons-size" },
+    { MSHED_CHECK_DFM_FRACTIONS, "dfm-fractions" },
+    { MSHED_CHECK_DFM_MESH_MISSING, "dfm-mesh-missing" },
+    { MSHED_CHECK_DFM_GROUP_MATERIAL, "dfm-group-material" },
+    { MSHED_CHECK_DFM_GROUP_INDICES, "dfm-group-indices" },
+    { MSHED_CHECK_DFM_GEOMETRY_MISSING, "dfm-geometry-missing" },
+    { MSHED_CHECK_DFM_UV_PAIR, "dfm-uv-pair" },
+    { MSHED_CHECK_DFM_ARRAY_SIZE, "dfm-array-size" },
+    { MSHED_CHECK_DFM_BONE_TO_ROOT, "dfm-bone-to-root" },
+    { MSHED_CHECK_DFM_POINT_INDEX_RANGE, "dfm-point-index-range" },
+    { MSHED_CHECK_DFM_UV_INDEX_RANGE, "dfm-uv-index-range" },
+    { MSHED_CHECK_DFM_FACE_INDEX_RANGE, "dfm-face-index-range" },
+    { MSHED_CHECK_DFM_CHAIN_RANGE, "dfm-chain-range" },
+    { MSHED_CHECK_DFM_BONE_ID_RANGE, "dfm-bone-id-range" },
+    { MSHED_CHECK_DFM_UV_BONE_RANGE, "dfm-uv-bone-range" },
+    { MSHED_CHECK_DFM_UV_VERTEX_RANGE, "dfm-uv-vertex-range" },
+    { MSHED_CHECK_DFM_UV_DEFAULT_LIST, "dfm-uv-default-list" },
+    { MSHED_CHECK_DFM_POINT_ARRAYS, "dfm-point-arrays" },
+    { MSHED_CHECK_DFM_CHAIN_LENGTHS, "dfm-chain-lengths" },
+    { MSHED_CHECK_DFM_ELEMENT_ARRAYS, "dfm-element-arrays" },
+    { MSHED_CHECK_DFM_EDGE_COUNT, "dfm-edge-count" },
+    { MSHED_CHECK_DFM_FACE_LIST, "dfm-face-list" },
+    { MSHED_CHECK_DFM_GROUP_BOTH, "dfm-group-both" },
+    { MSHED_CHECK_DFM_STRING_NUL, "dfm-string-nul" },
+    { MSHED_CHECK_DFM_NAME_RESIDUE, "dfm-name-residue" },
+    { MSHED_CHECK_DFM_EXPORTER_MISSING, "dfm-exporter-missing" },
+    { MSHED_CHECK_DFM_SCALE_MISSING, "dfm-scale-missing" },
+    { MSHED_CHECK_DFM_LOD_BITS_MISSING, "dfm-lod-bits-missing" },
+    { MSHED_CHECK_DFM_GROUP_COUNT, "dfm-group-count" },
+    { MSHED_CHECK_DFM_UV_VERTEX_COUNT, "dfm-uv-vertex-count" },
+    { MSHED_CHECK_DFM_INFLUENCES, "dfm-influences" },
+    { MSHED_CHECK_DFM_ZERO_INFLUENCES, "dfm-zero-influences" },
+    { MSHED_CHECK_DFM_WEIGHT_SUM, "dfm-weight-sum" },
+    { MSHED_CHECK_DFM_UNREFERENCED_POINTS, "dfm-unreferenced-points" },
+    { MSHED_CHECK_DFM_DETACHED_BONE, "dfm-detached-bone" },
+    { MSHED_CHECK_DFM_CONS_UNKNOWN_PART, "dfm-cons-unknown-part" },
+    { MSHED_CHECK_DFM_UNKNOWN_NODE, "dfm-unknown-node" },
+    { MSHED_CHECK_DFM_SKELETON_MISSING, "dfm-skeleton-missing" },
+    { MSHED_CHECK_DFM_MULTILEVEL_MISSING, "dfm-multilevel-missing" },
+    { MSHED_CHECK_DFM_UV_BONE_BLOCK, "dfm-uv-bone-block" },
+    { MSHED_CHECK_DFM_CONS_HIERARCHY, "dfm-cons-hierarchy" },
+    { MSHED_CHECK_DFM_MATERIAL_UNRESOLVED, "dfm-material-unresolved" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
@@ -290,6 +338,41 @@ mshed_diagnostics_add_node (MshedDiagnostics *self,
   d->res_index = -1;
   d->table = MSHED_TABLE_NONE;
   d->record = -1;
+  d->path = g_strdup (path);
+  va_start (args, format);
+  push_item (self, d, severity, check, field, offset, format, args);
+  va_end (args);
+}
+
+/**
+ * mshed_diagnostics_add_node_record:
+ * @path: the UTF node path (`\MultiLevel\Mesh0\Geometry\Points`)
+ * @table: the typed table the node holds (a DFM table id, mshed-dfm-schema.h), or
+ *   MSHED_TABLE_NONE
+ * @record: the record of that table, -1 when none
+ *
+ * Adds a finding about a record of a typed UTF payload (a DFM table): a node path and a
+ * table, record and field, but no NRes resource.
+ */
+void
+mshed_diagnostics_add_node_record (MshedDiagnostics *self,
+                                   MshedSeverity     severity,
+                                   MshedCheck        check,
+                                   const char       *path,
+                                   MshedTableId      table,
+                                   gint64            record,
+                                   const char       *field,
+                                   guint64           offset,
+                                   const char       *format,
+                                   ...)
+{
+  MshedDiagnostic *d = g_new0 (MshedDiagnostic, 1);
+  va_list args;
+
+  d->res_type = G_MAXUINT32;
+  d->res_index = -1;
+  d->table = table;
+  d->record = record;
   d->path = g_strdup (path);
   va_start (args, format);
   push_item (self, d, severity, check, field, offset, format, args);

@@ -412,11 +412,15 @@ check_levels (Ctx *c)
     }
   else if (check_size (c, d->fractions, MSHED_DFM_TABLE_FRACTIONS) &&
            payload_size (d->fractions) / 4 != n_meshes)
-    report (c, MSHED_CHECK_DFM_FRACTIONS, d->fractions, MSHED_DFM_TABLE_FRACTIONS, -1,
-            field_of (MSHED_DFM_TABLE_FRACTIONS, 0), 0,
-            _("ignored: fractions are paired with meshes by position"),
-            _("\\MultiLevel\\Fractions, field fraction: %zu values for %u Mesh directories "
-              "(one per mesh, dfm.md §3)"), payload_size (d->fractions) / 4, n_meshes);
+    {
+      g_autofree char *path = mshed_utf_node_dup_path (d->fractions);
+
+      report (c, MSHED_CHECK_DFM_FRACTIONS, d->fractions, MSHED_DFM_TABLE_FRACTIONS, -1,
+              field_of (MSHED_DFM_TABLE_FRACTIONS, 0), 0,
+              _("ignored: fractions are paired with meshes by position"),
+              _("%s, field fraction: %zu values for %u Mesh directories (one per mesh, "
+                "dfm.md §3)"), path, payload_size (d->fractions) / 4, n_meshes);
+    }
 }
 
 static void
@@ -438,7 +442,7 @@ check_group (Ctx            *c,
   (void) m;
   if (material == NULL)
     report_missing (c, MSHED_CHECK_DFM_GROUP_MATERIAL, g->dir, "Material_name",
-                    _("the group has no material"));
+                    _("ignored: the group is drawn without a material"));
   else
     {
       check_string (c, material, MSHED_DFM_TABLE_MATERIAL_NAME);
@@ -459,11 +463,11 @@ check_group (Ctx            *c,
                     _("ignored: the group draws nothing"));
   else if (strip && faces)
     {
-      g_autofree char *path = mshed_utf_node_dup_path (g->dir);
+      g_autofree char *path = mshed_utf_node_dup_path (faces);
 
       report (c, MSHED_CHECK_DFM_GROUP_BOTH, faces, MSHED_DFM_TABLE_FACE_INDICES, -1, NULL, 0,
-              NULL, _("%s holds both Tristrip_indices and Face_indices; the strip is drawn "
-                      "and the list kept"), path);
+              NULL, _("%s: the group holds Tristrip_indices too; the strip is drawn and the "
+                      "list kept"), path);
     }
   else if (faces)
     {
@@ -502,7 +506,7 @@ check_group (Ctx            *c,
       payload_size (edges) / 2 != 2 * (payload_size (angles) / 4))
     {
       MshedUtfNode *at = angles ? angles : edges;
-      g_autofree char *path = mshed_utf_node_dup_path (g->dir);
+      g_autofree char *path = mshed_utf_node_dup_path (at);
 
       report (c, MSHED_CHECK_DFM_EDGE_COUNT, at,
               angles ? MSHED_DFM_TABLE_EDGE_ANGLES : MSHED_DFM_TABLE_EDGE_INDICES, -1, NULL, 0,
@@ -762,7 +766,7 @@ check_uv_bone (Ctx           *c,
   if ((ids.node || defaults.node) && defaults.size != 8 * (guint64) ids.count)
     {
       MshedUtfNode *at = defaults.node ? defaults.node : ids.node;
-      g_autofree char *path = mshed_utf_node_dup_path (m->geometry);
+      g_autofree char *path = mshed_utf_node_dup_path (at);
 
       report (c, MSHED_CHECK_DFM_UV_DEFAULT_LIST, at,
               defaults.node ? MSHED_DFM_TABLE_UV_DEFAULT_LIST : MSHED_DFM_TABLE_UV_VERTEX_ID, -1,

@@ -54,7 +54,7 @@ _mshed_dfm_read_string (const MshedUtfNode *node)
   if (node == NULL || mshed_utf_node_is_directory (node))
     return NULL;
   data = mshed_utf_node_peek_data (node, &size);
-  return g_strndup ((const char *) data, size);
+  return data ? g_strndup ((const char *) data, size) : g_strdup ("");
 }
 
 gint

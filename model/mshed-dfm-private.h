@@ -115,7 +115,9 @@ struct _MshedDfm {
   GArray       *joint_status;        /* DfmJointStatus per joint */
   GArray       *materials;           /* DfmMaterial */
   GPtrArray    *textures;            /* MshedUtfNode* */
-  GHashTable   *bone_by_object;      /* folded Object name -> bone + 1 */
+  GHashTable   *bone_by_object;      /* folded Object name -> bone + 1 (first part wins) */
+  GHashTable   *bone_by_dir;         /* folded directory name -> bone + 1 (first wins) */
+  GHashTable   *material_by_name;    /* folded material name -> index + 1 (first wins) */
   guint         n_joints;
 };
 

@@ -79,6 +79,36 @@ find_child (const MshedUtfNode *dir,
   return n && mshed_utf_node_is_directory (n) == directory ? n : NULL;
 }
 
+/* Names are looked up ignoring ASCII case (docs/utf.md §3.4); the first of equal names wins.
+ * Hash tables keep the index linear in the number of nodes, however many a file holds. */
+static GHashTable *
+name_table_new (void)
+{
+  return g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+}
+
+static void
+name_table_add (GHashTable *table,
+                const char *name,
+                gint        index)
+{
+  char *key = g_ascii_strdown (name, -1);
+
+  if (!g_hash_table_contains (table, key))
+    g_hash_table_insert (table, key, GINT_TO_POINTER (index + 1));
+  else
+    g_free (key);
+}
+
+static gint
+name_table_find (GHashTable *table,
+                 const char *name)
+{
+  g_autofree char *key = g_ascii_strdown (name, -1);
+
+  return GPOINTER_TO_INT (g_hash_table_lookup (table, key)) - 1;
+}
+
 /* the files of @dir that the schema places in @scope with ids base .. base + n − 1 */
 static void
 index_files (const MshedUtfNode *dir,
@@ -208,6 +238,8 @@ index_materials (MshedDfm *self)
           m.type = _mshed_dfm_read_string (m.files[MSHED_DFM_TABLE_MATERIAL_TYPE - DFM_MAT_BASE]);
           m.dt_name =
             _mshed_dfm_read_string (m.files[MSHED_DFM_TABLE_MATERIAL_DT_NAME - DFM_MAT_BASE]);
+          name_table_add (self->material_by_name, mshed_utf_node_get_name (c),
+                          (gint) self->materials->len);
           g_array_append_val (self->materials, m);
         }
     }
@@ -243,20 +275,6 @@ index_hardpoints (DfmBone *bone)
     }
 }
 
-static gint
-bone_by_dir_name (MshedDfm   *self,
-                  const char *name)
-{
-  for (guint i = 0; i < self->bones->len; i++)
-    {
-      const DfmBone *b = &g_array_index (self->bones, DfmBone, i);
-
-      if (mshed_utf_name_compare (mshed_utf_node_get_name (b->dir), name) == 0)
-        return (gint) i;
-    }
-  return -1;
-}
-
 /* bones, then the parts that name them (docs/dfm.md §8, §10.1) */
 static void
 index_bones_and_parts (MshedDfm *self)
@@ -275,6 +293,7 @@ index_bones_and_parts (MshedDfm *self)
       b.hps = g_array_new (FALSE, TRUE, sizeof (DfmHardpoint));
       index_files (c, MSHED_DFM_SCOPE_BONE, DFM_BONE_BASE, DFM_N_BONE, b.files);
       index_hardpoints (&b);
+      name_table_add (self->bone_by_dir, mshed_utf_node_get_name (c), (gint) self->bones->len);
       g_array_append_val (self->bones, b);
     }
 
@@ -294,7 +313,7 @@ index_bones_and_parts (MshedDfm *self)
       index_files (c, MSHED_DFM_SCOPE_PART, DFM_PART_BASE, DFM_N_PART, p.files);
       p.object_name = _mshed_dfm_read_string (p.files[MSHED_DFM_TABLE_OBJECT_NAME - DFM_PART_BASE]);
       p.file_name = _mshed_dfm_read_string (p.files[MSHED_DFM_TABLE_FILE_NAME - DFM_PART_BASE]);
-      p.bone = p.file_name ? bone_by_dir_name (self, p.file_name) : -1;
+      p.bone = p.file_name ? name_table_find (self->bone_by_dir, p.file_name) : -1;
       p.claimed_by = -1;
       if (p.bone >= 0)
         {
@@ -306,25 +325,9 @@ index_bones_and_parts (MshedDfm *self)
             p.claimed_by = b->part;
         }
       if (p.bone >= 0 && p.claimed_by < 0 && p.object_name)
-        {
-          char *key = g_ascii_strdown (p.object_name, -1);
-
-          if (!g_hash_table_contains (self->bone_by_object, key))
-            g_hash_table_insert (self->bone_by_object, key, GINT_TO_POINTER (p.bone + 1));
-          else
-            g_free (key);
-        }
+        name_table_add (self->bone_by_object, p.object_name, p.bone);
       g_array_append_val (self->parts, p);
     }
-}
-
-static gint
-bone_by_object (const MshedDfm *self,
-                const char     *name)
-{
-  g_autofree char *key = g_ascii_strdown (name, -1);
-
-  return GPOINTER_TO_INT (g_hash_table_lookup (self->bone_by_object, key)) - 1;
 }
 
 /* reads the NUL-stopped name at @field (64 bytes); TRUE when bytes follow its NUL */
@@ -343,10 +346,30 @@ read_cons_name (const guint8 *field,
   return FALSE;
 }
 
+static gint
+find_top (gint *up,
+          gint  b)
+{
+  gint top = b;
+
+  while (up[top] != top)
+    top = up[top];
+  while (up[b] != top)
+    {
+      gint next = up[b];
+
+      up[b] = top;
+      b = next;
+    }
+  return top;
+}
+
 /* Cons files and the bone hierarchy they give (docs/dfm.md §9) */
 static void
 index_joints (MshedDfm *self)
 {
+  g_autofree gint *up = NULL;
+
   for (MshedUtfNode *c = self->cons ? mshed_utf_node_get_first_child (self->cons) : NULL; c;
        c = mshed_utf_node_get_next (c))
     {
@@ -366,6 +389,12 @@ index_joints (MshedDfm *self)
     }
 
   g_array_set_size (self->joint_status, self->n_joints);
+  /* up[b]: a bone above b in its tree, path-compressed; a tree's top points at itself. A
+   * child is a top (it has no parent yet), so linking it under @parent closes a cycle
+   * exactly when @parent's top is the child. */
+  up = g_new (gint, MAX (self->bones->len, 1));
+  for (guint b = 0; b < self->bones->len; b++)
+    up[b] = (gint) b;
   for (guint i = 0; i < self->n_joints; i++)
     {
       MshedDfmJoint j;
@@ -378,23 +407,13 @@ index_joints (MshedDfm *self)
         status = DFM_JOINT_UNKNOWN_CHILD;
       else if (g_array_index (self->bones, DfmBone, j.child_bone).parent >= 0)
         status = DFM_JOINT_SECOND_PARENT;
-      else
-        {
-          /* walking up from the parent must not reach the child; at most n_bones steps */
-          gint b = j.parent_bone;
-
-          for (guint steps = 0; b >= 0 && steps <= self->bones->len; steps++)
-            {
-              if (b == j.child_bone)
-                {
-                  status = DFM_JOINT_CYCLE;
-                  break;
-                }
-              b = g_array_index (self->bones, DfmBone, b).parent;
-            }
-        }
+      else if (find_top (up, j.parent_bone) == j.child_bone)
+        status = DFM_JOINT_CYCLE;
       if (status == DFM_JOINT_LINKED)
-        g_array_index (self->bones, DfmBone, j.child_bone).parent = j.parent_bone;
+        {
+          g_array_index (self->bones, DfmBone, j.child_bone).parent = j.parent_bone;
+          up[j.child_bone] = find_top (up, j.parent_bone);
+        }
       g_array_index (self->joint_status, DfmJointStatus, i) = status;
     }
 }
@@ -410,6 +429,8 @@ clear_index (MshedDfm *self)
   g_clear_pointer (&self->materials, g_array_unref);
   g_clear_pointer (&self->textures, g_ptr_array_unref);
   g_clear_pointer (&self->bone_by_object, g_hash_table_unref);
+  g_clear_pointer (&self->bone_by_dir, g_hash_table_unref);
+  g_clear_pointer (&self->material_by_name, g_hash_table_unref);
   g_clear_pointer (&self->exporter_version, g_free);
   g_clear_pointer (&self->skeleton_text, g_free);
 }
@@ -435,7 +456,9 @@ mshed_dfm_refresh (MshedDfm *self)
   self->joint_status = g_array_new (FALSE, TRUE, sizeof (DfmJointStatus));
   self->materials = new_array (sizeof (DfmMaterial), clear_material);
   self->textures = g_ptr_array_new ();
-  self->bone_by_object = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->bone_by_object = name_table_new ();
+  self->bone_by_dir = name_table_new ();
+  self->material_by_name = name_table_new ();
   self->n_joints = 0;
 
   root = mshed_utf_get_root (self->utf);
@@ -1259,16 +1282,23 @@ mshed_dfm_get_joint (const MshedDfm *self,
   const DfmConsFile *f = NULL;
   const guint8 *rec;
   gsize size;
+  guint lo = 0, hi = self->cons_files->len;
 
   memset (out, 0, sizeof *out);
-  for (guint i = 0; i < self->cons_files->len && f == NULL; i++)
+  if (index >= self->n_joints)
+    return FALSE;
+  /* the file with the last first <= index (files are in joint order) */
+  while (hi - lo > 1)
     {
-      const DfmConsFile *c = &g_array_index (self->cons_files, DfmConsFile, i);
+      guint mid = lo + (hi - lo) / 2;
 
-      if (index >= c->first && index - c->first < c->count)
-        f = c;
+      if (g_array_index (self->cons_files, DfmConsFile, mid).first <= index)
+        lo = mid;
+      else
+        hi = mid;
     }
-  if (f == NULL)
+  f = &g_array_index (self->cons_files, DfmConsFile, lo);
+  if (index - f->first >= f->count)
     return FALSE;
   rec = mshed_utf_node_peek_data (f->node, &size);
   out->kind = f->kind;
@@ -1305,8 +1335,8 @@ mshed_dfm_get_joint (const MshedDfm *self,
       read_floats (rec + 200, out->n_limits, out->limits);
       break;
     }
-  out->parent_bone = bone_by_object (self, out->parent);
-  out->child_bone = bone_by_object (self, out->child);
+  out->parent_bone = name_table_find (self->bone_by_object, out->parent);
+  out->child_bone = name_table_find (self->bone_by_object, out->child);
   return TRUE;
 }
 
@@ -1332,7 +1362,7 @@ gint
 mshed_dfm_find_bone (const MshedDfm *self,
                      const char     *object_name)
 {
-  return bone_by_object (self, object_name);
+  return name_table_find (self->bone_by_object, object_name);
 }
 
 gboolean
@@ -1471,12 +1501,7 @@ gint
 mshed_dfm_find_material (const MshedDfm *self,
                          const char     *name)
 {
-  for (guint i = 0; i < self->materials->len; i++)
-    if (mshed_utf_name_compare (mshed_utf_node_get_name (g_array_index (self->materials,
-                                                                        DfmMaterial, i).dir),
-                                name) == 0)
-      return (gint) i;
-  return -1;
+  return name_table_find (self->material_by_name, name);
 }
 
 guint

@@ -308,6 +308,19 @@ plant_cons_hierarchy (MshedUtf *u)
 
   append (u, LOOSE, a->data, 176);
 }
+/* Head (the root) hung below one of its own descendants */
+static void
+plant_cons_cycle (MshedUtf *u)
+{
+  g_autoptr(GByteArray) a = t_copy (u, LOOSE, 0);
+  guint8 rec[176];
+
+  memcpy (rec, a->data, 176);
+  memcpy (rec, rec + 64, 64);                  /* parent: record 0's child */
+  memset (rec + 64, 0, 64);
+  memcpy (rec + 64, "Head", 4);
+  append (u, LOOSE, rec, 176);
+}
 static void plant_material (MshedUtf *u) { t_set (u, GRP0 "\\Material_name", "nothing", 8); }
 
 /* The table ------------------------------------------------------------------------------- */
@@ -322,6 +335,7 @@ typedef struct {
   gint64        record;
   const char   *field;
   guint64       rel;        /* offset inside the payload; 0 for a directory's entry */
+  const char   *says;       /* (optional) words the message holds */
 } Defect;
 
 #define E MSHED_SEVERITY_ERROR
@@ -435,7 +449,9 @@ static const Defect defects[] = {
     "MultiLevel", 0 },
   { "uv-bone-block", plant_uv_bone_block, C (UV_BONE_BLOCK), W, GEO0, NONE, -1, "Max_dv", 0 },
   { "cons-hierarchy", plant_cons_hierarchy, C (CONS_HIERARCHY), W, LOOSE, T (CONS_LOOSE),
-    RECORD_LAST, "parent", REL_RECORD },
+    RECORD_LAST, "parent", REL_RECORD, "already has a parent" },
+  { "cons-cycle", plant_cons_cycle, C (CONS_HIERARCHY), W, LOOSE, T (CONS_LOOSE), RECORD_LAST,
+    "parent", REL_RECORD, "would close a cycle" },
   { "material-unresolved", plant_material, C (MATERIAL_UNRESOLVED), I, GRP0 "\\Material_name",
     T (MATERIAL_NAME), -1, NULL, 0 },
 };
@@ -542,6 +558,8 @@ test_defect (gconstpointer data)
       g_assert_cmpuint (d->offset, ==, offset);
       g_assert_true (g_utf8_validate (d->message, -1, NULL));
       g_assert_nonnull (strstr (d->message, path));
+      if (t->says)
+        g_assert_nonnull (strstr (d->message, t->says));
       if (t->severity == MSHED_SEVERITY_ERROR)
         g_assert_true ((strstr (d->message, "ignored") != NULL) == (mode == MSHED_MODE_TOLERANT));
     }

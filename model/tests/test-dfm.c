@@ -3,12 +3,13 @@
  * Copyright 2026 The mshed authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The typed DFM view (docs/dfm.md) on a model built here byte by byte: element formation
- * (§6.1), skin-weight slicing (§6.2), the UV bone block (§6.4), parts (§8), Cons records of
- * every kind decoded at their offsets (§9.1), bones with `Bone to root`, `Lod Bits`,
- * hardpoints and a detached bone (§10), materials (§11); the schema's record sizes and field
- * offsets; and the generator: determinism, strict validity, the retail shapes of §13, winding
- * (§5.2), the constraint chain, and byte-identical round trips through the UTF writer.
+ * The typed DFM view on a model built here byte by byte: element formation, skin-weight
+ * slicing, the UV bone block, parts, Cons records of every kind decoded at their offsets,
+ * bones with `Bone to root`, `Lod Bits`, hardpoints and a detached bone, materials
+ * (docs/dfm.md §6.1, §6.2, §6.4, §8, §9.1, §10, §11); the schema's record sizes and field
+ * offsets; and the generator: determinism, strict validity, the retail shapes of
+ * docs/dfm.md §13, winding (docs/dfm.md §5.2), the constraint chain, and byte-identical round
+ * trips through the UTF writer.
  */
 #include "config.h"
 
@@ -248,7 +249,8 @@ test_triangles (void)
   g_assert_cmpuint (n, ==, 0);
 }
 
-/* element e: point Point_indices[e] (position and normal), UV0[UV0_indices[e]] (§6.1) */
+/* element e: point Point_indices[e] (position and normal), UV0[UV0_indices[e]]
+ * (docs/dfm.md §6.1) */
 static void
 test_elements (void)
 {
@@ -280,7 +282,8 @@ test_elements (void)
   g_assert_false (mshed_dfm_get_point (dfm, 0, 3, pos, n));
 }
 
-/* first/count slice the chains: point 1 -> (bone 0, 0.25), (bone 1, 0.75) (§6.2) */
+/* first/count slice the chains: point 1 -> (bone 0, 0.25), (bone 1, 0.75)
+ * (docs/dfm.md §6.2) */
 static void
 test_skin (void)
 {
@@ -329,7 +332,8 @@ test_uv_bone (void)
   g_assert_false (mshed_dfm_get_uv_bone_vertex (dfm, 0, 2, &uv, def));
 }
 
-/* bones are the root's .3db directories in order; Neck01 is named by no part (§10.4) */
+/* bones are the root's .3db directories in order; Neck01 is named by no part
+ * (docs/dfm.md §10.4) */
 static void
 test_bones (void)
 {

@@ -14,6 +14,8 @@
 
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
@@ -649,7 +651,7 @@ check_skin (Ctx           *c,
           report (c, MSHED_CHECK_DFM_CHAIN_RANGE, first.node, MSHED_DFM_TABLE_POINT_BONE_FIRST,
                   p, field_of (MSHED_DFM_TABLE_POINT_BONE_FIRST, 0), 4 * (guint64) p,
                   _("ignored: the point is not skinned"),
-                  _("%s, entry %u, field first: influences %u..%" G_GUINT64_FORMAT
+                  _("%s, entry %u, field first: influences %u..%" PRIu64
                     " end past the %u chain entries"), path, p, f, (guint64) f + k, n_chain);
           continue;
         }

@@ -124,22 +124,9 @@ flush_suppressed (Ctx *c)
     if (c->suppressed[i] > 0)
       {
         MshedCheck check = (MshedCheck) (FIRST_CHECK + i);
-        MshedSeverity severity = severity_of (check);
 
-        mshed_diagnostics_add_node_record (c->diags, severity, check, NULL, MSHED_TABLE_NONE, -1,
-                                           NULL, 0,
-                                           g_dngettext (GETTEXT_PACKAGE,
-                                                        "%u more problem of this kind (%s) is "
-                                                        "not listed",
-                                                        "%u more problems of this kind (%s) are "
-                                                        "not listed",
-                                                        c->suppressed[i]),
-                                           c->suppressed[i], mshed_check_to_string (check));
-        /* the counters cover every finding, listed or not */
-        if (severity == MSHED_SEVERITY_ERROR)
-          c->diags->n_errors += c->suppressed[i] - 1;
-        else if (severity == MSHED_SEVERITY_WARNING)
-          c->diags->n_warnings += c->suppressed[i] - 1;
+        mshed_diagnostics_add_suppressed (c->diags, severity_of (check), check,
+                                          c->suppressed[i]);
       }
 }
 
@@ -427,7 +414,6 @@ check_levels (Ctx *c)
 
 static void
 check_group (Ctx            *c,
-             const DfmMesh  *m,
              const DfmGroup *g,
              guint           n_elements,
              gboolean        elements_known)
@@ -441,7 +427,6 @@ check_group (Ctx            *c,
   MshedUtfNode *indices = strip ? strip : faces;
   MshedDfmTable itable = strip ? MSHED_DFM_TABLE_TRISTRIP : MSHED_DFM_TABLE_FACE_INDICES;
 
-  (void) m;
   if (material == NULL)
     report_missing (c, MSHED_CHECK_DFM_GROUP_MATERIAL, g->dir, "Material_name",
                     _("ignored: the group is drawn without a material"));
@@ -542,7 +527,7 @@ check_face_groups (Ctx           *c,
         }
     }
   for (guint g = 0; g < m->groups->len; g++)
-    check_group (c, m, &g_array_index (m->groups, DfmGroup, g), n_elements, elements_known);
+    check_group (c, &g_array_index (m->groups, DfmGroup, g), n_elements, elements_known);
 }
 
 /* Geometry (docs/dfm.md §6) ------------------------------------------------------------- */
@@ -637,7 +622,6 @@ check_skin (Ctx           *c,
   array (GEO (m, BONE_WEIGHT_CHAIN), MSHED_DFM_TABLE_BONE_WEIGHT_CHAIN, &weights);
   n_chain = MIN (ids.count, weights.count);
   n = MIN (MIN (first.count, count.count), n_points);
-  (void) n_points;
 
   for (guint p = 0; p < n; p++)
     {
@@ -815,7 +799,6 @@ check_geometry (Ctx           *c,
     MSHED_DFM_TABLE_BONE_ID_CHAIN, MSHED_DFM_TABLE_BONE_WEIGHT_CHAIN,
     MSHED_DFM_TABLE_VERTEX_NORMALS, MSHED_DFM_TABLE_UV0,
   };
-  gboolean sized[DFM_N_GEO];
   MshedDfmArray pi, points, uv0, uv1;
   guint n_points;
 
@@ -830,7 +813,7 @@ check_geometry (Ctx           *c,
                     GEO (m, UV1) ? "UV1_indices" : "UV1",
                     _("ignored: the level has no UV1"));
   for (guint k = 0; k < DFM_N_GEO; k++)
-    sized[k] = check_size (c, m->files[k], DFM_GEO_BASE + (gint) k);
+    check_size (c, m->files[k], DFM_GEO_BASE + (gint) k);
 
   array (GEO (m, POINT_INDICES), MSHED_DFM_TABLE_POINT_INDICES, &pi);
   array (GEO (m, POINTS), MSHED_DFM_TABLE_POINTS, &points);
@@ -873,7 +856,6 @@ check_geometry (Ctx           *c,
     check_index_range (c, GEO (m, UV1_INDICES), MSHED_DFM_TABLE_UV1_INDICES, uv1.count,
                        MSHED_CHECK_DFM_UV_INDEX_RANGE, "UV1",
                        _("ignored: the element has no UV1"));
-  (void) sized;
   check_skin (c, m, n_points);
   check_unreferenced (c, m, n_points);
   check_uv_bone (c, m, uv0.count);
@@ -905,7 +887,6 @@ check_meshes (Ctx *c)
 
 static void
 check_part (Ctx           *c,
-            guint          index,
             const DfmPart *p)
 {
   MshedUtfNode *object = p->files[MSHED_DFM_TABLE_OBJECT_NAME - DFM_PART_BASE];
@@ -959,7 +940,6 @@ check_part (Ctx           *c,
                     "the root's .3db directories, dfm.md §8)"), path, v, p->bone);
         }
     }
-  (void) index;
 }
 
 static void
@@ -1091,7 +1071,7 @@ check_cmpnd (Ctx *c)
   else
     check_size (c, d->scale, MSHED_DFM_TABLE_SCALE);
   for (guint i = 0; i < d->parts->len; i++)
-    check_part (c, i, &g_array_index (d->parts, DfmPart, i));
+    check_part (c, &g_array_index (d->parts, DfmPart, i));
   check_cons (c);
 }
 

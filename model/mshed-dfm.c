@@ -498,7 +498,7 @@ mshed_dfm_new (MshedUtf          *utf,
   g_autoptr(MshedDfm) self = NULL;
   g_autoptr(MshedDiagnostics) own = NULL;
   MshedDiagnostics *d = diags;
-  guint before;
+  guint before, first_item;
 
   g_return_val_if_fail (utf != NULL, NULL);
   self = g_new0 (MshedDfm, 1);
@@ -509,17 +509,11 @@ mshed_dfm_new (MshedUtf          *utf,
   if (d == NULL)
     d = own = mshed_diagnostics_new ();
   before = d->n_errors;
+  first_item = d->items->len;
   if (!mshed_dfm_validate (self, mode, d) && mode == MSHED_MODE_STRICT)
     {
-      const MshedDiagnostic *first = NULL;
+      const MshedDiagnostic *first = mshed_diagnostics_find_error (d, first_item);
 
-      for (guint i = 0; i < d->items->len && first == NULL; i++)
-        {
-          const MshedDiagnostic *item = g_ptr_array_index (d->items, i);
-
-          if (item->severity == MSHED_SEVERITY_ERROR)
-            first = item;
-        }
       g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_INVALID,
                    g_dngettext (GETTEXT_PACKAGE,
                                 "The deformable model fails strict validation with %u error; "
@@ -588,9 +582,9 @@ mshed_dfm_get_utf (const MshedDfm *self)
 /**
  * mshed_utf_looks_like_dfm:
  *
- * Librelancer takes a UTF file with a root child `Skeleton` for a deformable model
- * (docs/dfm.md §7); a root `MultiLevel` directory with no `Cmpnd`-less rigid layout is taken
- * as one too.
+ * Librelancer takes a UTF file with a root directory `Skeleton` for a deformable model
+ * (docs/dfm.md §7); a root directory `MultiLevel` (the levels, docs/dfm.md §3) is taken as a
+ * sign too.
  */
 gboolean
 mshed_utf_looks_like_dfm (const MshedUtf *utf)

@@ -315,6 +315,29 @@ mshed_diagnostics_add (MshedDiagnostics *self,
   va_end (args);
 }
 
+/* a finding about a UTF node, optionally a record of the typed table it holds */
+static void
+push_node (MshedDiagnostics *self,
+           MshedSeverity     severity,
+           MshedCheck        check,
+           const char       *path,
+           MshedTableId      table,
+           gint64            record,
+           const char       *field,
+           guint64           offset,
+           const char       *format,
+           va_list           args)
+{
+  MshedDiagnostic *d = g_new0 (MshedDiagnostic, 1);
+
+  d->res_type = G_MAXUINT32;
+  d->res_index = -1;
+  d->table = table;
+  d->record = record;
+  d->path = g_strdup (path);
+  push_item (self, d, severity, check, field, offset, format, args);
+}
+
 /**
  * mshed_diagnostics_add_node:
  * @path: (nullable): the UTF node path (docs/utf.md §9), NULL for the header or a region
@@ -331,16 +354,10 @@ mshed_diagnostics_add_node (MshedDiagnostics *self,
                             const char       *format,
                             ...)
 {
-  MshedDiagnostic *d = g_new0 (MshedDiagnostic, 1);
   va_list args;
 
-  d->res_type = G_MAXUINT32;
-  d->res_index = -1;
-  d->table = MSHED_TABLE_NONE;
-  d->record = -1;
-  d->path = g_strdup (path);
   va_start (args, format);
-  push_item (self, d, severity, check, field, offset, format, args);
+  push_node (self, severity, check, path, MSHED_TABLE_NONE, -1, field, offset, format, args);
   va_end (args);
 }
 
@@ -366,16 +383,10 @@ mshed_diagnostics_add_node_record (MshedDiagnostics *self,
                                    const char       *format,
                                    ...)
 {
-  MshedDiagnostic *d = g_new0 (MshedDiagnostic, 1);
   va_list args;
 
-  d->res_type = G_MAXUINT32;
-  d->res_index = -1;
-  d->table = table;
-  d->record = record;
-  d->path = g_strdup (path);
   va_start (args, format);
-  push_item (self, d, severity, check, field, offset, format, args);
+  push_node (self, severity, check, path, table, record, field, offset, format, args);
   va_end (args);
 }
 
@@ -437,4 +448,52 @@ mshed_diagnostic_format (const MshedDiagnostic *self)
   return g_strdup_printf ("%s: %s%s%s [%s, offset 0x%" PRIX64 "]", sev,
                           self->entry ? self->entry : "", self->entry ? ": " : "",
                           self->message, mshed_check_to_string (self->check), self->offset);
+}
+
+/**
+ * mshed_diagnostics_find_error:
+ * @from: the index of the first item to look at
+ *
+ * Returns: (transfer none) (nullable): the first error-severity item at or after @from
+ */
+const MshedDiagnostic *
+mshed_diagnostics_find_error (const MshedDiagnostics *self,
+                              guint                   from)
+{
+  for (guint i = from; i < self->items->len; i++)
+    {
+      const MshedDiagnostic *d = g_ptr_array_index (self->items, i);
+
+      if (d->severity == MSHED_SEVERITY_ERROR)
+        return d;
+    }
+  return NULL;
+}
+
+/**
+ * mshed_diagnostics_add_suppressed:
+ * @count: how many findings of @check a validator did not list (at least 1)
+ *
+ * Adds one line "N more problems of this kind are not listed" for a check whose findings
+ * were cut off, and counts all @count of them in n_errors / n_warnings.
+ */
+void
+mshed_diagnostics_add_suppressed (MshedDiagnostics *self,
+                                  MshedSeverity     severity,
+                                  MshedCheck        check,
+                                  guint             count)
+{
+  g_return_if_fail (count > 0);
+  mshed_diagnostics_add_node_record (self, severity, check, NULL, MSHED_TABLE_NONE, -1, NULL, 0,
+                                     g_dngettext (GETTEXT_PACKAGE,
+                                                  "%u more problem of this kind (%s) is not "
+                                                  "listed",
+                                                  "%u more problems of this kind (%s) are not "
+                                                  "listed", count),
+                                     count, mshed_check_to_string (check));
+  /* the counters cover every finding, listed or not */
+  if (severity == MSHED_SEVERITY_ERROR)
+    self->n_errors += count - 1;
+  else if (severity == MSHED_SEVERITY_WARNING)
+    self->n_warnings += count - 1;
 }

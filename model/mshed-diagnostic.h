@@ -237,6 +237,12 @@ void              mshed_diagnostics_append    (MshedDiagnostics *self,
                                                const MshedDiagnostics *other);
 const MshedDiagnostic *mshed_diagnostics_find (const MshedDiagnostics *self,
                                                MshedCheck        check);
+const MshedDiagnostic *mshed_diagnostics_find_error (const MshedDiagnostics *self,
+                                               guint             from);
+void              mshed_diagnostics_add_suppressed (MshedDiagnostics *self,
+                                               MshedSeverity     severity,
+                                               MshedCheck        check,
+                                               guint             count);
 char             *mshed_diagnostic_format     (const MshedDiagnostic *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (MshedDiagnostics, mshed_diagnostics_free)

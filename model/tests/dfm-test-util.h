@@ -82,11 +82,10 @@ t_f32s (MshedUtf     *utf,
         const float  *values,
         gsize         n)
 {
-  g_autofree guint8 *b = g_malloc (4 * n + 1);
+  g_autofree guint32 *bits = g_new (guint32, n + 1);
 
-  for (gsize i = 0; i < n; i++)
-    mshed_write_f32 (b + 4 * i, values[i]);
-  return t_file (utf, parent, name, b, 4 * n);
+  memcpy (bits, values, n * sizeof (float));
+  return t_u32s (utf, parent, name, bits, n);
 }
 
 static inline MshedUtfNode *

@@ -597,7 +597,9 @@ test_messages (void)
   g_autoptr(GBytes) bytes = planted (&defects[20]);    /* point-index-range */
   g_autoptr(MshedDiagnostics) strict = mshed_diagnostics_new ();
   g_autoptr(MshedDiagnostics) tolerant = mshed_diagnostics_new ();
-  g_autoptr(MshedDfm) a = mshed_dfm_new_from_bytes (bytes, MSHED_MODE_STRICT, strict, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MshedDfm) a = mshed_dfm_new_from_bytes (bytes, MSHED_MODE_STRICT, strict, &error);
+  g_autofree char *refusal = NULL;
   g_autoptr(MshedDfm) b = mshed_dfm_new_from_bytes (bytes, MSHED_MODE_TOLERANT, tolerant, NULL);
   MshedDfmLevel level;
   g_autofree char *want = NULL;
@@ -611,6 +613,10 @@ test_messages (void)
                           "100000 is past the %u entries of Points", level.n_points);
   d = mshed_diagnostics_find (strict, MSHED_CHECK_DFM_POINT_INDEX_RANGE);
   g_assert_cmpstr (d->message, ==, want);
+  refusal = g_strdup_printf ("The deformable model fails strict validation with 1 error; the "
+                             "first: %s", want);
+  g_assert_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_INVALID);
+  g_assert_cmpstr (error->message, ==, refusal);
   d = mshed_diagnostics_find (tolerant, MSHED_CHECK_DFM_POINT_INDEX_RANGE);
   g_assert_true (g_str_has_prefix (d->message, want));
   g_assert_cmpstr (d->message + strlen (want), ==, "; ignored: the element is not drawn");

@@ -483,8 +483,9 @@ skin_point (Gen  *g,
   /* weights are multiples of 1/1024 and the last takes the rest, so they sum to 1 exactly */
   for (guint i = 0; i + 1 < n; i++)
     {
-      w[i] = quantise (rest * (i == 0 ? rng_between (&g->r, 0.5, 0.9) : rng_between (&g->r, 0.2, 0.8)),
-                       Q_WEIGHT);
+      double share = i == 0 ? rng_between (&g->r, 0.5, 0.9) : rng_between (&g->r, 0.2, 0.8);
+
+      w[i] = quantise (rest * share, Q_WEIGHT);
       rest -= w[i];
     }
   w[n - 1] = rest;
@@ -716,7 +717,8 @@ add_edges (Gen          *g,
 
   for (guint k = 0; k < n; k++)
     {
-      guint16 e0 = g_array_index (tris, guint16, 3 * k), e1 = g_array_index (tris, guint16, 3 * k + 1);
+      guint16 e0 = g_array_index (tris, guint16, 3 * k);
+      guint16 e1 = g_array_index (tris, guint16, 3 * k + 1);
       guint8 w[4];
 
       /* edges index points, not elements */

@@ -129,5 +129,16 @@ gboolean _mshed_dfm_is_part_name        (const char         *name,
 gint     _mshed_dfm_scope_of_directory  (const MshedUtfNode *dir);
 char    *_mshed_dfm_read_string         (const MshedUtfNode *node);
 gint     _mshed_dfm_joint_kind_of_name  (const char         *name);
+gboolean _mshed_dfm_read_f32_at         (MshedUtfNode       *node,
+                                         guint               index,
+                                         float              *out);
+gboolean _mshed_dfm_read_u32_at         (MshedUtfNode       *node,
+                                         guint               index,
+                                         guint32            *out);
+const DfmMesh  *_mshed_dfm_mesh_at      (const MshedDfm     *self,
+                                         guint               level);
+const DfmGroup *_mshed_dfm_group_at     (const MshedDfm     *self,
+                                         guint               level,
+                                         guint               group);
 
 G_END_DECLS

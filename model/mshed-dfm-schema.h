@@ -89,7 +89,8 @@ typedef enum {
 } MshedDfmTable;
 
 #define MSHED_DFM_N_TABLES (MSHED_DFM_TABLE_LAST - MSHED_DFM_TABLE_FIRST)
-#define MSHED_DFM_TABLE_ID(t) ((MshedTableId) (t))   /* for MshedDiagnostic.table / MshedField.ref */
+/* a DFM table id as MshedDiagnostic.table and MshedField.ref hold it */
+#define MSHED_DFM_TABLE_ID(t) ((MshedTableId) (t))
 
 /* The directory a table's node sits in; a, b in the addressing functions of mshed-dfm.h. */
 typedef enum {

@@ -192,7 +192,8 @@ index_meshes (MshedDfm *self)
     {
       DfmMesh m = { 0 };
 
-      if (!mshed_utf_node_is_directory (c) || !_mshed_dfm_is_mesh_name (mshed_utf_node_get_name (c)))
+      if (!mshed_utf_node_is_directory (c) ||
+          !_mshed_dfm_is_mesh_name (mshed_utf_node_get_name (c)))
         continue;
       m.dir = c;
       m.face_groups = find_child (c, "Face_groups", TRUE);
@@ -206,7 +207,8 @@ index_meshes (MshedDfm *self)
         {
           DfmGroup group = { 0 };
 
-          if (!mshed_utf_node_is_directory (g) || !_mshed_dfm_is_group_name (mshed_utf_node_get_name (g)))
+          if (!mshed_utf_node_is_directory (g) ||
+              !_mshed_dfm_is_group_name (mshed_utf_node_get_name (g)))
             continue;
           group.dir = g;
           index_files (g, MSHED_DFM_SCOPE_GROUP, DFM_GROUP_BASE, DFM_N_GROUP, group.files);
@@ -285,7 +287,8 @@ index_bones_and_parts (MshedDfm *self)
     {
       DfmBone b = { 0 };
 
-      if (!mshed_utf_node_is_directory (c) || !_mshed_dfm_is_bone_name (mshed_utf_node_get_name (c)))
+      if (!mshed_utf_node_is_directory (c) ||
+          !_mshed_dfm_is_bone_name (mshed_utf_node_get_name (c)))
         continue;
       b.dir = c;
       b.part = -1;
@@ -591,24 +594,25 @@ mshed_utf_looks_like_dfm (const MshedUtf *utf)
 {
   MshedUtfNode *root = mshed_utf_get_root (utf);
 
-  return find_child (root, "Skeleton", TRUE) != NULL || find_child (root, "MultiLevel", TRUE) != NULL;
+  return find_child (root, "Skeleton", TRUE) != NULL ||
+         find_child (root, "MultiLevel", TRUE) != NULL;
 }
 
 /* Addressing ------------------------------------------------------------------------------ */
 
-static const DfmMesh *
-mesh_at (const MshedDfm *self,
-         guint           level)
+const DfmMesh *
+_mshed_dfm_mesh_at (const MshedDfm *self,
+                    guint           level)
 {
   return level < self->meshes->len ? &g_array_index (self->meshes, DfmMesh, level) : NULL;
 }
 
-static const DfmGroup *
-group_at (const MshedDfm *self,
-          guint           level,
-          guint           group)
+const DfmGroup *
+_mshed_dfm_group_at (const MshedDfm *self,
+                     guint           level,
+                     guint           group)
 {
-  const DfmMesh *m = mesh_at (self, level);
+  const DfmMesh *m = _mshed_dfm_mesh_at (self, level);
 
   return m && group < m->groups->len ? &g_array_index (m->groups, DfmGroup, group) : NULL;
 }
@@ -658,12 +662,13 @@ mshed_dfm_find_node (const MshedDfm *self,
     case MSHED_DFM_SCOPE_MULTILEVEL:
       return self->fractions;
     case MSHED_DFM_SCOPE_FACE_GROUPS:
-      return (m = mesh_at (self, a)) ? m->count : NULL;
+      return (m = _mshed_dfm_mesh_at (self, a)) ? m->count : NULL;
     case MSHED_DFM_SCOPE_GROUP:
-      return (g = group_at (self, a, b)) ? slot (g->files, table, DFM_GROUP_BASE, DFM_N_GROUP)
-                                         : NULL;
+      g = _mshed_dfm_group_at (self, a, b);
+      return g ? slot (g->files, table, DFM_GROUP_BASE, DFM_N_GROUP) : NULL;
     case MSHED_DFM_SCOPE_GEOMETRY:
-      return (m = mesh_at (self, a)) ? slot (m->files, table, DFM_GEO_BASE, DFM_N_GEO) : NULL;
+      m = _mshed_dfm_mesh_at (self, a);
+      return m ? slot (m->files, table, DFM_GEO_BASE, DFM_N_GEO) : NULL;
     case MSHED_DFM_SCOPE_SKELETON:
       return self->skeleton_name;
     case MSHED_DFM_SCOPE_CMPND:
@@ -739,16 +744,6 @@ mshed_dfm_get_array (const MshedDfm *self,
   return array_of (mshed_dfm_find_node (self, table, a, b), info ? info->stride : 1, out);
 }
 
-/* the geometry array @table of @level */
-static gboolean
-geo (const MshedDfm *self,
-     guint           level,
-     MshedDfmTable   table,
-     MshedDfmArray  *out)
-{
-  return mshed_dfm_get_array (self, table, level, 0, out);
-}
-
 /**
  * mshed_dfm_get_payload_offset:
  * @offset: (out): for a file, where its payload starts in the source file; for a directory,
@@ -791,7 +786,7 @@ mshed_dfm_get_payload_offset (const MshedDfm     *self,
   return TRUE;
 }
 
-/* Root, levels, groups --------------------------------------------------------------------- */
+/* Root ------------------------------------------------------------------------------------- */
 
 /**
  * mshed_dfm_get_exporter_version:
@@ -815,10 +810,10 @@ mshed_dfm_get_skeleton_name (const MshedDfm *self)
   return self->skeleton_text;
 }
 
-static gboolean
-read_f32_at (MshedUtfNode *node,
-             guint         index,
-             float        *out)
+gboolean
+_mshed_dfm_read_f32_at (MshedUtfNode *node,
+                        guint         index,
+                        float        *out)
 {
   gsize size;
   const guint8 *d;
@@ -832,14 +827,14 @@ read_f32_at (MshedUtfNode *node,
   return TRUE;
 }
 
-static gboolean
-read_u32_at (MshedUtfNode *node,
-             guint         index,
-             guint32      *out)
+gboolean
+_mshed_dfm_read_u32_at (MshedUtfNode *node,
+                        guint         index,
+                        guint32      *out)
 {
   float f;
 
-  if (!read_f32_at (node, index, &f))
+  if (!_mshed_dfm_read_f32_at (node, index, &f))
     return FALSE;
   memcpy (out, &f, sizeof *out);
   return TRUE;
@@ -855,335 +850,8 @@ mshed_dfm_get_scale (const MshedDfm *self)
 {
   float v = 1.0f;
 
-  read_f32_at (self->scale, 0, &v);
+  _mshed_dfm_read_f32_at (self->scale, 0, &v);
   return v;
-}
-
-/**
- * mshed_dfm_get_n_levels:
- *
- * Returns: the number of `Mesh<n>` directories of `MultiLevel`, in tree order
- */
-guint
-mshed_dfm_get_n_levels (const MshedDfm *self)
-{
-  return self->meshes->len;
-}
-
-guint
-mshed_dfm_get_n_fractions (const MshedDfm *self)
-{
-  gsize size = 0;
-
-  if (self->fractions)
-    mshed_utf_node_peek_data (self->fractions, &size);
-  return (guint) MIN (size / 4, G_MAXUINT);
-}
-
-gboolean
-mshed_dfm_get_fraction (const MshedDfm *self,
-                        guint           index,
-                        float          *out)
-{
-  return read_f32_at (self->fractions, index, out);
-}
-
-gboolean
-mshed_dfm_get_level (const MshedDfm *self,
-                     guint           level,
-                     MshedDfmLevel  *out)
-{
-  const DfmMesh *m = mesh_at (self, level);
-  MshedDfmArray a, b;
-
-  memset (out, 0, sizeof *out);
-  if (m == NULL)
-    return FALSE;
-  out->node = m->dir;
-  out->has_fraction = mshed_dfm_get_fraction (self, level, &out->fraction);
-  out->n_groups = m->groups->len;
-  geo (self, level, MSHED_DFM_TABLE_POINT_INDICES, &a);
-  out->n_elements = a.count;
-  geo (self, level, MSHED_DFM_TABLE_POINTS, &a);
-  out->n_points = a.count;
-  geo (self, level, MSHED_DFM_TABLE_UV0, &a);
-  out->n_uv0 = a.count;
-  out->has_uv1 = geo (self, level, MSHED_DFM_TABLE_UV1, &a) &&
-                 geo (self, level, MSHED_DFM_TABLE_UV1_INDICES, &b);
-  out->n_uv1 = a.count;
-  geo (self, level, MSHED_DFM_TABLE_BONE_ID_CHAIN, &a);
-  out->n_chain = a.count;
-  for (MshedDfmTable t = MSHED_DFM_TABLE_UV_BONE_ID; t <= MSHED_DFM_TABLE_UV_DEFAULT_LIST; t++)
-    out->has_uv_bone |= m->files[t - DFM_GEO_BASE] != NULL;
-  return TRUE;
-}
-
-gboolean
-mshed_dfm_get_group (const MshedDfm *self,
-                     guint           level,
-                     guint           group,
-                     MshedDfmGroup  *out)
-{
-  const DfmGroup *g = group_at (self, level, group);
-  MshedDfmArray a;
-
-  memset (out, 0, sizeof *out);
-  if (g == NULL)
-    return FALSE;
-  out->node = g->dir;
-  out->material_name = g->material_name;
-  out->material = g->material;
-  out->strip = g->files[MSHED_DFM_TABLE_TRISTRIP - DFM_GROUP_BASE] != NULL;
-  mshed_dfm_get_array (self, out->strip ? MSHED_DFM_TABLE_TRISTRIP : MSHED_DFM_TABLE_FACE_INDICES,
-                       level, group, &a);
-  out->n_indices = a.count;
-  mshed_dfm_get_array (self, MSHED_DFM_TABLE_EDGE_INDICES, level, group, &a);
-  out->n_edges = a.count;
-  return TRUE;
-}
-
-/**
- * mshed_dfm_dup_triangles:
- * @n_triangles: (out): how many triangles (three element indices each) were returned
- *
- * The group's triangles: `Tristrip_indices` unrolled with docs/dfm.md §5.1, else the whole
- * triples of `Face_indices`. Indices are not checked against the element count (the
- * validator's `dfm-face-index-range`).
- *
- * Returns: (transfer full) (nullable): 3 × @n_triangles element indices; NULL when there is
- *   no triangle
- */
-guint16 *
-mshed_dfm_dup_triangles (const MshedDfm *self,
-                         guint           level,
-                         guint           group,
-                         gsize          *n_triangles)
-{
-  MshedDfmGroup g;
-  MshedDfmArray a;
-  g_autofree guint16 *tris = NULL;
-
-  *n_triangles = 0;
-  if (!mshed_dfm_get_group (self, level, group, &g) ||
-      !mshed_dfm_get_array (self, g.strip ? MSHED_DFM_TABLE_TRISTRIP : MSHED_DFM_TABLE_FACE_INDICES,
-                            level, group, &a) || a.count < 3)
-    return NULL;
-  tris = g_new (guint16, g.strip ? 3 * ((gsize) a.count - 2) : a.count);
-  *n_triangles = g.strip ? mshed_dfm_strip_unroll (a.data, a.count, tris)
-                         : mshed_dfm_list_unroll (a.data, a.count, tris);
-  return *n_triangles ? g_steal_pointer (&tris) : NULL;
-}
-
-/**
- * mshed_dfm_set_triangles:
- * @triangles: 3 × @n_triangles element indices
- * @node: (out) (optional) (transfer none): the file that was replaced
- *
- * Replaces the group's indices: a strip group gets a strip encoded with
- * mshed_dfm_strip_encode (docs/dfm.md §5.3, runs joined), a `Face_indices` group the list.
- * Triangles with two equal corners cannot be drawn by a strip and are refused. The edit is
- * mshed_utf_set_data: its inverse is mshed_utf_set_data (@node, returned bytes).
- *
- * Returns: (transfer full) (nullable): the bytes the file held before, NULL on error
- */
-GBytes *
-mshed_dfm_set_triangles (MshedDfm       *self,
-                         guint           level,
-                         guint           group,
-                         const guint16  *triangles,
-                         gsize           n_triangles,
-                         MshedUtfNode  **node,
-                         GError        **error)
-{
-  const DfmGroup *g = group_at (self, level, group);
-  MshedUtfNode *target;
-  g_autoptr(GBytes) bytes = NULL;
-  gsize dropped = 0;
-
-  if (node)
-    *node = NULL;
-  target = g ? g->files[MSHED_DFM_TABLE_TRISTRIP - DFM_GROUP_BASE] : NULL;
-  if (target)
-    bytes = mshed_dfm_strip_encode (triangles, n_triangles, MSHED_DFM_STRIP_JOIN, &dropped);
-  else if (g && (target = g->files[MSHED_DFM_TABLE_FACE_INDICES - DFM_GROUP_BASE]))
-    {
-      guint8 *buf = g_malloc (n_triangles * 6 + 1);
-
-      for (gsize k = 0; k < 3 * n_triangles; k++)
-        mshed_write_u16 (buf + 2 * k, triangles[k]);
-      bytes = g_bytes_new_take (buf, n_triangles * 6);
-    }
-  if (target == NULL)
-    {
-      g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_NOT_FOUND,
-                   _("Mesh%u group %u has no Tristrip_indices or Face_indices to replace"),
-                   level, group);
-      return NULL;
-    }
-  if (dropped)
-    {
-      g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_RANGE,
-                   g_dngettext (GETTEXT_PACKAGE,
-                                "%zu triangle has two equal corners; a strip cannot draw it",
-                                "%zu triangles have two equal corners; a strip cannot draw them",
-                                dropped), dropped);
-      return NULL;
-    }
-  if (node)
-    *node = target;
-  return mshed_utf_set_data (self->utf, target, bytes);
-}
-
-/* Elements and skin ------------------------------------------------------------------------ */
-
-static gboolean
-read_vec (const MshedDfmArray *a,
-          guint64              index,
-          guint                n,
-          float               *out)
-{
-  if (index >= a->count)
-    return FALSE;
-  for (guint k = 0; k < n; k++)
-    out[k] = mshed_read_f32 (a->data + index * a->stride + 4 * k);
-  return TRUE;
-}
-
-static gboolean
-read_index (const MshedDfmArray *a,
-            guint64              index,
-            guint32             *out)
-{
-  if (index >= a->count)
-    return FALSE;
-  *out = mshed_read_u32 (a->data + index * 4);
-  return TRUE;
-}
-
-gboolean
-mshed_dfm_get_point (const MshedDfm *self,
-                     guint           level,
-                     guint           point,
-                     float           position[3],
-                     float           normal[3])
-{
-  MshedDfmArray p, n;
-
-  geo (self, level, MSHED_DFM_TABLE_POINTS, &p);
-  geo (self, level, MSHED_DFM_TABLE_VERTEX_NORMALS, &n);
-  return read_vec (&p, point, 3, position) && read_vec (&n, point, 3, normal);
-}
-
-/**
- * mshed_dfm_get_element:
- *
- * Forms element @element of @level (docs/dfm.md §6.1): position and normal of point
- * `Point_indices[e]`, UV0 coordinate `UV0_indices[e]`, UV1 when the pair exists.
- *
- * Returns: FALSE when an index or array it needs is missing or out of range (@out is then
- *   partly filled); a UV1 out of range only clears has_uv1
- */
-gboolean
-mshed_dfm_get_element (const MshedDfm  *self,
-                       guint            level,
-                       guint            element,
-                       MshedDfmElement *out)
-{
-  MshedDfmArray pi, ui, vi, uv0, uv1;
-
-  memset (out, 0, sizeof *out);
-  geo (self, level, MSHED_DFM_TABLE_POINT_INDICES, &pi);
-  geo (self, level, MSHED_DFM_TABLE_UV0_INDICES, &ui);
-  geo (self, level, MSHED_DFM_TABLE_UV0, &uv0);
-  if (geo (self, level, MSHED_DFM_TABLE_UV1_INDICES, &vi) &&
-      geo (self, level, MSHED_DFM_TABLE_UV1, &uv1) && read_index (&vi, element, &out->uv1_index))
-    out->has_uv1 = read_vec (&uv1, out->uv1_index, 2, out->uv1);
-  return read_index (&pi, element, &out->point) && read_index (&ui, element, &out->uv0_index) &&
-         mshed_dfm_get_point (self, level, out->point, out->position, out->normal) &&
-         read_vec (&uv0, out->uv0_index, 2, out->uv0);
-}
-
-/**
- * mshed_dfm_get_skin_range:
- *
- * The slice of the bone chains that skins @point (docs/dfm.md §6.2).
- *
- * Returns: FALSE when the point has no entry in `Point_bone_first`/`Point_bone_count` or the
- *   slice ends past either chain
- */
-gboolean
-mshed_dfm_get_skin_range (const MshedDfm *self,
-                          guint           level,
-                          guint           point,
-                          guint32        *first,
-                          guint32        *count)
-{
-  MshedDfmArray f, c, ids, weights;
-
-  geo (self, level, MSHED_DFM_TABLE_POINT_BONE_FIRST, &f);
-  geo (self, level, MSHED_DFM_TABLE_POINT_BONE_COUNT, &c);
-  geo (self, level, MSHED_DFM_TABLE_BONE_ID_CHAIN, &ids);
-  geo (self, level, MSHED_DFM_TABLE_BONE_WEIGHT_CHAIN, &weights);
-  if (!read_index (&f, point, first) || !read_index (&c, point, count))
-    return FALSE;
-  return (guint64) *first + *count <= MIN (ids.count, weights.count);
-}
-
-gboolean
-mshed_dfm_get_influence (const MshedDfm *self,
-                         guint           level,
-                         guint32         chain_index,
-                         guint32        *bone,
-                         float          *weight)
-{
-  MshedDfmArray ids, weights;
-
-  geo (self, level, MSHED_DFM_TABLE_BONE_ID_CHAIN, &ids);
-  geo (self, level, MSHED_DFM_TABLE_BONE_WEIGHT_CHAIN, &weights);
-  return read_index (&ids, chain_index, bone) && read_vec (&weights, chain_index, 1, weight);
-}
-
-/**
- * mshed_dfm_get_uv_bone:
- *
- * The scalars of the UV bone block of @level (docs/dfm.md §6.4); absent values read as 0.
- *
- * Returns: FALSE when the level has no `UV_bone_id`
- */
-gboolean
-mshed_dfm_get_uv_bone (const MshedDfm *self,
-                       guint           level,
-                       MshedDfmUvBone *out)
-{
-  const DfmMesh *m = mesh_at (self, level);
-  float *scalars[] = { &out->plane_distance, &out->x_to_u_scale, &out->y_to_v_scale,
-                       &out->min_du, &out->max_du, &out->min_dv, &out->max_dv };
-  MshedDfmArray ids;
-
-  memset (out, 0, sizeof *out);
-  if (m == NULL)
-    return FALSE;
-  for (guint k = 0; k < G_N_ELEMENTS (scalars); k++)
-    read_f32_at (m->files[MSHED_DFM_TABLE_UV_PLANE_DISTANCE + k - DFM_GEO_BASE], 0, scalars[k]);
-  read_u32_at (m->files[MSHED_DFM_TABLE_UV_VERTEX_COUNT - DFM_GEO_BASE], 0, &out->vertex_count);
-  geo (self, level, MSHED_DFM_TABLE_UV_VERTEX_ID, &ids);
-  out->n_vertices = ids.count;
-  out->present = read_u32_at (m->files[MSHED_DFM_TABLE_UV_BONE_ID - DFM_GEO_BASE], 0, &out->bone);
-  return out->present;
-}
-
-gboolean
-mshed_dfm_get_uv_bone_vertex (const MshedDfm *self,
-                              guint           level,
-                              guint           k,
-                              guint32        *uv,
-                              float           default_uv[2])
-{
-  MshedDfmArray ids, defaults;
-
-  geo (self, level, MSHED_DFM_TABLE_UV_VERTEX_ID, &ids);
-  geo (self, level, MSHED_DFM_TABLE_UV_DEFAULT_LIST, &defaults);
-  return read_index (&ids, k, uv) && read_vec (&defaults, k, 2, default_uv);
 }
 
 /* Parts, joints, bones ---------------------------------------------------------------------- */
@@ -1211,7 +879,7 @@ mshed_dfm_get_part (const MshedDfm *self,
   out->object_name = p->object_name;
   out->file_name = p->file_name;
   out->bone = p->bone;
-  out->has_index = read_u32_at (p->files[MSHED_DFM_TABLE_PART_INDEX - DFM_PART_BASE], 0,
+  out->has_index = _mshed_dfm_read_u32_at (p->files[MSHED_DFM_TABLE_PART_INDEX - DFM_PART_BASE], 0,
                                 (guint32 *) &index);
   out->index = out->has_index ? index : -1;
   return TRUE;
@@ -1479,9 +1147,10 @@ mshed_dfm_get_material (const MshedDfm   *self,
   out->dt_name = m->dt_name;
   flags = m->files[MSHED_DFM_TABLE_MATERIAL_DT_FLAGS - DFM_MAT_BASE];
   dc = m->files[MSHED_DFM_TABLE_MATERIAL_DC - DFM_MAT_BASE];
-  out->has_dt_flags = read_u32_at (flags, 0, &out->dt_flags);
-  out->has_dc = read_f32_at (dc, 0, &out->dc[0]) && read_f32_at (dc, 1, &out->dc[1]) &&
-                read_f32_at (dc, 2, &out->dc[2]);
+  out->has_dt_flags = _mshed_dfm_read_u32_at (flags, 0, &out->dt_flags);
+  out->has_dc = _mshed_dfm_read_f32_at (dc, 0, &out->dc[0]) &&
+                _mshed_dfm_read_f32_at (dc, 1, &out->dc[1]) &&
+                _mshed_dfm_read_f32_at (dc, 2, &out->dc[2]);
   return TRUE;
 }
 

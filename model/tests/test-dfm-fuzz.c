@@ -306,8 +306,9 @@ test_bit_flips (void)
       for (guint k = 0; k < flips; k++)
         {
           /* mostly the payloads, where the DFM is; sometimes anywhere */
-          gsize at = rnd (&s) % 8 && data_offset < len ? data_offset + rnd (&s) % (len - data_offset)
-                                                       : rnd (&s) % len;
+          gsize at = rnd (&s) % 8 && data_offset < len
+                       ? data_offset + rnd (&s) % (len - data_offset)
+                       : rnd (&s) % len;
 
           copy[at] ^= (guint8) (1u << (rnd (&s) % 8));
         }

@@ -38,7 +38,8 @@ unroll (GBytes *strip,
   guint16 *tris = g_new0 (guint16, 3 * (n > 2 ? n - 2 : 0) + 3);
 
   *n_tris = mshed_dfm_strip_unroll (g_bytes_get_data (strip, NULL), n, tris);
-  g_assert_cmpuint (*n_tris, ==, mshed_dfm_strip_count_triangles (g_bytes_get_data (strip, NULL), n));
+  g_assert_cmpuint (*n_tris, ==,
+                    mshed_dfm_strip_count_triangles (g_bytes_get_data (strip, NULL), n));
   return tris;
 }
 

@@ -539,7 +539,12 @@ test_set_triangles (void)
 static void
 test_schema (void)
 {
-  static const struct { MshedDfmTable id; guint stride; const char *last; guint last_offset; } t[] = {
+  static const struct {
+    MshedDfmTable id;
+    guint         stride;
+    const char   *last;
+    guint         last_offset;
+  } t[] = {
     { MSHED_DFM_TABLE_CONS_FIX, 176, "rot22", 172 },
     { MSHED_DFM_TABLE_CONS_LOOSE, 176, "rot22", 172 },
     { MSHED_DFM_TABLE_CONS_REV, 208, "max", 204 },

@@ -147,6 +147,54 @@ mshed_check_to_string (MshedCheck check)
     { MSHED_CHECK_UTF_OVERLAP, "utf-overlap" },
     { MSHED_CHECK_UTF_EMPTY_DIRECTORY, "utf-empty-directory" },
     { MSHED_CHECK_UTF_HEADER_EXTRA, "utf-header-extra" },
+    { MSHED_CHECK_DFM_CMPND_MISSING, "dfm-cmpnd-missing" },
+    { MSHED_CHECK_DFM_PART_MISSING, "dfm-part-missing" },
+    { MSHED_CHECK_DFM_PART_BONE, "dfm-part-bone" },
+    { MSHED_CHECK_DFM_PART_INDEX, "dfm-part-index" },
+    { MSHED_CHECK_DFM_PART_DUPLICATE, "dfm-part-duplicate" },
+    { MSHED_CHECK_DFM_CONS_KIND, "dfm-cons-kind" },
+    { MSHED_CHECK_DFM_CONS_SIZE, "dfm-cons-size" },
+    { MSHED_CHECK_DFM_FRACTIONS, "dfm-fractions" },
+    { MSHED_CHECK_DFM_MESH_MISSING, "dfm-mesh-missing" },
+    { MSHED_CHECK_DFM_GROUP_MATERIAL, "dfm-group-material" },
+    { MSHED_CHECK_DFM_GROUP_INDICES, "dfm-group-indices" },
+    { MSHED_CHECK_DFM_GEOMETRY_MISSING, "dfm-geometry-missing" },
+    { MSHED_CHECK_DFM_UV_PAIR, "dfm-uv-pair" },
+    { MSHED_CHECK_DFM_ARRAY_SIZE, "dfm-array-size" },
+    { MSHED_CHECK_DFM_BONE_TO_ROOT, "dfm-bone-to-root" },
+    { MSHED_CHECK_DFM_POINT_INDEX_RANGE, "dfm-point-index-range" },
+    { MSHED_CHECK_DFM_UV_INDEX_RANGE, "dfm-uv-index-range" },
+    { MSHED_CHECK_DFM_FACE_INDEX_RANGE, "dfm-face-index-range" },
+    { MSHED_CHECK_DFM_CHAIN_RANGE, "dfm-chain-range" },
+    { MSHED_CHECK_DFM_BONE_ID_RANGE, "dfm-bone-id-range" },
+    { MSHED_CHECK_DFM_UV_BONE_RANGE, "dfm-uv-bone-range" },
+    { MSHED_CHECK_DFM_UV_VERTEX_RANGE, "dfm-uv-vertex-range" },
+    { MSHED_CHECK_DFM_UV_DEFAULT_LIST, "dfm-uv-default-list" },
+    { MSHED_CHECK_DFM_POINT_ARRAYS, "dfm-point-arrays" },
+    { MSHED_CHECK_DFM_CHAIN_LENGTHS, "dfm-chain-lengths" },
+    { MSHED_CHECK_DFM_ELEMENT_ARRAYS, "dfm-element-arrays" },
+    { MSHED_CHECK_DFM_EDGE_COUNT, "dfm-edge-count" },
+    { MSHED_CHECK_DFM_FACE_LIST, "dfm-face-list" },
+    { MSHED_CHECK_DFM_GROUP_BOTH, "dfm-group-both" },
+    { MSHED_CHECK_DFM_STRING_NUL, "dfm-string-nul" },
+    { MSHED_CHECK_DFM_NAME_RESIDUE, "dfm-name-residue" },
+    { MSHED_CHECK_DFM_EXPORTER_MISSING, "dfm-exporter-missing" },
+    { MSHED_CHECK_DFM_SCALE_MISSING, "dfm-scale-missing" },
+    { MSHED_CHECK_DFM_LOD_BITS_MISSING, "dfm-lod-bits-missing" },
+    { MSHED_CHECK_DFM_GROUP_COUNT, "dfm-group-count" },
+    { MSHED_CHECK_DFM_UV_VERTEX_COUNT, "dfm-uv-vertex-count" },
+    { MSHED_CHECK_DFM_INFLUENCES, "dfm-influences" },
+    { MSHED_CHECK_DFM_ZERO_INFLUENCES, "dfm-zero-influences" },
+    { MSHED_CHECK_DFM_WEIGHT_SUM, "dfm-weight-sum" },
+    { MSHED_CHECK_DFM_UNREFERENCED_POINTS, "dfm-unreferenced-points" },
+    { MSHED_CHECK_DFM_DETACHED_BONE, "dfm-detached-bone" },
+    { MSHED_CHECK_DFM_CONS_UNKNOWN_PART, "dfm-cons-unknown-part" },
+    { MSHED_CHECK_DFM_UNKNOWN_NODE, "dfm-unknown-node" },
+    { MSHED_CHECK_DFM_SKELETON_MISSING, "dfm-skeleton-missing" },
+    { MSHED_CHECK_DFM_MULTILEVEL_MISSING, "dfm-multilevel-missing" },
+    { MSHED_CHECK_DFM_UV_BONE_BLOCK, "dfm-uv-bone-block" },
+    { MSHED_CHECK_DFM_CONS_HIERARCHY, "dfm-cons-hierarchy" },
+    { MSHED_CHECK_DFM_MATERIAL_UNRESOLVED, "dfm-material-unresolved" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
@@ -267,6 +315,29 @@ mshed_diagnostics_add (MshedDiagnostics *self,
   va_end (args);
 }
 
+/* a finding about a UTF node, optionally a record of the typed table it holds */
+static void
+push_node (MshedDiagnostics *self,
+           MshedSeverity     severity,
+           MshedCheck        check,
+           const char       *path,
+           MshedTableId      table,
+           gint64            record,
+           const char       *field,
+           guint64           offset,
+           const char       *format,
+           va_list           args)
+{
+  MshedDiagnostic *d = g_new0 (MshedDiagnostic, 1);
+
+  d->res_type = G_MAXUINT32;
+  d->res_index = -1;
+  d->table = table;
+  d->record = record;
+  d->path = g_strdup (path);
+  push_item (self, d, severity, check, field, offset, format, args);
+}
+
 /**
  * mshed_diagnostics_add_node:
  * @path: (nullable): the UTF node path (docs/utf.md §9), NULL for the header or a region
@@ -283,16 +354,39 @@ mshed_diagnostics_add_node (MshedDiagnostics *self,
                             const char       *format,
                             ...)
 {
-  MshedDiagnostic *d = g_new0 (MshedDiagnostic, 1);
   va_list args;
 
-  d->res_type = G_MAXUINT32;
-  d->res_index = -1;
-  d->table = MSHED_TABLE_NONE;
-  d->record = -1;
-  d->path = g_strdup (path);
   va_start (args, format);
-  push_item (self, d, severity, check, field, offset, format, args);
+  push_node (self, severity, check, path, MSHED_TABLE_NONE, -1, field, offset, format, args);
+  va_end (args);
+}
+
+/**
+ * mshed_diagnostics_add_node_record:
+ * @path: the UTF node path (`\MultiLevel\Mesh0\Geometry\Points`)
+ * @table: the typed table the node holds (a DFM table id, mshed-dfm-schema.h), or
+ *   MSHED_TABLE_NONE
+ * @record: the record of that table, -1 when none
+ *
+ * Adds a finding about a record of a typed UTF payload (a DFM table): a node path and a
+ * table, record and field, but no NRes resource.
+ */
+void
+mshed_diagnostics_add_node_record (MshedDiagnostics *self,
+                                   MshedSeverity     severity,
+                                   MshedCheck        check,
+                                   const char       *path,
+                                   MshedTableId      table,
+                                   gint64            record,
+                                   const char       *field,
+                                   guint64           offset,
+                                   const char       *format,
+                                   ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  push_node (self, severity, check, path, table, record, field, offset, format, args);
   va_end (args);
 }
 
@@ -354,4 +448,52 @@ mshed_diagnostic_format (const MshedDiagnostic *self)
   return g_strdup_printf ("%s: %s%s%s [%s, offset 0x%" PRIX64 "]", sev,
                           self->entry ? self->entry : "", self->entry ? ": " : "",
                           self->message, mshed_check_to_string (self->check), self->offset);
+}
+
+/**
+ * mshed_diagnostics_find_error:
+ * @from: the index of the first item to look at
+ *
+ * Returns: (transfer none) (nullable): the first error-severity item at or after @from
+ */
+const MshedDiagnostic *
+mshed_diagnostics_find_error (const MshedDiagnostics *self,
+                              guint                   from)
+{
+  for (guint i = from; i < self->items->len; i++)
+    {
+      const MshedDiagnostic *d = g_ptr_array_index (self->items, i);
+
+      if (d->severity == MSHED_SEVERITY_ERROR)
+        return d;
+    }
+  return NULL;
+}
+
+/**
+ * mshed_diagnostics_add_suppressed:
+ * @count: how many findings of @check a validator did not list (at least 1)
+ *
+ * Adds one line "N more problems of this kind are not listed" for a check whose findings
+ * were cut off, and counts all @count of them in n_errors / n_warnings.
+ */
+void
+mshed_diagnostics_add_suppressed (MshedDiagnostics *self,
+                                  MshedSeverity     severity,
+                                  MshedCheck        check,
+                                  guint             count)
+{
+  g_return_if_fail (count > 0);
+  mshed_diagnostics_add_node_record (self, severity, check, NULL, MSHED_TABLE_NONE, -1, NULL, 0,
+                                     g_dngettext (GETTEXT_PACKAGE,
+                                                  "%u more problem of this kind (%s) is not "
+                                                  "listed",
+                                                  "%u more problems of this kind (%s) are not "
+                                                  "listed", count),
+                                     count, mshed_check_to_string (check));
+  /* the counters cover every finding, listed or not */
+  if (severity == MSHED_SEVERITY_ERROR)
+    self->n_errors += count - 1;
+  else if (severity == MSHED_SEVERITY_WARNING)
+    self->n_warnings += count - 1;
 }

@@ -111,6 +111,58 @@ typedef enum {
   MSHED_CHECK_UTF_OVERLAP,           /* warning: regions or payloads overlap */
   MSHED_CHECK_UTF_EMPTY_DIRECTORY,   /* info: a directory without children */
   MSHED_CHECK_UTF_HEADER_EXTRA,      /* info: entryOffset / unusedOffset / unusedSize set */
+
+  /* Freelancer deformable model, docs/dfm.md §14: rejected (errors) */
+  MSHED_CHECK_DFM_CMPND_MISSING = 600, /* no Cmpnd directory */
+  MSHED_CHECK_DFM_PART_MISSING,      /* a part without Object name or File name */
+  MSHED_CHECK_DFM_PART_BONE,         /* File name names no bone directory */
+  MSHED_CHECK_DFM_PART_INDEX,        /* Index missing or not the bone's position */
+  MSHED_CHECK_DFM_PART_DUPLICATE,    /* two parts claim one bone */
+  MSHED_CHECK_DFM_CONS_KIND,         /* a Cons file of unknown kind (record size unknown) */
+  MSHED_CHECK_DFM_CONS_SIZE,         /* Cons length not a multiple of its record size */
+  MSHED_CHECK_DFM_FRACTIONS,         /* Fractions entries != Mesh directories */
+  MSHED_CHECK_DFM_MESH_MISSING,      /* a mesh without Face_groups or Geometry */
+  MSHED_CHECK_DFM_GROUP_MATERIAL,    /* a face group without Material_name */
+  MSHED_CHECK_DFM_GROUP_INDICES,     /* a face group without Tristrip_indices and Face_indices */
+  MSHED_CHECK_DFM_GEOMETRY_MISSING,  /* a required Geometry file is missing */
+  MSHED_CHECK_DFM_UV_PAIR,           /* UV1_indices without UV1 or the reverse */
+  MSHED_CHECK_DFM_ARRAY_SIZE,        /* a numeric file not a whole number of records */
+  MSHED_CHECK_DFM_BONE_TO_ROOT,      /* Bone to root missing or not 48 bytes */
+  MSHED_CHECK_DFM_POINT_INDEX_RANGE, /* Point_indices >= points */
+  MSHED_CHECK_DFM_UV_INDEX_RANGE,    /* UV0/UV1_indices >= coordinates */
+  MSHED_CHECK_DFM_FACE_INDEX_RANGE,  /* a face-group index >= elements */
+  MSHED_CHECK_DFM_CHAIN_RANGE,       /* first + count past the bone chains */
+  MSHED_CHECK_DFM_BONE_ID_RANGE,     /* Bone_id_chain >= bones */
+  MSHED_CHECK_DFM_UV_BONE_RANGE,     /* UV_bone_id >= bones */
+  MSHED_CHECK_DFM_UV_VERTEX_RANGE,   /* UV_vertex_id >= UV0 coordinates */
+  MSHED_CHECK_DFM_UV_DEFAULT_LIST,   /* UV_default_list != 2 x UV_vertex_id */
+  MSHED_CHECK_DFM_POINT_ARRAYS,      /* per-point arrays of different lengths */
+  MSHED_CHECK_DFM_CHAIN_LENGTHS,     /* Bone_id_chain and Bone_weight_chain lengths differ */
+  MSHED_CHECK_DFM_ELEMENT_ARRAYS,    /* UV0/UV1_indices and Point_indices lengths differ */
+  MSHED_CHECK_DFM_EDGE_COUNT,        /* Edge_indices != 2 x Edge_angles */
+
+  /* docs/dfm.md §14: tolerated (warnings, or notes where retail files do it) */
+  MSHED_CHECK_DFM_FACE_LIST = 640,   /* warning: Face_indices instead of a strip */
+  MSHED_CHECK_DFM_GROUP_BOTH,        /* warning: both Tristrip_indices and Face_indices */
+  MSHED_CHECK_DFM_STRING_NUL,        /* warning: a DFM string without a final NUL */
+  MSHED_CHECK_DFM_NAME_RESIDUE,      /* info: bytes after a Cons name's NUL */
+  MSHED_CHECK_DFM_EXPORTER_MISSING,  /* warning: no Exporter Version */
+  MSHED_CHECK_DFM_SCALE_MISSING,     /* warning: no Cmpnd/Scale (1 is used) */
+  MSHED_CHECK_DFM_LOD_BITS_MISSING,  /* warning: no Lod Bits (0 is used) */
+  MSHED_CHECK_DFM_GROUP_COUNT,       /* warning: Face_groups/Count missing or wrong */
+  MSHED_CHECK_DFM_UV_VERTEX_COUNT,   /* warning: UV_vertex_count != UV_vertex_id entries */
+  MSHED_CHECK_DFM_INFLUENCES,        /* warning: more than 4 influences */
+  MSHED_CHECK_DFM_ZERO_INFLUENCES,   /* warning: a point without influences */
+  MSHED_CHECK_DFM_WEIGHT_SUM,        /* warning: weights of a point do not sum to 1 */
+  MSHED_CHECK_DFM_UNREFERENCED_POINTS, /* info: points no element uses */
+  MSHED_CHECK_DFM_DETACHED_BONE,     /* info: a bone directory no part names */
+  MSHED_CHECK_DFM_CONS_UNKNOWN_PART, /* warning: a constraint names an unknown part */
+  MSHED_CHECK_DFM_UNKNOWN_NODE,      /* warning: a node Librelancer rejects */
+  MSHED_CHECK_DFM_SKELETON_MISSING,  /* warning: no Skeleton/Name (docs/dfm.md §7) */
+  MSHED_CHECK_DFM_MULTILEVEL_MISSING, /* warning: no MultiLevel, nothing to draw */
+  MSHED_CHECK_DFM_UV_BONE_BLOCK,     /* warning: only part of the UV bone block */
+  MSHED_CHECK_DFM_CONS_HIERARCHY,    /* warning: a second parent or a cycle */
+  MSHED_CHECK_DFM_MATERIAL_UNRESOLVED, /* info: Material_name not in this file's library */
 } MshedCheck;
 
 typedef struct {
@@ -171,10 +223,26 @@ void              mshed_diagnostics_add_node  (MshedDiagnostics *self,
                                                guint64           offset,
                                                const char       *format,
                                                ...) G_GNUC_PRINTF (7, 8);
+void              mshed_diagnostics_add_node_record (MshedDiagnostics *self,
+                                               MshedSeverity     severity,
+                                               MshedCheck        check,
+                                               const char       *path,
+                                               MshedTableId      table,
+                                               gint64            record,
+                                               const char       *field,
+                                               guint64           offset,
+                                               const char       *format,
+                                               ...) G_GNUC_PRINTF (9, 10);
 void              mshed_diagnostics_append    (MshedDiagnostics *self,
                                                const MshedDiagnostics *other);
 const MshedDiagnostic *mshed_diagnostics_find (const MshedDiagnostics *self,
                                                MshedCheck        check);
+const MshedDiagnostic *mshed_diagnostics_find_error (const MshedDiagnostics *self,
+                                               guint             from);
+void              mshed_diagnostics_add_suppressed (MshedDiagnostics *self,
+                                               MshedSeverity     severity,
+                                               MshedCheck        check,
+                                               guint             count);
 char             *mshed_diagnostic_format     (const MshedDiagnostic *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (MshedDiagnostics, mshed_diagnostics_free)

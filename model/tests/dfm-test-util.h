@@ -1,0 +1,136 @@
+/* dfm-test-util.h
+ *
+ * Copyright 2026 The mshed authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Building UTF trees by hand for the DFM tests: directories, files of words, floats, shorts
+ * and strings, and lookups that fail loudly.
+ */
+#pragma once
+
+#include <string.h>
+
+#include "mshed-bytes.h"
+#include "mshed-utf.h"
+
+static inline MshedUtfNode *
+t_dir (MshedUtf     *utf,
+       MshedUtfNode *parent,
+       const char   *name)
+{
+  MshedUtfNode *node = mshed_utf_node_new_directory (utf, name);
+
+  g_assert_true (mshed_utf_insert_child (utf, parent, G_MAXUINT, node, NULL));
+  return node;
+}
+
+static inline MshedUtfNode *
+t_file (MshedUtf     *utf,
+        MshedUtfNode *parent,
+        const char   *name,
+        const void   *data,
+        gsize         len)
+{
+  g_autoptr(GBytes) bytes = g_bytes_new (data, len);
+  MshedUtfNode *node = mshed_utf_node_new_file (utf, name, bytes);
+
+  g_assert_true (mshed_utf_insert_child (utf, parent, G_MAXUINT, node, NULL));
+  return node;
+}
+
+static inline MshedUtfNode *
+t_text (MshedUtf     *utf,
+        MshedUtfNode *parent,
+        const char   *name,
+        const char   *value)
+{
+  return t_file (utf, parent, name, value, strlen (value) + 1);
+}
+
+static inline MshedUtfNode *
+t_u32s (MshedUtf      *utf,
+        MshedUtfNode  *parent,
+        const char    *name,
+        const guint32 *values,
+        gsize          n)
+{
+  g_autofree guint8 *b = g_malloc (4 * n + 1);
+
+  for (gsize i = 0; i < n; i++)
+    mshed_write_u32 (b + 4 * i, values[i]);
+  return t_file (utf, parent, name, b, 4 * n);
+}
+
+static inline MshedUtfNode *
+t_u16s (MshedUtf      *utf,
+        MshedUtfNode  *parent,
+        const char    *name,
+        const guint16 *values,
+        gsize          n)
+{
+  g_autofree guint8 *b = g_malloc (2 * n + 1);
+
+  for (gsize i = 0; i < n; i++)
+    mshed_write_u16 (b + 2 * i, values[i]);
+  return t_file (utf, parent, name, b, 2 * n);
+}
+
+static inline MshedUtfNode *
+t_f32s (MshedUtf     *utf,
+        MshedUtfNode *parent,
+        const char   *name,
+        const float  *values,
+        gsize         n)
+{
+  g_autofree guint32 *bits = g_new (guint32, n + 1);
+
+  memcpy (bits, values, n * sizeof (float));
+  return t_u32s (utf, parent, name, bits, n);
+}
+
+static inline MshedUtfNode *
+t_lookup (MshedUtf   *utf,
+          const char *path)
+{
+  MshedUtfNode *node = mshed_utf_lookup (utf, path);
+
+  if (node == NULL)
+    g_error ("no node %s", path);
+  return node;
+}
+
+/* replaces the payload of @path with @len bytes of @data */
+static inline void
+t_set (MshedUtf   *utf,
+       const char *path,
+       const void *data,
+       gsize       len)
+{
+  g_autoptr(GBytes) bytes = g_bytes_new (data, len);
+
+  g_bytes_unref (mshed_utf_set_data (utf, t_lookup (utf, path), bytes));
+}
+
+/* a copy of the payload of @path, @extra zero bytes longer (negative: shorter) */
+static inline GByteArray *
+t_copy (MshedUtf   *utf,
+        const char *path,
+        gssize      extra)
+{
+  gsize size;
+  const guint8 *data = mshed_utf_node_peek_data (t_lookup (utf, path), &size);
+  GByteArray *a = g_byte_array_new ();
+
+  g_byte_array_append (a, data, size);
+  g_byte_array_set_size (a, (guint) ((gssize) size + extra));
+  if (extra > 0)
+    memset (a->data + size, 0, (gsize) extra);
+  return a;
+}
+
+static inline void
+t_remove (MshedUtf   *utf,
+          const char *path)
+{
+  mshed_utf_node_free (mshed_utf_remove (utf, t_lookup (utf, path), NULL, NULL));
+}

@@ -5,8 +5,9 @@
  *
  * mshed-cli validate over folders on several threads (--jobs): the output, byte for byte, the
  * order and the exit status are those of one thread, with defects, unreadable files and
- * folders among the files; and the --json document keeps json-glib's layout. The expected
- * order comes from the names the test gives its files, never from the CLI.
+ * folders among the files; the --json document keeps json-glib's layout; and the process
+ * starts without GIO or the GL libraries. The expected order comes from the names the test
+ * gives its files, never from the CLI.
  */
 #define _XOPEN_SOURCE 700  /* symlink(), mkfifo() beside ISO C11 (c_std=c11) */
 #include "config.h"
@@ -323,6 +324,30 @@ test_jobs_usage (void)
   g_assert_nonnull (strstr (run.out, "--jobs=N"));
 }
 
+/* What a validate process loads: GLib and GObject, not GIO, json-glib or the GL loader
+ * (libepoxy binds its thousands of symbols at start; only mshed-cli-render needs it). The
+ * dynamic linker lists what it loads with LD_DEBUG=libs (glibc). */
+static void
+test_startup_libraries (void)
+{
+  g_auto(Run) run = { 0 };
+  g_autoptr(GBytes) model = NULL;
+  const char *unwanted[] = { "libgio-2.0.so", "libjson-glib", "libepoxy.so", "libEGL" };
+  MshedGenParams params;
+
+  mshed_gen_params_init (&params, 5);
+  model = mshed_generate_model_bytes (&params);
+  write_file ("startup.msh", model);
+  g_setenv ("LD_DEBUG", "libs", TRUE);
+  run_cli (&run, "validate", "startup.msh", NULL);
+  g_unsetenv ("LD_DEBUG");
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.err, "find library=libglib-2.0.so"));
+  for (guint i = 0; i < G_N_ELEMENTS (unwanted); i++)
+    if (strstr (run.err, unwanted[i]))
+      g_error ("mshed-cli validate loads %s:\n%s", unwanted[i], run.err);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -337,6 +362,7 @@ main (int    argc,
   g_test_add_func ("/cli/validate/jobs/order", test_jobs_order);
   g_test_add_func ("/cli/validate/jobs/usage", test_jobs_usage);
   g_test_add_func ("/cli/validate/json-layout", test_json_layout);
+  g_test_add_func ("/cli/validate/startup-libraries", test_startup_libraries);
   status = g_test_run ();
   cli_test_finish (status);
   return status;

@@ -37,26 +37,6 @@ typedef struct {
 
 /* Output --------------------------------------------------------------------------------- */
 
-static void
-json_escape (GString    *out,
-             const char *text)
-{
-  g_string_append_c (out, '"');
-  for (const guchar *p = (const guchar *) text; *p; p++)
-    {
-      if (*p == '"' || *p == '\\')
-        {
-          g_string_append_c (out, '\\');
-          g_string_append_c (out, (char) *p);
-        }
-      else if (*p < 0x20)
-        g_string_append_printf (out, "\\u%04X", *p);
-      else
-        g_string_append_c (out, (char) *p);
-    }
-  g_string_append_c (out, '"');
-}
-
 static char *
 json_number (double v)
 {
@@ -80,9 +60,9 @@ dump_begin (Dump       *d,
   if (d->json)
     {
       g_string_append (d->out, "{\n  \"file\": ");
-      json_escape (d->out, file);
+      mshed_cli_json_string (d->out, file);
       g_string_append (d->out, ",\n  \"table\": ");
-      json_escape (d->out, table);
+      mshed_cli_json_string (d->out, table);
       g_string_append_printf (d->out, ",\n  \"rows\": %" PRIu64, n_rows);
       if (n_rows)
         g_string_append_printf (d->out, ",\n  \"first\": %" PRIu64
@@ -92,7 +72,7 @@ dump_begin (Dump       *d,
         {
           if (c)
             g_string_append (d->out, ", ");
-          json_escape (d->out, d->names[c]);
+          mshed_cli_json_string (d->out, d->names[c]);
         }
       g_string_append (d->out, "],\n  \"records\": [");
       return;
@@ -122,12 +102,12 @@ dump_row (Dump         *d,
         {
           if (c)
             g_string_append (d->out, ", ");
-          json_escape (d->out, d->names[c]);
+          mshed_cli_json_string (d->out, d->names[c]);
           g_string_append (d->out, ": ");
           if (json && json[c])
             g_string_append (d->out, json[c]);
           else
-            json_escape (d->out, text[c]);
+            mshed_cli_json_string (d->out, text[c]);
         }
       g_string_append_c (d->out, '}');
     }

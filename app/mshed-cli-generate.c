@@ -16,27 +16,6 @@
 #include "mshed-cli-private.h"
 #include "mshed-generator.h"
 
-static gboolean
-parse_count (const char *option,
-             const char *text,
-             guint64     min,
-             guint64     max,
-             guint      *out)
-{
-  g_autoptr(GError) error = NULL;
-  guint64 value;
-
-  if (text == NULL)
-    return TRUE;
-  if (!g_ascii_string_to_unsigned (text, 10, min, max, &value, &error))
-    {
-      mshed_cli_error ("%s %s: %s", option, text, error->message);
-      return FALSE;
-    }
-  *out = (guint) value;
-  return TRUE;
-}
-
 int
 mshed_cli_generate (int    argc,
                     char **argv)
@@ -110,11 +89,12 @@ mshed_cli_generate (int    argc,
       mshed_cli_error ("--seed %s: %s", seed_text, error->message);
       return MSHED_CLI_EXIT_TROUBLE;
     }
-  if (!parse_count ("--triangles", triangles_text, MSHED_GEN_MIN_TRIANGLES,
-                    MSHED_GEN_MAX_TRIANGLES, &triangles) ||
-      !parse_count ("--nodes", nodes_text, 1, MSHED_GEN_MAX_NODES, &nodes) ||
-      !parse_count ("--materials", materials_text, 1, MSHED_GEN_MAX_MATERIALS, &materials) ||
-      !parse_count ("--archive", archive_text, 1, 10000, &n_models))
+  if (!mshed_cli_parse_count ("--triangles", triangles_text, MSHED_GEN_MIN_TRIANGLES,
+                              MSHED_GEN_MAX_TRIANGLES, &triangles) ||
+      !mshed_cli_parse_count ("--nodes", nodes_text, 1, MSHED_GEN_MAX_NODES, &nodes) ||
+      !mshed_cli_parse_count ("--materials", materials_text, 1, MSHED_GEN_MAX_MATERIALS,
+                              &materials) ||
+      !mshed_cli_parse_count ("--archive", archive_text, 1, 10000, &n_models))
     return MSHED_CLI_EXIT_TROUBLE;
 
   if (n_models > 0 && (nodes_text || materials_text || animated || legacy || res18 ||

@@ -91,6 +91,13 @@ MshedSource *mshed_cli_open       (const char   *spec,
                                    int          *status);
 guint64      mshed_cli_triangle_count (const MshedModel *model);
 gboolean     mshed_cli_has_nres_magic (GBytes   *bytes);
+void         mshed_cli_json_string (GString     *out,
+                                    const char  *text);
+gboolean     mshed_cli_parse_count (const char  *option,
+                                    const char  *text,
+                                    guint64      min,
+                                    guint64      max,
+                                    guint       *out);
 
 /* Freelancer UTF files (mshed-cli-utf.c). */
 gboolean     mshed_cli_is_utf_file      (const char *path);

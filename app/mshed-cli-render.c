@@ -4,7 +4,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * mshed-cli render: one model drawn offscreen (EGL surfaceless, no display) to a PNG file,
- * by the same renderer as the GL view.
+ * by the same renderer as the GL view. Linked only into mshed-cli-render, the command-line
+ * tool with the renderer, which mshed-cli runs for this command (mshed-cli-render-exec.c).
  */
 #define G_LOG_DOMAIN "mshed-cli"
 
@@ -19,27 +20,6 @@
 #include "mshed-offscreen.h"
 #include "mshed-png.h"
 #include "mshed-renderer.h"
-
-static gboolean
-parse_uint (const char *option,
-            const char *text,
-            guint64     min,
-            guint64     max,
-            guint      *out)
-{
-  g_autoptr(GError) error = NULL;
-  guint64 value;
-
-  if (text == NULL)
-    return TRUE;
-  if (!g_ascii_string_to_unsigned (text, 10, min, max, &value, &error))
-    {
-      mshed_cli_error ("%s %s: %s", option, text, error->message);
-      return FALSE;
-    }
-  *out = (guint) value;
-  return TRUE;
-}
 
 static gboolean
 parse_float (const char *option,
@@ -73,8 +53,8 @@ parse_size (const char *text,
     return TRUE;
   parts = g_strsplit_set (text, "xX", 2);
   if (g_strv_length (parts) != 2 ||
-      !parse_uint ("--size", parts[0], 1, 8192, &w) ||
-      !parse_uint ("--size", parts[1], 1, 8192, &h))
+      !mshed_cli_parse_count ("--size", parts[0], 1, 8192, &w) ||
+      !mshed_cli_parse_count ("--size", parts[1], 1, 8192, &h))
     {
       if (g_strv_length (parts) != 2)
         mshed_cli_error (_("--size %s: expected WIDTHxHEIGHT, e.g. 512x512"), text);
@@ -171,9 +151,9 @@ mshed_cli_render (int    argc,
       mshed_cli_error (_("render needs one model and -o FILE"));
       return MSHED_CLI_EXIT_TROUBLE;
     }
-  if (!parse_uint ("--lod", lod_text, 0, MSHED_N_LODS - 1, &lod) ||
-      !parse_uint ("--group", group_text, 0, MSHED_N_GROUPS - 1, &group) ||
-      !parse_uint ("--samples", samples_text, 0, 16, &samples) ||
+  if (!mshed_cli_parse_count ("--lod", lod_text, 0, MSHED_N_LODS - 1, &lod) ||
+      !mshed_cli_parse_count ("--group", group_text, 0, MSHED_N_GROUPS - 1, &group) ||
+      !mshed_cli_parse_count ("--samples", samples_text, 0, 16, &samples) ||
       !parse_float ("--frame", frame_text, &frame) ||
       !parse_float ("--yaw", yaw_text, &yaw) ||
       !parse_float ("--pitch", pitch_text, &pitch) ||

@@ -5,6 +5,14 @@
  *
  * mshed-cli validate: files, archives (the container and every nested model) and whole
  * directories; text or JSON output.
+ *
+ * With --jobs N above 1, the files are checked on N threads and printed in the order of the
+ * walk. The main thread first walks the folders in name order into a list of items (names,
+ * no bytes); then it and N - 1 workers take the items in that order, and each keeps what its
+ * file produced (its lines, its JSON, its counts) until the main thread prints it, oldest
+ * first, as soon as it is done. A thread holds one file's bytes at a time, and the threads
+ * stay at most a window of items ahead of the printing, so memory stays bounded however large
+ * the folder. The output is the same, byte for byte, for any number of jobs.
  */
 #define G_LOG_DOMAIN "mshed-cli"
 /* beside ISO C11: lstat() (POSIX) and the readdir file types DT_* (glibc: _DEFAULT_SOURCE) */
@@ -15,7 +23,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <glib/gi18n.h>
-#include <json-glib/json-glib.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -24,71 +32,223 @@
 #include "mshed-error.h"
 #include "mshed-schema.h"
 
+/* Items checked but not printed yet, at most, per thread: enough to keep the threads busy
+ * behind a large file or a thread the system has paused, few enough to bound the memory. */
+#define ITEMS_PER_THREAD 64
+#define MAX_JOBS 1024
+
 typedef struct {
-  MshedMode  mode;
-  gboolean   json;
-  guint      n_files;
-  guint      n_models;
-  guint      n_unreadable;
-  guint      n_errors;
-  guint      n_warnings;
-  guint      n_infos;
-  GString   *out;
-  JsonArray *files;        /* json mode */
-  JsonArray *diagnostics;  /* json mode */
+  guint n_files;
+  guint n_models;
+  guint n_unreadable;
+  guint n_errors;
+  guint n_warnings;
+  guint n_infos;
+} Totals;
+
+/* One file of the run, or a folder that cannot be opened, in the order of the output. */
+typedef struct {
+  char     *spec;        /* the path as printed */
+  gboolean  named;       /* named on the command line: ARCHIVE:ENTRY works, no magic check */
+  gboolean  done;        /* checked (under Validate.lock while there are workers) */
+  gboolean  skipped;     /* found in a folder and not an NRes file: prints nothing */
+  char     *unreadable;  /* why it could not be read, or NULL */
+  GString  *text;        /* text: its lines; JSON: its elements of "diagnostics" */
+  GString  *file_json;   /* JSON: its element of "files" */
+  Totals    totals;
+} Item;
+
+typedef struct {
+  MshedMode   mode;
+  gboolean    json;
+  Totals      totals;
+  GString    *out;          /* standard output, written as it grows (text only) */
+  GString    *files;        /* JSON: the elements of "files" */
+  GString    *diagnostics;  /* JSON: the elements of "diagnostics" */
+
+  /* With --jobs N above 1 (N - 1 workers; the main thread checks files too). POSIX threads
+   * rather than GMutex and GCond: GLib's are built on futexes, which ThreadSanitizer cannot
+   * see, and it would report every hand-over as a race. */
+  GPtrArray        *items;         /* every item of the run, in order; NULL: one thread */
+  guint             window;        /* how far the next item may be ahead of the printing */
+  pthread_mutex_t   lock;          /* guards what follows and Item.done */
+  pthread_cond_t    item_done;     /* for the main thread, when it waits for the oldest item */
+  pthread_cond_t    printed_more;  /* for workers, when they wait for the window to move */
+  guint             next;          /* the next item to check */
+  guint             n_printed;
+  gboolean          main_waiting;
+  guint             n_workers_waiting;
 } Validate;
 
-static void
-json_set_int_or_null (JsonObject *object,
-                      const char *member,
-                      gint64      value,
-                      gboolean    present)
+static Item *
+item_new (const char *spec,
+          gboolean    named)
 {
-  if (present)
-    json_object_set_int_member (object, member, value);
-  else
-    json_object_set_null_member (object, member);
+  Item *item = g_new0 (Item, 1);
+
+  item->spec = g_strdup (spec);
+  item->named = named;
+  return item;
 }
 
 static void
-json_set_string_or_null (JsonObject *object,
-                         const char *member,
-                         const char *value)
+item_free (Item *item)
 {
+  g_free (item->spec);
+  g_free (item->unreadable);
+  if (item->text)
+    g_string_free (item->text, TRUE);
+  if (item->file_json)
+    g_string_free (item->file_json, TRUE);
+  g_free (item);
+}
+
+/* JSON ----------------------------------------------------------------------------------- */
+
+/* Objects in json-glib's pretty layout, the format --json has always had: two spaces per
+ * level, a member per line, " : " between name and value. */
+typedef struct {
+  GString  *s;
+  guint     depth;   /* of the members */
+  gboolean  first;
+} JsonWriter;
+
+static void
+json_indent (GString *s,
+             guint    depth)
+{
+  for (guint i = 0; i < depth; i++)
+    g_string_append (s, "  ");
+}
+
+/* Opens an object whose brace is at @depth; the caller has written the indentation. */
+static void
+json_begin (JsonWriter *w,
+            GString    *s,
+            guint       depth)
+{
+  w->s = s;
+  w->depth = depth + 1;
+  w->first = TRUE;
+  g_string_append_c (s, '{');
+}
+
+static void
+json_end (JsonWriter *w)
+{
+  g_string_append_c (w->s, '\n');
+  json_indent (w->s, w->depth - 1);
+  g_string_append_c (w->s, '}');
+}
+
+static void
+json_member (JsonWriter *w,
+             const char *name)
+{
+  g_string_append (w->s, w->first ? "\n" : ",\n");
+  w->first = FALSE;
+  json_indent (w->s, w->depth);
+  mshed_cli_json_string (w->s, name);
+  g_string_append (w->s, " : ");
+}
+
+/* @value: NULL writes null */
+static void
+json_string (JsonWriter *w,
+             const char *name,
+             const char *value)
+{
+  json_member (w, name);
   if (value)
-    json_object_set_string_member (object, member, value);
+    mshed_cli_json_string (w->s, value);
   else
-    json_object_set_null_member (object, member);
+    g_string_append (w->s, "null");
 }
 
-static JsonObject *
-diagnostic_to_json (const char            *file,
+/* @present: FALSE writes null */
+static void
+json_int (JsonWriter *w,
+          const char *name,
+          gint64      value,
+          gboolean    present)
+{
+  json_member (w, name);
+  if (present)
+    g_string_append_printf (w->s, "%" G_GINT64_FORMAT, value);
+  else
+    g_string_append (w->s, "null");
+}
+
+static void
+json_bool (JsonWriter *w,
+           const char *name,
+           gboolean    value)
+{
+  json_member (w, name);
+  g_string_append (w->s, value ? "true" : "false");
+}
+
+/* Opens an object as the next element of an array at depth 1 of the document. */
+static void
+json_begin_element (JsonWriter *w,
+                    GString    *array)
+{
+  if (array->len)
+    g_string_append (array, ",\n");
+  json_indent (array, 2);
+  json_begin (w, array, 2);
+}
+
+/* Writes a member of the document (depth 1) that is an array of @elements. */
+static void
+json_array (JsonWriter    *w,
+            const char    *name,
+            const GString *elements)
+{
+  json_member (w, name);
+  g_string_append_c (w->s, '[');
+  if (elements->len)
+    {
+      g_string_append_c (w->s, '\n');
+      g_string_append_len (w->s, elements->str, (gssize) elements->len);
+      g_string_append_c (w->s, '\n');
+      json_indent (w->s, 1);
+    }
+  g_string_append_c (w->s, ']');
+}
+
+static void
+diagnostic_to_json (GString               *array,
+                    const char            *file,
                     const MshedDiagnostic *d)
 {
-  JsonObject *o = json_object_new ();
   const MshedTableInfo *table = NULL;
+  JsonWriter w;
 
   if (d->table >= 0 && d->table < MSHED_N_TABLES)
     table = mshed_schema_get_table (d->table);
-  json_object_set_string_member (o, "file", file);
-  json_set_string_or_null (o, "entry", d->entry);
-  json_object_set_string_member (o, "severity", mshed_severity_to_string (d->severity));
-  json_object_set_string_member (o, "check", mshed_check_to_string (d->check));
-  json_object_set_int_member (o, "check_code", d->check);
-  json_set_int_or_null (o, "res_type", d->res_type, d->res_type != G_MAXUINT32);
-  json_set_int_or_null (o, "res_index", d->res_index, d->res_index >= 0);
-  json_set_string_or_null (o, "table", table ? table->name : NULL);
-  json_set_int_or_null (o, "record", d->record, d->record >= 0);
-  json_set_string_or_null (o, "field", d->field);
-  json_object_set_int_member (o, "offset", (gint64) d->offset);
-  json_object_set_string_member (o, "message", d->message);
-  return o;
+  json_begin_element (&w, array);
+  json_string (&w, "file", file);
+  json_string (&w, "entry", d->entry);
+  json_string (&w, "severity", mshed_severity_to_string (d->severity));
+  json_string (&w, "check", mshed_check_to_string (d->check));
+  json_int (&w, "check_code", d->check, TRUE);
+  json_int (&w, "res_type", d->res_type, d->res_type != G_MAXUINT32);
+  json_int (&w, "res_index", d->res_index, d->res_index >= 0);
+  json_string (&w, "table", table ? table->name : NULL);
+  json_int (&w, "record", d->record, d->record >= 0);
+  json_string (&w, "field", d->field);
+  json_int (&w, "offset", (gint64) d->offset, TRUE);
+  json_string (&w, "message", d->message);
+  json_end (&w);
 }
 
-/* Reports what one file produced and folds it into the totals. */
+/* Checking one item (on a worker) -------------------------------------------------------- */
+
+/* Keeps what one file produced, for printing. */
 static void
-report (Validate               *self,
-        const char             *file,
+report (Item                   *item,
+        gboolean                json,
         const MshedDiagnostics *diags,
         guint                   n_models,
         const char             *failure)
@@ -100,69 +260,53 @@ report (Validate               *self,
   if (failure && errors == 0)
     errors = 1;
 
+  item->text = g_string_new (NULL);
   for (guint i = 0; i < n; i++)
     {
       const MshedDiagnostic *d = mshed_diagnostics_get (diags, i);
 
       if (d->severity == MSHED_SEVERITY_INFO)
-        self->n_infos++;
-      if (self->json)
-        json_array_add_object_element (self->diagnostics, diagnostic_to_json (file, d));
+        item->totals.n_infos++;
+      if (json)
+        diagnostic_to_json (item->text, item->spec, d);
       else
         {
           g_autofree char *line = mshed_diagnostic_format (d);
 
-          g_string_append_printf (self->out, "%s: %s\n", file, line);
+          g_string_append_printf (item->text, "%s: %s\n", item->spec, line);
         }
     }
-  if (failure && diags->n_errors == 0 && !self->json)
-    g_string_append_printf (self->out, "%s: %s: %s\n", file, _("error"), failure);
+  if (failure && diags->n_errors == 0 && !json)
+    g_string_append_printf (item->text, "%s: %s: %s\n", item->spec, _("error"), failure);
 
-  if (self->json)
+  if (json)
     {
-      JsonObject *o = json_object_new ();
+      JsonWriter w;
 
-      json_object_set_string_member (o, "file", file);
-      json_object_set_boolean_member (o, "readable", TRUE);
-      json_object_set_int_member (o, "models", n_models);
-      json_object_set_int_member (o, "errors", errors);
-      json_object_set_int_member (o, "warnings", warnings);
-      json_set_string_or_null (o, "failure", failure);
-      json_array_add_object_element (self->files, o);
+      item->file_json = g_string_new (NULL);
+      json_begin_element (&w, item->file_json);
+      json_string (&w, "file", item->spec);
+      json_bool (&w, "readable", TRUE);
+      json_int (&w, "models", n_models, TRUE);
+      json_int (&w, "errors", errors, TRUE);
+      json_int (&w, "warnings", warnings, TRUE);
+      json_string (&w, "failure", failure);
+      json_end (&w);
     }
-  self->n_files++;
-  self->n_models += n_models;
-  self->n_errors += errors;
-  self->n_warnings += warnings;
-  mshed_cli_flush (self->out, FALSE);
-}
-
-static void
-report_unreadable (Validate   *self,
-                   const char *file,
-                   const char *message)
-{
-  mshed_cli_flush (self->out, TRUE);
-  mshed_cli_error ("%s", message);
-  if (self->json)
-    {
-      JsonObject *o = json_object_new ();
-
-      json_object_set_string_member (o, "file", file);
-      json_object_set_boolean_member (o, "readable", FALSE);
-      json_object_set_string_member (o, "failure", message);
-      json_array_add_object_element (self->files, o);
-    }
-  self->n_unreadable++;
+  item->totals.n_files++;
+  item->totals.n_models += n_models;
+  item->totals.n_errors += errors;
+  item->totals.n_warnings += warnings;
 }
 
 /* ARCHIVE:ENTRY: the outer container and that one nested model, checked as they are when the
  * whole archive is validated. A missing entry is an error and no model. */
 static void
-validate_entry (Validate   *self,
-                const char *spec,
-                const char *path,
-                const char *entry)
+check_entry (Item       *item,
+             MshedMode   mode,
+             gboolean    json,
+             const char *path,
+             const char *entry)
 {
   g_autoptr(MshedDiagnostics) diags = mshed_diagnostics_new ();
   g_autoptr(GError) error = NULL;
@@ -173,14 +317,14 @@ validate_entry (Validate   *self,
 
   if (bytes == NULL)
     {
-      report_unreadable (self, spec, error->message);
+      item->unreadable = g_strdup (error->message);
       return;
     }
-  outer = mshed_nres_parse (bytes, self->mode, diags, &error);
+  outer = mshed_nres_parse (bytes, mode, diags, &error);
   if (outer == NULL)
     {
       failure = g_strdup_printf ("%s: %s", path, error->message);
-      report (self, spec, diags, 0, failure);
+      report (item, json, diags, 0, failure);
       return;
     }
   index = mshed_nres_lookup_name (outer, entry);
@@ -188,54 +332,240 @@ validate_entry (Validate   *self,
     {
       failure = g_strdup_printf (_("%s: the archive has no entry named “%s” (see “mshed-cli ls "
                                    "%s”)"), path, entry, path);
-      report (self, spec, diags, 0, failure);
+      report (item, json, diags, 0, failure);
       return;
     }
   mshed_validate_nested_entry (mshed_nres_peek_entry (outer, (guint) index), (guint) index,
-                               self->mode, diags);
-  report (self, spec, diags, 1, NULL);
-}
-
-static gboolean
-bytes_look_like_nres (GBytes *bytes)
-{
-  return mshed_cli_has_nres_magic (bytes);
+                               mode, diags);
+  report (item, json, diags, 1, NULL);
 }
 
 static void
-validate_file (Validate   *self,
-               const char *spec,
-               gboolean    named)
+check_item (Item      *item,
+            MshedMode  mode,
+            gboolean   json)
 {
-  g_autoptr(MshedDiagnostics) diags = mshed_diagnostics_new ();
+  g_autoptr(MshedDiagnostics) diags = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GBytes) bytes = NULL;
   g_autofree char *path = NULL;
   g_autofree char *entry = NULL;
   guint n_models = 0;
 
-  if (named && mshed_split_spec (spec, &path, &entry))
+  if (item->named && mshed_split_spec (item->spec, &path, &entry))
     {
-      validate_entry (self, spec, path, entry);
+      check_entry (item, mode, json, path, entry);
       return;
     }
 
-  bytes = mshed_load_file (spec, &error);
+  bytes = mshed_load_file (item->spec, &error);
   if (bytes == NULL)
     {
-      report_unreadable (self, spec, error->message);
+      item->unreadable = g_strdup (error->message);
       return;
     }
-  if (!named && !bytes_look_like_nres (bytes))
-    return;
-
-  if (!mshed_validate_file_bytes (bytes, self->mode, diags, &n_models, &error))
+  if (!item->named && !mshed_cli_has_nres_magic (bytes))
     {
-      report (self, spec, diags, 0, error->message);
+      item->skipped = TRUE;
       return;
     }
-  report (self, spec, diags, n_models, NULL);
+
+  diags = mshed_diagnostics_new ();
+  if (!mshed_validate_file_bytes (bytes, mode, diags, &n_models, &error))
+    {
+      report (item, json, diags, 0, error->message);
+      return;
+    }
+  report (item, json, diags, n_models, NULL);
 }
+
+/* Printing, in order (main thread) ------------------------------------------------------- */
+
+static void
+totals_add (Totals       *sum,
+            const Totals *t)
+{
+  sum->n_files += t->n_files;
+  sum->n_models += t->n_models;
+  sum->n_unreadable += t->n_unreadable;
+  sum->n_errors += t->n_errors;
+  sum->n_warnings += t->n_warnings;
+  sum->n_infos += t->n_infos;
+}
+
+/* Appends the elements of an array written apart (JSON). */
+static void
+append_elements (GString       *array,
+                 const GString *elements)
+{
+  if (array->len && elements->len)
+    g_string_append (array, ",\n");
+  g_string_append_len (array, elements->str, (gssize) elements->len);
+}
+
+static void
+print_item (Validate *self,
+            Item     *item)
+{
+  if (item->skipped)
+    return;
+  if (item->unreadable)
+    {
+      mshed_cli_flush (self->out, TRUE);
+      mshed_cli_error ("%s", item->unreadable);
+      if (self->json)
+        {
+          JsonWriter w;
+
+          json_begin_element (&w, self->files);
+          json_string (&w, "file", item->spec);
+          json_bool (&w, "readable", FALSE);
+          json_string (&w, "failure", item->unreadable);
+          json_end (&w);
+        }
+      self->totals.n_unreadable++;
+      return;
+    }
+  if (self->json)
+    {
+      append_elements (self->diagnostics, item->text);
+      append_elements (self->files, item->file_json);
+    }
+  else
+    {
+      g_string_append_len (self->out, item->text->str, (gssize) item->text->len);
+      mshed_cli_flush (self->out, FALSE);
+    }
+  totals_add (&self->totals, &item->totals);
+}
+
+/* Several threads ------------------------------------------------------------------------- */
+
+/* Takes the next item to check, once it is within the window; NULL when none is left. Called
+ * and returns with the lock held. */
+static Item *
+take_next (Validate *self,
+           gboolean  wait)
+{
+  while (self->next < self->items->len && self->next >= self->n_printed + self->window)
+    {
+      if (!wait)
+        return NULL;
+      self->n_workers_waiting++;
+      pthread_cond_wait (&self->printed_more, &self->lock);
+      self->n_workers_waiting--;
+    }
+  if (self->next == self->items->len)
+    return NULL;
+  return g_ptr_array_index (self->items, self->next++);
+}
+
+/* Checks @item outside the lock, which is held on entry and on return. A folder that could
+ * not be opened is done from the start. */
+static void
+check_unlocked (Validate *self,
+                Item     *item)
+{
+  if (item->done)
+    return;
+  pthread_mutex_unlock (&self->lock);
+  check_item (item, self->mode, self->json);
+  pthread_mutex_lock (&self->lock);
+  item->done = TRUE;
+}
+
+static gpointer
+worker_main (gpointer data)
+{
+  Validate *self = data;
+  Item *item;
+
+  pthread_mutex_lock (&self->lock);
+  while ((item = take_next (self, TRUE)) != NULL)
+    {
+      check_unlocked (self, item);
+      if (self->main_waiting)
+        pthread_cond_signal (&self->item_done);
+    }
+  pthread_mutex_unlock (&self->lock);
+  return NULL;
+}
+
+/* The main thread: prints the items in order as they are done, and checks the next one itself
+ * while the oldest is not done yet. */
+static void
+print_in_order (Validate *self)
+{
+  pthread_mutex_lock (&self->lock);
+  while (self->n_printed < self->items->len)
+    {
+      Item *head = g_ptr_array_index (self->items, self->n_printed);
+      Item *item;
+
+      if (head->done)
+        {
+          pthread_mutex_unlock (&self->lock);
+          print_item (self, head);
+          item_free (head);
+          pthread_mutex_lock (&self->lock);
+          g_ptr_array_index (self->items, self->n_printed) = NULL;
+          self->n_printed++;
+          if (self->n_workers_waiting)
+            pthread_cond_broadcast (&self->printed_more);
+        }
+      else if ((item = take_next (self, FALSE)) != NULL)
+        check_unlocked (self, item);
+      else
+        {
+          self->main_waiting = TRUE;
+          pthread_cond_wait (&self->item_done, &self->lock);
+          self->main_waiting = FALSE;
+        }
+    }
+  pthread_mutex_unlock (&self->lock);
+}
+
+/* Checks and prints the items the walk listed, on @n_threads threads. */
+static void
+check_listed (Validate *self,
+              guint     n_threads)
+{
+  g_autofree GThread **workers = NULL;
+  guint n_workers = MIN (n_threads, self->items->len) - 1;
+
+  pthread_mutex_init (&self->lock, NULL);
+  pthread_cond_init (&self->item_done, NULL);
+  pthread_cond_init (&self->printed_more, NULL);
+  self->window = n_threads * ITEMS_PER_THREAD;
+  workers = g_new0 (GThread *, MAX (n_workers, 1));
+  for (guint i = 0; i < n_workers; i++)
+    workers[i] = g_thread_new ("validate", worker_main, self);
+  print_in_order (self);
+  for (guint i = 0; i < n_workers; i++)
+    g_thread_join (workers[i]);
+  pthread_cond_destroy (&self->printed_more);
+  pthread_cond_destroy (&self->item_done);
+  pthread_mutex_destroy (&self->lock);
+}
+
+/* Checks @item (taking it) and prints it in its turn: at once on one thread; with several,
+ * after the walk. */
+static void
+add_item (Validate *self,
+          Item     *item)
+{
+  if (self->items)
+    {
+      g_ptr_array_add (self->items, item);
+      return;
+    }
+  if (!item->done)
+    check_item (item, self->mode, self->json);
+  print_item (self, item);
+  item_free (item);
+}
+
+/* The walk (main thread) ----------------------------------------------------------------- */
 
 typedef struct {
   const char    *name;  /* in the walk's string chunk */
@@ -256,7 +586,7 @@ child_type (const char *path)
   struct stat st;
 
   if (lstat (path, &st) != 0)
-    return DT_REG;  /* let validate_file report why it cannot be read */
+    return DT_REG;  /* let check_item report why it cannot be read */
   if (S_ISLNK (st.st_mode))
     return DT_LNK;
   if (S_ISDIR (st.st_mode))
@@ -282,10 +612,12 @@ validate_directory (Validate     *self,
   if (dir == NULL)
     {
       int saved = errno;
-      g_autofree char *message = g_strdup_printf (_("Cannot open “%s”: %s"), path->str,
-                                                  g_strerror (saved));
+      Item *item = item_new (path->str, FALSE);
 
-      report_unreadable (self, path->str, message);
+      item->unreadable = g_strdup_printf (_("Cannot open “%s”: %s"), path->str,
+                                          g_strerror (saved));
+      item->done = TRUE;
+      add_item (self, item);
       return;
     }
   while ((d = readdir (dir)) != NULL)
@@ -317,7 +649,7 @@ validate_directory (Validate     *self,
       if (type == DT_DIR)
         validate_directory (self, path, names);
       else if (type == DT_REG)
-        validate_file (self, path->str, FALSE);
+        add_item (self, item_new (path->str, FALSE));
       g_string_truncate (path, len);
     }
   g_string_truncate (path, dir_len);
@@ -336,28 +668,54 @@ validate_tree (Validate   *self,
 }
 
 static char *
-summary_line (const Validate *self)
+summary_line (const Totals *t)
 {
   g_autoptr(GString) s = g_string_new (NULL);
 
-  g_string_append_printf (s, g_dngettext (NULL, "%u file", "%u files", self->n_files),
-                          self->n_files);
+  g_string_append_printf (s, g_dngettext (NULL, "%u file", "%u files", t->n_files),
+                          t->n_files);
   g_string_append (s, ", ");
-  g_string_append_printf (s, g_dngettext (NULL, "%u model", "%u models", self->n_models),
-                          self->n_models);
+  g_string_append_printf (s, g_dngettext (NULL, "%u model", "%u models", t->n_models),
+                          t->n_models);
   g_string_append (s, ": ");
-  g_string_append_printf (s, g_dngettext (NULL, "%u error", "%u errors", self->n_errors),
-                          self->n_errors);
+  g_string_append_printf (s, g_dngettext (NULL, "%u error", "%u errors", t->n_errors),
+                          t->n_errors);
   g_string_append (s, ", ");
-  g_string_append_printf (s, g_dngettext (NULL, "%u warning", "%u warnings", self->n_warnings),
-                          self->n_warnings);
-  if (self->n_unreadable)
+  g_string_append_printf (s, g_dngettext (NULL, "%u warning", "%u warnings", t->n_warnings),
+                          t->n_warnings);
+  if (t->n_unreadable)
     {
       g_string_append (s, ", ");
       g_string_append_printf (s, g_dngettext (NULL, "%u unreadable", "%u unreadable",
-                                              self->n_unreadable), self->n_unreadable);
+                                              t->n_unreadable), t->n_unreadable);
     }
   return g_string_free (g_steal_pointer (&s), FALSE);
+}
+
+/* The document of --json, in the layout json-glib gave it. */
+static void
+print_json (Validate   *self,
+            const char *summary)
+{
+  const Totals *t = &self->totals;
+  JsonWriter doc, totals;
+
+  json_begin (&doc, self->out, 0);
+  json_string (&doc, "mode", self->mode == MSHED_MODE_STRICT ? "strict" : "tolerant");
+  json_array (&doc, "files", self->files);
+  json_array (&doc, "diagnostics", self->diagnostics);
+  json_member (&doc, "summary");
+  json_begin (&totals, self->out, 1);
+  json_int (&totals, "files", t->n_files, TRUE);
+  json_int (&totals, "models", t->n_models, TRUE);
+  json_int (&totals, "errors", t->n_errors, TRUE);
+  json_int (&totals, "warnings", t->n_warnings, TRUE);
+  json_int (&totals, "infos", t->n_infos, TRUE);
+  json_int (&totals, "unreadable", t->n_unreadable, TRUE);
+  json_string (&totals, "text", summary);
+  json_end (&totals);
+  json_end (&doc);
+  g_string_append_c (self->out, '\n');
 }
 
 int
@@ -366,8 +724,12 @@ mshed_cli_validate (int    argc,
 {
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GString) out = g_string_new (NULL);
+  g_autoptr(GString) files = g_string_new (NULL);
+  g_autoptr(GString) diagnostics = g_string_new (NULL);
   g_autofree char *summary = NULL;
+  g_autofree char *jobs_text = NULL;
   gboolean strict = FALSE, tolerant = FALSE, json = FALSE;
+  guint jobs = g_get_num_processors ();
   Validate self = { 0 };
   GOptionEntry entries[] = {
     { "strict", 0, 0, G_OPTION_ARG_NONE, &strict,
@@ -376,6 +738,9 @@ mshed_cli_validate (int    argc,
       N_("Report locally broken items as warnings, as the editor loads them"), NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json,
       N_("Print one JSON document with every diagnostic"), NULL },
+    { "jobs", 'j', 0, G_OPTION_ARG_STRING, &jobs_text,
+      N_("Check N files at a time (default: one per processor; 1: one after the other); the "
+         "output is the same"), "N" },
     { NULL }
   };
   int status;
@@ -395,6 +760,8 @@ mshed_cli_validate (int    argc,
       mshed_cli_error (_("--strict and --tolerant exclude each other"));
       return MSHED_CLI_EXIT_TROUBLE;
     }
+  if (!mshed_cli_parse_count ("--jobs", jobs_text, 1, MAX_JOBS, &jobs))
+    return MSHED_CLI_EXIT_TROUBLE;
   if (argc < 2)
     {
       mshed_cli_error (_("expected at least one PATH"));
@@ -404,55 +771,35 @@ mshed_cli_validate (int    argc,
   self.mode = tolerant ? MSHED_MODE_TOLERANT : MSHED_MODE_STRICT;
   self.json = json;
   self.out = out;
-  if (json)
-    {
-      self.files = json_array_new ();
-      self.diagnostics = json_array_new ();
-    }
+  self.files = files;
+  self.diagnostics = diagnostics;
+  if (jobs > 1)
+    self.items = g_ptr_array_new ();
 
   for (int i = 1; i < argc; i++)
     {
       if (g_file_test (argv[i], G_FILE_TEST_IS_DIR))
         validate_tree (&self, argv[i]);
       else
-        validate_file (&self, argv[i], TRUE);
+        add_item (&self, item_new (argv[i], TRUE));
     }
-
-  summary = summary_line (&self);
-  if (json)
+  if (self.items)
     {
-      g_autoptr(JsonGenerator) generator = json_generator_new ();
-      g_autoptr(JsonNode) root = json_node_new (JSON_NODE_OBJECT);
-      JsonObject *doc = json_object_new ();
-      JsonObject *totals = json_object_new ();
-      g_autofree char *text = NULL;
-
-      json_object_set_string_member (doc, "mode",
-                                     self.mode == MSHED_MODE_STRICT ? "strict" : "tolerant");
-      json_object_set_array_member (doc, "files", self.files);
-      json_object_set_array_member (doc, "diagnostics", self.diagnostics);
-      json_object_set_int_member (totals, "files", self.n_files);
-      json_object_set_int_member (totals, "models", self.n_models);
-      json_object_set_int_member (totals, "errors", self.n_errors);
-      json_object_set_int_member (totals, "warnings", self.n_warnings);
-      json_object_set_int_member (totals, "infos", self.n_infos);
-      json_object_set_int_member (totals, "unreadable", self.n_unreadable);
-      json_object_set_string_member (totals, "text", summary);
-      json_object_set_object_member (doc, "summary", totals);
-      json_node_take_object (root, doc);
-      json_generator_set_root (generator, root);
-      json_generator_set_pretty (generator, TRUE);
-      text = json_generator_to_data (generator, NULL);
-      g_string_append (out, text);
-      g_string_append_c (out, '\n');
+      if (self.items->len)
+        check_listed (&self, MIN (jobs, MAX_JOBS));
+      g_ptr_array_unref (self.items);
     }
+
+  summary = summary_line (&self.totals);
+  if (json)
+    print_json (&self, summary);
   else
     g_string_append_printf (out, "%s\n", summary);
   mshed_cli_flush (out, TRUE);
 
-  if (self.n_unreadable)
+  if (self.totals.n_unreadable)
     status = MSHED_CLI_EXIT_TROUBLE;
-  else if (self.n_errors)
+  else if (self.totals.n_errors)
     status = MSHED_CLI_EXIT_PROBLEMS;
   else
     status = MSHED_CLI_EXIT_OK;

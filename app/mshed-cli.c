@@ -30,7 +30,7 @@ typedef struct {
 static const MshedCliCommand commands[] = {
   { "info", mshed_cli_info, "FILE",
     N_("Show a model's resources, attributes and totals") },
-  { "validate", mshed_cli_validate, "[--strict|--tolerant] [--json] PATH…",
+  { "validate", mshed_cli_validate, "[--strict|--tolerant] [--json] [--jobs N] PATH…",
     N_("Check files or whole directories against the format rules") },
   { "roundtrip", mshed_cli_roundtrip, "FILE…",
     N_("Decode and re-encode, and compare the bytes") },
@@ -166,6 +166,65 @@ mshed_cli_flush (GString  *out,
   g_string_truncate (out, 0);
   if (force)
     fflush (stdout);
+}
+
+/**
+ * mshed_cli_json_string:
+ *
+ * Appends @text as a JSON string, escaped the way json-glib escapes it (the format
+ * `validate --json` always had): the quote, the backslash and the control characters, which
+ * are \b, \f, \n, \r, \t or \u00xx, DEL as \u007f; other bytes go out as they are.
+ */
+void
+mshed_cli_json_string (GString    *out,
+                       const char *text)
+{
+  g_string_append_c (out, '"');
+  for (const guchar *p = (const guchar *) text; *p; p++)
+    switch (*p)
+      {
+      case '"': g_string_append (out, "\\\""); break;
+      case '\\': g_string_append (out, "\\\\"); break;
+      case '\b': g_string_append (out, "\\b"); break;
+      case '\f': g_string_append (out, "\\f"); break;
+      case '\n': g_string_append (out, "\\n"); break;
+      case '\r': g_string_append (out, "\\r"); break;
+      case '\t': g_string_append (out, "\\t"); break;
+      default:
+        if (*p < 0x20 || *p == 0x7F)
+          g_string_append_printf (out, "\\u%04x", *p);
+        else
+          g_string_append_c (out, (char) *p);
+      }
+  g_string_append_c (out, '"');
+}
+
+/**
+ * mshed_cli_parse_count:
+ * @option: the option's name, for the message
+ * @text: (nullable): its value as given; NULL leaves @out as it is
+ *
+ * Reads a whole number from @min to @max, or says on stderr why @text is not one.
+ */
+gboolean
+mshed_cli_parse_count (const char *option,
+                       const char *text,
+                       guint64     min,
+                       guint64     max,
+                       guint      *out)
+{
+  g_autoptr(GError) error = NULL;
+  guint64 value;
+
+  if (text == NULL)
+    return TRUE;
+  if (!g_ascii_string_to_unsigned (text, 10, min, max, &value, &error))
+    {
+      mshed_cli_error ("%s %s: %s", option, text, error->message);
+      return FALSE;
+    }
+  *out = (guint) value;
+  return TRUE;
 }
 
 G_DEFINE_QUARK (mshed-cli-error-quark, mshed_cli_error)

@@ -39,6 +39,12 @@ gboolean  write_text         (const char *name,
                               const char *text);
 gboolean  tmp_file_exists    (const char *name);
 JsonNode *parse_json         (const char *text);
+void      check_json_with_python (const char *text);
+guint32   resource_offset    (GBytes     *file,
+                              guint32     type);
+GBytes   *patch_u16          (GBytes     *bytes,
+                              gsize       offset,
+                              guint16     value);
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
 

@@ -64,57 +64,6 @@ ensure_fixtures (void)
   write_file (archive_path, archive_bytes);
 }
 
-/* Offset in @path's bytes of the payload of resource @type (a loose model). */
-static guint32
-resource_offset (GBytes  *file,
-                 guint32  type)
-{
-  g_autoptr(MshedNres) nres = mshed_nres_parse (file, MSHED_MODE_TOLERANT, NULL, NULL);
-  gint index;
-
-  g_assert_nonnull (nres);
-  index = mshed_nres_find_type (nres, type);
-  g_assert_cmpint (index, >=, 0);
-  return mshed_nres_peek_entry (nres, (guint) index)->data_offset;
-}
-
-static GBytes *
-patch_u16 (GBytes  *bytes,
-           gsize    offset,
-           guint16  value)
-{
-  gsize len = 0;
-  const guint8 *data = g_bytes_get_data (bytes, &len);
-  guint8 *copy = g_memdup2 (data, len);
-
-  g_assert_cmpuint (offset + 2, <=, len);
-  mshed_write_u16 (copy + offset, value);
-  return g_bytes_new_take (copy, len);
-}
-
-/* Cross-checks a JSON document with an independent parser when python3 is there. */
-static void
-check_json_with_python (const char *text)
-{
-  g_autofree char *python = g_find_program_in_path ("python3");
-  g_autofree char *path = path_in_tmp ("doc.json");
-  g_autoptr(GError) error = NULL;
-  int wait_status = 0;
-  const char *argv[] = { NULL, "-c", "import json, sys; json.load(open(sys.argv[1]))", NULL,
-                         NULL };
-
-  if (python == NULL)
-    return;
-  g_file_set_contents (path, text, -1, &error);
-  g_assert_no_error (error);
-  argv[0] = python;
-  argv[3] = path;
-  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL,
-                &wait_status, &error);
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (wait_status) && WEXITSTATUS (wait_status) == 0);
-}
-
 /* Tests ---------------------------------------------------------------------------------- */
 
 static void

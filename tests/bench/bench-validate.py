@@ -5,7 +5,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """End-to-end validation benchmark (not a test): `mshed-cli validate DIR` against a plain
 Python validator (ref_validate.py, the checks of docs/msh.md section 9.3) on the same folder, each
-timed as a whole process, as a user runs it.
+timed as a whole process, as a user runs it; mshed-cli on one thread (--jobs 1) and on one per
+processor (the default).
 
     bench-validate.py --cli BUILDDIR/app/mshed-cli [--passes N] [--dir DIR] [--python PY]
 
@@ -109,10 +110,20 @@ def main():
                          f"{py_summary}")
         print(f"both report: {c_summary}")
 
-        c_times, _ = timed([args.cli, "validate", folder], max(args.passes, 1))
-        c_best, c_med = min(c_times), statistics.median(c_times)
-        print(f"mshed-cli validate DIR: {c_best * 1e3:6.1f} ms, {size / 1e6 / c_best:5.0f} MB/s "
-              f"(best of {len(c_times)} runs; median {c_med * 1e3:.1f} ms)")
+        # one thread, and one per processor (the default), alternating run by run so that
+        # both see the same machine
+        jobs = [("--jobs 1", ["--jobs", "1"]),
+                (f"{os.cpu_count()} jobs", [])]
+        c_times = [[] for _ in jobs]
+        for _ in range(max(args.passes, 1)):
+            for i, (_, option) in enumerate(jobs):
+                c_times[i] += timed([args.cli, "validate"] + option + [folder], 1)[0]
+        c_best = [min(t) for t in c_times]
+        c_med = [statistics.median(t) for t in c_times]
+        for (name, _), t, best, med in zip(jobs, c_times, c_best, c_med):
+            print(f"mshed-cli validate DIR, {name + ':':9} {best * 1e3:6.1f} ms, "
+                  f"{size / 1e6 / best:5.0f} MB/s (best of {len(t)} runs; median "
+                  f"{med * 1e3:.1f} ms)")
         for exe, version in interpreters:
             py_times, _ = timed([exe, os.path.join(HERE, "ref_validate.py"), folder],
                                 max(args.passes // 3, 3))
@@ -120,8 +131,9 @@ def main():
             print(f"Python validator:       {py_best * 1e3:6.0f} ms, "
                   f"{size / 1e6 / py_best:5.0f} MB/s (best of {len(py_times)} runs; median "
                   f"{py_med * 1e3:.0f} ms; Python {version}, {exe})")
-            print(f"  ratio: mshed-cli is {py_best / c_best:.1f} times as fast (medians: "
-                  f"{py_med / c_med:.1f} times)")
+            for (name, _), best, med in zip(jobs, c_best, c_med):
+                print(f"  ratio, {name + ':':9} mshed-cli is {py_best / best:.1f} times as fast "
+                      f"(medians: {py_med / med:.1f} times)")
     finally:
         if not args.dir:
             shutil.rmtree(folder, ignore_errors=True)

@@ -759,15 +759,34 @@ filter_shows (GtkFileFilter *filter,
   return gtk_filter_match (GTK_FILTER (filter), info);
 }
 
+/* GTK 4.8's file chooser leaks: its places sidebar starts libcloudproviders, which keeps its
+ * D-Bus objects (and, with no session bus, the GError it got) unreferenced, and the folder's
+ * GIO queries can finish after the dialog is gone. valgrind names them (tests/lsan.supp); the
+ * leak checker sees them only now and then (it scans conservatively) and, GLib having no frame
+ * pointers, with no frame a suppression could match. So the dialog runs in a child process of
+ * its own with leak checking off: every assertion below still holds there, and the rest of
+ * test-gui keeps its leak check. */
 static void
 test_open_dialog_filter (void)
 {
-  MshedWindow *window = gui_test_window (app);
+  MshedWindow *window;
   GtkWidget *dialog;
   GtkFileFilter *filter;
   const char *shown[] = { "a.msh", "B.MSH", "fortif.rlb", "SYSTEM.RLB", "Material.lib",
                           "Textures.LIB" };
 
+  if (!g_test_subprocess ())
+    {
+      g_autofree char *options = g_strconcat (g_getenv ("ASAN_OPTIONS") ? g_getenv ("ASAN_OPTIONS")
+                                                                        : "",
+                                              ":detect_leaks=0", NULL);
+
+      g_setenv ("ASAN_OPTIONS", options, TRUE);
+      g_test_trap_subprocess (NULL, 120 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
+      g_test_trap_assert_passed ();
+      return;
+    }
+  window = gui_test_window (app);
   gtk_widget_activate_action (GTK_WIDGET (window), "win.open", NULL);
   widget_test_iterate (200);
   dialog = gui_test_find_toplevel (GTK_TYPE_FILE_CHOOSER_DIALOG, NULL);

@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * An orbit camera: a target, a distance, yaw around the up axis and pitch above the ground
- * plane. Matrices are cglm's (column-major). MSH states no axis convention (msh.md §12.7), so
+ * plane. Matrices are cglm's (column-major). MSH states no axis convention (docs/msh.md §12.7), so
  * the up axis is a choice.
  */
 #pragma once

@@ -430,7 +430,7 @@ tick_cb (GtkWidget     *widget,
   if (self->last_tick != 0)
     frame += (now - self->last_tick) / 1e6 * self->fps;
   self->last_tick = now;
-  /* msh.md §7.8: loop with the period frameCount */
+  /* docs/msh.md §7.8: loop with the period frameCount */
   if (frames > 1.0)
     frame = fmod (frame, frames);
   else

@@ -281,7 +281,7 @@ build_items (MshedRenderScene *self)
 
   if (self->all_batches)
     {
-      /* msh.md §6.3: without a 38-byte node table, every batch in Res13 order. */
+      /* docs/msh.md §6.3: without a 38-byte node table, every batch in Res13 order. */
       for (guint b = 0; b < n_batches; b++)
         add_item (self, MSHED_NONE, MSHED_NONE, b);
       return;

@@ -3,7 +3,7 @@
  * Copyright 2026 The mshed authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * What the runtime would draw (msh.md §6.3), worked out on the CPU without any GL: decoded
+ * What the runtime would draw (docs/msh.md §6.3), worked out on the CPU without any GL: decoded
  * per-vertex attributes, a validated element list per batch (absolute vertex numbers, broken
  * ranges and triangles dropped), the draw items (node, slot, batch) of one LOD and group,
  * and the node poses of one frame. MshedRenderer uploads what this computes; tests check it
@@ -99,7 +99,7 @@ const float         *mshed_render_scene_get_world      (MshedRenderScene       *
 MshedAnimIssue       mshed_render_scene_get_node_issues (MshedRenderScene      *self,
                                                         guint                   node);
 
-/* msh.md leaves the Res7 descriptor <-> triangle correspondence open (§12.4); the project's
+/* docs/msh.md leaves the Res7 descriptor <-> triangle correspondence open (§12.4); the project's
  * convention (mshed-recompute.h): slot s owns descriptors [triStart, +triCount), and when
  * triCount equals the number of triangles (indexCount / 3) of its batches in batch order
  * and the range fits Res7, descriptor triStart + j is the slot's j-th triangle.

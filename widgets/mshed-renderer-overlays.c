@@ -365,7 +365,7 @@ _mshed_renderer_build_bounds (MshedRenderer *self)
 
     if (self->overlays & MSHED_OVERLAY_HULL)
       {
-        /* The point order is undocumented (msh.md §12.3): points only, no edges. */
+        /* The point order is undocumented (docs/msh.md §12.3): points only, no edges. */
         for (guint i = 0; i < 8; i++)
           cross_mark (self, shown->hull[i], mark, hull_color);
         if (rec)

@@ -3,7 +3,7 @@
  * Copyright 2026 The mshed authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The model drawn as the runtime would draw it (msh.md §6.3, §7), independent of GTK: it
+ * The model drawn as the runtime would draw it (docs/msh.md §6.3, §7), independent of GTK: it
  * takes a current OpenGL 3.3 core context, the framebuffer bound by the caller and a
  * viewport size. The GtkGLArea, `mshed-cli render` and the display-less tests share it.
  *

@@ -597,7 +597,7 @@ rebuild (MshedUnknownTable *self)
           add_field_columns (self, f);
         else if (self->table == MSHED_TABLE_TRIS && g_strcmp0 (f->name, "selPacked") == 0)
           {
-            /* bits 6–15 of selPacked are unknown (msh.md §4.7) */
+            /* bits 6–15 of selPacked are unknown (docs/msh.md §4.7) */
             add_column (self, f, COL_HEX, 6, 10, _("selPacked bits 6–15"));
             add_column (self, f, COL_BITS, 6, 10, _("selPacked bits 6–15 (binary)"));
           }

@@ -5,9 +5,10 @@
  *
  * Every rule reads the raw payload bytes directly (bounds-checked once per table, then tight
  * loops over little-endian words), so validating a large model costs about one pass over its
- * index, descriptor and batch tables. A rule picks its severity once: spec "E" rules report
- * ERROR in strict mode and WARNING (with what a consumer drops) in tolerant mode; spec "W"
- * rules are always warnings.
+ * index, descriptor and batch tables. One classification: a violated "E" rule is an error in
+ * either mode (tolerant mode adds what a consumer drops for it); "W" rules are warnings. The
+ * per-record rules live in mshed-record-rules.c, shared with the document's checks after an
+ * edit; this file runs them over every record and holds the rules that look at more than one.
  */
 #define G_LOG_DOMAIN "mshed-validate"
 
@@ -20,6 +21,7 @@
 #include <string.h>
 
 #include "mshed-bytes.h"
+#include "mshed-record-rules.h"
 #include "mshed-validate.h"
 
 #define CONTAINER G_MAXUINT32
@@ -266,6 +268,7 @@ typedef struct {
 } Res;
 
 typedef struct {
+  MshedRecordRules  rules;     /* the per-record rules' counts, reporting through vreport */
   MshedDiagnostics *diags;     /* NULL: only count errors */
   MshedSeverity     err;       /* a violated "E" rule: always ERROR (one classification) */
   gboolean          tolerant;  /* say what a tolerant reader drops ("ignored: …") */
@@ -432,17 +435,6 @@ flush_suppressed (Ctx *c)
         else if (c->suppressed_severity[i] == MSHED_SEVERITY_WARNING)
           c->diags->n_warnings += c->suppressed[i] - 1;
       }
-}
-
-/* Field names come from the schema, so diagnostics and the grids agree exactly. */
-static const char *
-field_name (MshedTableId table,
-            guint        index)
-{
-  const MshedTableInfo *info = mshed_schema_get_table (table);
-
-  g_assert (info != NULL && index < info->n_fields);
-  return info->fields[index].name;
 }
 
 /* Presence and duplicates -------------------------------------------------------------- */
@@ -764,108 +756,64 @@ check_vertex_counts (Ctx *c)
 /* The largest of @n little-endian u16 at @p. Sixteen running maxima over blocks of sixteen
  * let the compiler use vector instructions (at -O2 too): about 14 times as fast as one
  * running maximum, whose every step waits for the previous one. */
-static inline guint
-max_u16 (const guint8 *p,
-         gsize         n)
+/* The per-record rules (mshed-record-rules.c) report here: the finding's file offset is the
+ * record's place in its resource plus the field's place in the record. */
+static void G_GNUC_PRINTF (10, 0)
+rule_report (MshedRecordRules *rules,
+             MshedSeverity     severity,
+             MshedCheck        check,
+             guint32           res_type,
+             MshedTableId      table,
+             guint             record,
+             const char       *field,
+             guint             field_offset,
+             const char       *consequence,
+             const char       *format,
+             va_list           args)
 {
-  guint16 lane[16] = { 0 };
-  guint m = 0;
-  gsize i = 0;
+  Ctx *c = rules->user_data;
+  guint64 offset;
 
-  for (; i + 16 <= n; i += 16)
-    for (guint k = 0; k < 16; k++)
-      {
-        guint16 v = mshed_read_u16 (p + 2 * (i + k));
-        lane[k] = v > lane[k] ? v : lane[k];
-      }
-  for (guint k = 0; k < 16; k++)
-    m = lane[k] > m ? lane[k] : m;
-  for (; i < n; i++)
+  switch (table)
     {
-      guint v = mshed_read_u16 (p + 2 * i);
-      m = v > m ? v : m;
+    case MSHED_TABLE_NODES:
+      offset = rec_offset (c, 1, 0, 38, record, field_offset);
+      break;
+    case MSHED_TABLE_SLOTS:
+      offset = rec_offset (c, 2, MSHED_RES2_HEADER_SIZE, 68, record, field_offset);
+      break;
+    case MSHED_TABLE_TRIS:
+      offset = rec_offset (c, 7, 0, 16, record, field_offset);
+      break;
+    case MSHED_TABLE_BATCHES:
+      offset = rec_offset (c, 13, 0, 20, record, field_offset);
+      break;
+    case MSHED_TABLE_HEADER:
+    default:
+      offset = rec_offset (c, res_type, 0, 0, 0, field_offset);
+      break;
     }
-  return m;
+  vreport (c, severity, check, res_type, c->res[res_type].index, table, record, field, offset,
+           consequence, format, args);
+}
+
+static void
+init_rules (Ctx *c)
+{
+  c->rules = (MshedRecordRules) {
+    .n_nodes = c->n_nodes, .n_slots = c->n_slots, .n_batches = c->n_batches,
+    .n_tris = c->n_tris, .n_indices = c->n_indices, .n_verts = c->n_verts,
+    .n_keys = c->n_keys, .n_words = c->n_words, .frames = c->frames,
+    .have_keys = c->res[8].index >= 0, .have_map = c->res[19].index >= 0,
+    .indices = c->res[6].data, .report = rule_report, .user_data = c,
+  };
 }
 
 static void
 check_batches (Ctx *c)
 {
-  const guint8 *batches = c->res[13].data;
-  const guint8 *indices = c->res[6].data;
-
   for (guint32 b = 0; b < c->n_batches; b++)
-    {
-      const guint8 *rec = batches + (gsize) b * 20;
-      guint32 count = mshed_read_u16 (rec + 8);
-      guint32 start = mshed_read_u32 (rec + 10);
-      guint32 base = mshed_read_u32 (rec + 16);
-      const guint8 *slice;
-
-      if ((guint64) start + count > c->n_indices)
-        {
-          if (count == 0)
-            report (c, c->err, MSHED_CHECK_BATCH_INDEX_RANGE, 13, MSHED_TABLE_BATCHES, b,
-                    "indexStart", rec_offset (c, 13, 0, 20, b, 10),
-                    _("ignored: the batch is not drawn"),
-                    _("Res13 batch %u, field indexStart: %u is past the %u indices in Res6"),
-                    b, start, c->n_indices);
-          else
-            report (c, c->err, MSHED_CHECK_BATCH_INDEX_RANGE, 13, MSHED_TABLE_BATCHES, b,
-                    "indexStart", rec_offset (c, 13, 0, 20, b, 10),
-                    _("ignored: the batch is not drawn"),
-                    _("Res13 batch %u, field indexStart: index range %u..%" PRIu64
-                      " ends past the %u indices in Res6"),
-                    b, start, (guint64) start + count - 1, c->n_indices);
-          continue;
-        }
-      if (count % 3 != 0)
-        report (c, MSHED_SEVERITY_WARNING, MSHED_CHECK_BATCH_INDEX_MULTIPLE, 13,
-                MSHED_TABLE_BATCHES, b, "indexCount", rec_offset (c, 13, 0, 20, b, 8),
-                _("the incomplete last triangle is not drawn"),
-                _("Res13 batch %u, field indexCount: %u is not a multiple of 3"), b, count);
-      if (count == 0)
-        continue;
-
-      slice = indices + (gsize) start * 2;
-      if ((guint64) base + max_u16 (slice, count) >= c->n_verts)
-        {
-          guint32 n_bad = 0, first = 0;
-
-          for (guint32 i = count; i-- > 0;)
-            if ((guint64) base + mshed_read_u16 (slice + 2 * i) >= c->n_verts)
-              {
-                n_bad++;
-                first = i;
-              }
-          report (c, c->err, MSHED_CHECK_BATCH_VERTEX_RANGE, 13, MSHED_TABLE_BATCHES, b,
-                  "baseVertex", rec_offset (c, 13, 0, 20, b, 16),
-                  _("ignored: the triangles that use them are not drawn"),
-                  _("Res13 batch %u, field baseVertex: %u of its %u indices point past the "
-                    "%u vertices in Res3 (the first: Res6 element %" PRIu64
-                    " is %u, + baseVertex %u = vertex %" PRIu64 ")"),
-                  b, n_bad, count, c->n_verts, (guint64) start + first,
-                  mshed_read_u16 (slice + 2 * first), base,
-                  (guint64) base + mshed_read_u16 (slice + 2 * first));
-        }
-    }
-}
-
-static void
-check_header (Ctx *c)
-{
-  const guint8 *h = c->res[2].data;
-
-  for (guint i = 0; i < 35; i++)
-    if (!isfinite (mshed_read_f32 (h + 4 * i)))
-      {
-        report (c, MSHED_SEVERITY_WARNING, MSHED_CHECK_HEADER_NONFINITE, 2, MSHED_TABLE_HEADER,
-                0, field_name (MSHED_TABLE_HEADER, i), rec_offset (c, 2, 0, 140, 0, 4 * i),
-                _("the model bounds are not used"),
-                _("Res2 header, field %s: the value is not a finite number"),
-                field_name (MSHED_TABLE_HEADER, i));
-        return;
-      }
+    _mshed_rules_batch (&c->rules, c->res[13].data + (gsize) b * 20, b);
 }
 
 static void
@@ -875,88 +823,10 @@ check_slots (Ctx *c)
 
   if (c->res[2].size < MSHED_RES2_HEADER_SIZE)
     return;
-  check_header (c);
+  _mshed_rules_header (&c->rules, c->res[2].data);
   slots = c->res[2].data + MSHED_RES2_HEADER_SIZE;
-
   for (guint32 s = 0; s < c->n_slots; s++)
-    {
-      const guint8 *rec = slots + (gsize) s * 68;
-      guint32 tri_start = mshed_read_u16 (rec + 0);
-      guint32 tri_count = mshed_read_u16 (rec + 2);
-      guint32 batch_start = mshed_read_u16 (rec + 4);
-      guint32 batch_count = mshed_read_u16 (rec + 6);
-      float f[10];
-      gint bad = -1;
-
-      if (batch_start + batch_count > c->n_batches)
-        {
-          if (batch_count == 0)
-            report (c, c->err, MSHED_CHECK_SLOT_BATCH_RANGE, 2, MSHED_TABLE_SLOTS, s,
-                    "batchStart", rec_offset (c, 2, 140, 68, s, 4),
-                    _("ignored: the slot draws no batches"),
-                    _("Res2 slot %u, field batchStart: %u is past the %u batches in Res13"),
-                    s, batch_start, c->n_batches);
-          else
-            report (c, c->err, MSHED_CHECK_SLOT_BATCH_RANGE, 2, MSHED_TABLE_SLOTS, s,
-                    "batchStart", rec_offset (c, 2, 140, 68, s, 4),
-                    _("ignored: the slot draws no batches"),
-                    _("Res2 slot %u, field batchStart: batch range %u..%u ends past the %u "
-                      "batches in Res13"),
-                    s, batch_start, batch_start + batch_count - 1, c->n_batches);
-        }
-
-      if (tri_start + tri_count > c->n_tris)
-        {
-          if (tri_count == 0)
-            report (c, c->err, MSHED_CHECK_SLOT_TRI_RANGE, 2, MSHED_TABLE_SLOTS, s,
-                    "triStart", rec_offset (c, 2, 140, 68, s, 0),
-                    _("ignored: the slot has no triangle descriptors"),
-                    _("Res2 slot %u, field triStart: %u is past the %u triangle descriptors "
-                      "in Res7"), s, tri_start, c->n_tris);
-          else
-            report (c, c->err, MSHED_CHECK_SLOT_TRI_RANGE, 2, MSHED_TABLE_SLOTS, s,
-                    "triStart", rec_offset (c, 2, 140, 68, s, 0),
-                    _("ignored: the slot has no triangle descriptors"),
-                    _("Res2 slot %u, field triStart: descriptor range %u..%u ends past the %u "
-                      "triangle descriptors in Res7"),
-                    s, tri_start, tri_start + tri_count - 1, c->n_tris);
-        }
-
-      for (guint i = 0; i < 10; i++)
-        {
-          f[i] = mshed_read_f32 (rec + 8 + 4 * i);
-          if (bad < 0 && !isfinite (f[i]))
-            bad = (gint) i;
-        }
-      if (bad >= 0)
-        {
-          report (c, c->err, MSHED_CHECK_SLOT_NONFINITE, 2, MSHED_TABLE_SLOTS, s,
-                  field_name (MSHED_TABLE_SLOTS, 4 + bad),
-                  rec_offset (c, 2, 140, 68, s, 8 + 4 * bad),
-                  _("ignored: the slot bounds are not used"),
-                  _("Res2 slot %u, field %s: the value is not a finite number"),
-                  s, field_name (MSHED_TABLE_SLOTS, 4 + bad));
-          continue;
-        }
-      for (guint axis = 0; axis < 3; axis++)
-        if (f[axis] > f[3 + axis])
-          {
-            report (c, c->err, MSHED_CHECK_SLOT_AABB_ORDER, 2, MSHED_TABLE_SLOTS, s,
-                    field_name (MSHED_TABLE_SLOTS, 4 + axis),
-                    rec_offset (c, 2, 140, 68, s, 8 + 4 * axis),
-                    _("ignored: the slot bounds are not used"),
-                    _("Res2 slot %u, field %s: the box minimum %g is greater than its "
-                      "maximum %g"),
-                    s, field_name (MSHED_TABLE_SLOTS, 4 + axis), f[axis], f[3 + axis]);
-            break;
-          }
-      if (f[9] < 0.0f)
-        report (c, c->err, MSHED_CHECK_SLOT_RADIUS, 2, MSHED_TABLE_SLOTS, s,
-                field_name (MSHED_TABLE_SLOTS, 13), rec_offset (c, 2, 140, 68, s, 44),
-                _("ignored: the slot bounds are not used"),
-                _("Res2 slot %u, field %s: the sphere radius %g is negative"),
-                s, field_name (MSHED_TABLE_SLOTS, 13), f[9]);
-    }
+    _mshed_rules_slot (&c->rules, slots + (gsize) s * 68, s);
 }
 
 /* TRUE when every neighbour link of the @n descriptors is 0xFFFF or below @n. Branch-free
@@ -995,88 +865,14 @@ check_tris (Ctx *c)
   if (tri_links_ok (tris, n))
     return;
   for (guint32 t = 0; t < n; t++)
-    {
-      const guint8 *rec = tris + (gsize) t * 16;
-
-      for (guint k = 0; k < 3; k++)
-        {
-          guint32 link = mshed_read_u16 (rec + 2 + 2 * k);
-
-          if (G_UNLIKELY (link != MSHED_NONE && link >= n))
-            report (c, c->err, MSHED_CHECK_TRI_LINK, 7, MSHED_TABLE_TRIS, t,
-                    field_name (MSHED_TABLE_TRIS, 1 + k), rec_offset (c, 7, 0, 16, t, 2 + 2 * k),
-                    _("ignored: treated as no neighbour"),
-                    _("Res7 descriptor %u, field %s: neighbour %u is past the %u descriptors"),
-                    t, field_name (MSHED_TABLE_TRIS, 1 + k), link, n);
-        }
-    }
+    _mshed_rules_tri (&c->rules, tris + (gsize) t * 16, t);
 }
 
 static void
 check_nodes (Ctx *c)
 {
-  const guint8 *nodes = c->res[1].data;
-  gboolean have_keys = c->res[8].index >= 0;
-  gboolean have_map = c->res[19].index >= 0;
-
   for (guint32 n = 0; n < c->n_nodes; n++)
-    {
-      const guint8 *rec = nodes + (gsize) n * 38;
-      guint32 parent = mshed_read_u16 (rec + 2);
-      guint32 map_start = mshed_read_u16 (rec + 4);
-      guint32 fallback = mshed_read_u16 (rec + 6);
-
-      if (parent != MSHED_NONE && parent >= n)
-        {
-          if (parent >= c->n_nodes)
-            report (c, c->err, MSHED_CHECK_NODE_PARENT, 1, MSHED_TABLE_NODES, n, "hdr1",
-                    rec_offset (c, 1, 0, 38, n, 2), _("ignored: the node is treated as a root"),
-                    _("Res1 node %u, field hdr1: parent %u does not exist (the model has %u "
-                      "nodes)"), n, parent, c->n_nodes);
-          else
-            report (c, c->err, MSHED_CHECK_NODE_PARENT, 1, MSHED_TABLE_NODES, n, "hdr1",
-                    rec_offset (c, 1, 0, 38, n, 2), _("ignored: the node is treated as a root"),
-                    _("Res1 node %u, field hdr1: parent %u does not come before the node (a "
-                      "parent must have a smaller index)"), n, parent);
-        }
-
-      if (map_start != MSHED_NONE && (guint64) map_start + c->frames > c->n_words)
-        {
-          if (have_map)
-            report (c, c->err, MSHED_CHECK_NODE_MAP, 1, MSHED_TABLE_NODES, n, "hdr2",
-                    rec_offset (c, 1, 0, 38, n, 4),
-                    _("ignored: the node always uses its fallback key"),
-                    _("Res1 node %u, field hdr2: its frame map starts at word %u and needs %u "
-                      "words (the frame count), but Res19 holds %u"),
-                    n, map_start, c->frames, c->n_words);
-          else
-            report (c, c->err, MSHED_CHECK_NODE_MAP, 1, MSHED_TABLE_NODES, n, "hdr2",
-                    rec_offset (c, 1, 0, 38, n, 4),
-                    _("ignored: the node always uses its fallback key"),
-                    _("Res1 node %u, field hdr2: %u points into a frame map, but the model "
-                      "has no Res19"), n, map_start);
-        }
-
-      if (have_keys && fallback >= c->n_keys)
-        report (c, c->err, MSHED_CHECK_NODE_KEY, 1, MSHED_TABLE_NODES, n, "hdr3",
-                rec_offset (c, 1, 0, 38, n, 6), _("ignored: the node gets no animation pose"),
-                _("Res1 node %u, field hdr3: fallback key %u is past the %u keys in Res8"),
-                n, fallback, c->n_keys);
-
-      for (guint j = 0; j < MSHED_N_SLOT_CELLS; j++)
-        {
-          guint32 slot = mshed_read_u16 (rec + 8 + 2 * j);
-
-          if (slot != MSHED_NONE && slot >= c->n_slots)
-            report (c, c->err, MSHED_CHECK_NODE_SLOT, 1, MSHED_TABLE_NODES, n,
-                    field_name (MSHED_TABLE_NODES, 4 + j), rec_offset (c, 1, 0, 38, n, 8 + 2 * j),
-                    _("ignored: nothing is drawn for this LOD and group"),
-                    _("Res1 node %u, field %s (LOD %u, group %u): slot %u is past the %u "
-                      "slots in Res2"),
-                    n, field_name (MSHED_TABLE_NODES, 4 + j), j / MSHED_N_GROUPS,
-                    j % MSHED_N_GROUPS, slot, c->n_slots);
-        }
-    }
+    _mshed_rules_node (&c->rules, c->res[1].data + (gsize) n * 38, n);
 }
 
 /* Canonical animation layout (docs/msh.md §7.7), warnings --------------------------------------- */
@@ -1349,6 +1145,7 @@ mshed_validate_model (const MshedModel *model,
       check_strided (c);
       check_res10 (c);
       check_vertex_counts (c);
+      init_rules (c);
       check_batches (c);
       check_slots (c);
       check_tris (c);

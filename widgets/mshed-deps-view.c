@@ -19,7 +19,7 @@ struct _MshedDepsView {
   GtkWidget      parent_instance;
 
   MshedDocument *document;
-  gulong         stale_handler;
+  GSignalGroup  *document_signals;
   guint          n_stale;
   GtkWidget     *cells[MSHED_N_EDIT_KINDS][MSHED_N_DERIVED];
 
@@ -255,12 +255,8 @@ mshed_deps_view_set_document (MshedDepsView *self,
 
   if (self->document == document)
     return;
-  if (self->document)
-    g_clear_signal_handler (&self->stale_handler, self->document);
   g_set_object (&self->document, document);
-  if (document)
-    self->stale_handler = g_signal_connect_object (document, "stale-changed",
-                                                   G_CALLBACK (reload), self, G_CONNECT_SWAPPED);
+  g_signal_group_set_target (self->document_signals, document);
   reload (self);
 }
 
@@ -281,8 +277,9 @@ mshed_deps_view_dispose (GObject *object)
 {
   MshedDepsView *self = MSHED_DEPS_VIEW (object);
 
-  if (self->document)
-    g_clear_signal_handler (&self->stale_handler, self->document);
+  if (self->document_signals != NULL)
+    g_signal_group_set_target (self->document_signals, NULL);
+  g_clear_object (&self->document_signals);
   g_clear_object (&self->document);
   gtk_widget_dispose_template (GTK_WIDGET (self), MSHED_TYPE_DEPS_VIEW);
   /* GTK 4.8 only unparents the template children it binds */
@@ -321,6 +318,9 @@ static void
 mshed_deps_view_init (MshedDepsView *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->document_signals = g_signal_group_new (MSHED_TYPE_DOCUMENT);
+  g_signal_group_connect_swapped (self->document_signals, "stale-changed", G_CALLBACK (reload),
+                                  self);
   build_matrix (self);
   reload (self);
 }

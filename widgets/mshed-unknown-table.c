@@ -103,6 +103,7 @@ struct _MshedUnknownTable {
   GtkWidget        *column_view;
 
   MshedDocument    *document;
+  GSignalGroup     *document_signals;
   MshedTableId      table;
   GListStore       *store;        /* MshedUnknownRow */
   GtkSortListModel *sorted;
@@ -695,7 +696,9 @@ mshed_unknown_table_dispose (GObject *object)
   MshedUnknownTable *self = MSHED_UNKNOWN_TABLE (object);
   GtkWidget *child;
 
-  mshed_unknown_table_set_document (self, NULL);
+  if (self->document_signals != NULL)
+    mshed_unknown_table_set_document (self, NULL);
+  g_clear_object (&self->document_signals);
   if (self->column_view != NULL)
     {
       gtk_column_view_set_model (GTK_COLUMN_VIEW (self->column_view), NULL);
@@ -755,6 +758,9 @@ mshed_unknown_table_init (MshedUnknownTable *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
+  self->document_signals = g_signal_group_new (MSHED_TYPE_DOCUMENT);
+  g_signal_group_connect_swapped (self->document_signals, "changed",
+                                  G_CALLBACK (document_changed_cb), self);
   self->table = MSHED_TABLE_SLOTS;
   self->columns = g_ptr_array_new_with_free_func ((GDestroyNotify) column_free);
   self->view_columns = g_ptr_array_new_with_free_func (g_object_unref);  /* owns the columns */
@@ -798,12 +804,8 @@ mshed_unknown_table_set_document (MshedUnknownTable *self,
 
   if (self->document == document)
     return;
-  if (self->document != NULL)
-    g_signal_handlers_disconnect_by_func (self->document, document_changed_cb, self);
   g_set_object (&self->document, document);
-  if (document != NULL)
-    g_signal_connect_object (document, "changed", G_CALLBACK (document_changed_cb), self,
-                             G_CONNECT_SWAPPED);
+  g_signal_group_set_target (self->document_signals, document);
   if (self->store != NULL && !gtk_widget_in_destruction (GTK_WIDGET (self)))
     rebuild (self);
 }

@@ -16,6 +16,7 @@
 #include <glib/gi18n.h>
 
 #include "mshed-diagnostics-view.h"
+#include "mshed-hex-model.h"
 #include "mshed-schema.h"
 
 /* One row: a copy of a diagnostic. Few enough (one per finding) to hold as objects. */
@@ -171,6 +172,31 @@ typedef enum {
   COLUMN_OFFSET,
 } Column;
 
+/* The offset cell's tooltip, made when it is asked for (an X round trip per bound row
+ * otherwise). */
+static gboolean
+offset_query_tooltip (GtkWidget   *cell,
+                      int          x,
+                      int          y,
+                      gboolean     keyboard,
+                      GtkTooltip  *tooltip,
+                      GtkListItem *list_item)
+{
+  MshedDiagnosticItem *item = gtk_list_item_get_item (list_item);
+  GtkWidget *view = gtk_widget_get_ancestor (cell, MSHED_TYPE_DIAGNOSTICS_VIEW);
+  g_autofree char *text = NULL;
+
+  if (item == NULL || view == NULL)
+    return FALSE;
+  if (MSHED_DIAGNOSTICS_VIEW (view)->document == NULL)
+    return FALSE;
+  /* the offsets inside the resource and the nested model, for the file offset shown */
+  text = mshed_hex_describe_file_offset (MSHED_DIAGNOSTICS_VIEW (view)->document,
+                                         item->diag->offset);
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
+}
+
 static void
 setup_cell (GtkSignalListItemFactory *factory,
             GtkListItem              *list_item,
@@ -188,7 +214,12 @@ setup_cell (GtkSignalListItemFactory *factory,
       GtkWidget *label = gtk_inscription_new (NULL);
 
       if (column == COLUMN_OFFSET)
-        gtk_widget_add_css_class (label, "monospace");
+        {
+          gtk_widget_add_css_class (label, "monospace");
+          gtk_widget_set_has_tooltip (label, TRUE);
+          g_signal_connect (label, "query-tooltip", G_CALLBACK (offset_query_tooltip),
+                            list_item);
+        }
       gtk_inscription_set_text_overflow (GTK_INSCRIPTION (label),
                                          GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
       gtk_list_item_set_child (list_item, label);
@@ -254,6 +285,7 @@ bind_cell (GtkSignalListItemFactory *factory,
       break;
     case COLUMN_OFFSET:
     default:
+      /* the file offset, as mshed-cli validate, the hex view and the data inspector show it */
       text = g_strdup_printf ("0x%08" PRIX64, d->offset);
       break;
     }

@@ -281,10 +281,26 @@ update_adjustment (MshedHexView *self)
 
 /* Status line --------------------------------------------------------------------------- */
 
+char *
+mshed_hex_view_format_address (MshedHexView *self,
+                               gsize         offset)
+{
+  guint64 file;
+
+  g_return_val_if_fail (MSHED_IS_HEX_VIEW (self), NULL);
+
+  file = mshed_hex_model_to_file_offset (self->model, offset);
+
+  if (file == G_MAXUINT64)
+    file = offset;
+  return g_strdup_printf ("%0*" G_GINT64_MODIFIER "X", (int) self->offset_digits, file);
+}
+
 void
 _mshed_hex_view_update_status (MshedHexView *self)
 {
   g_autofree char *location = NULL;
+  g_autofree char *offsets = NULL;
   g_autofree char *field = NULL;
   gint res = -1;
   gsize res_off = 0;
@@ -311,16 +327,24 @@ _mshed_hex_view_update_status (MshedHexView *self)
           /* translators: resource index and NRes type, e.g. "Resource 1 (Res2)" */
           where = g_strdup_printf (_("Resource %d (Res%u)"), src, e->type_id);
         }
+      g_autofree char *address = mshed_hex_view_format_address (self, self->cursor);
+
+      /* the cursor's file offset (as Problems and mshed-cli show it); the offset inside the
+       * resource and the nested model are in the tooltip */
       if (self->sel_end > self->sel_start)
-        /* translators: where · cursor offset · selection length */
-        location = g_strdup_printf (_("%s · 0x%0*zX · %zu bytes selected"),
-                                    where, (int) self->offset_digits, self->cursor,
-                                    self->sel_end - self->sel_start);
+        /* translators: where · cursor's file offset · selection length */
+        location = g_strdup_printf (g_dngettext (NULL, "%s · 0x%s · %zu byte selected",
+                                                 "%s · 0x%s · %zu bytes selected",
+                                                 self->sel_end - self->sel_start),
+                                    where, address, self->sel_end - self->sel_start);
       else
-        location = g_strdup_printf (_("%s · 0x%0*zX of 0x%zX"),
-                                    where, (int) self->offset_digits, self->cursor, we);
+        /* translators: where · the cursor's file offset */
+        location = g_strdup_printf (_("%s · 0x%s"), where, address);
+      offsets = mshed_hex_model_describe_offset (self->model, self->cursor);
     }
   gtk_label_set_text (GTK_LABEL (self->location_label), location);
+  if (g_strcmp0 (gtk_widget_get_tooltip_text (self->location_label), offsets) != 0)
+    gtk_widget_set_tooltip_text (self->location_label, offsets);
 
   if (self->message != NULL)
     {
@@ -870,12 +894,11 @@ query_tooltip_cb (MshedHexView *self,
 {
   g_autofree char *what = NULL;
   g_autofree char *value = NULL;
+  g_autofree char *offsets = NULL;
   g_autoptr(GString) text = NULL;
   MshedHexOverlay ov;
   gsize offset, ws, we;
   gboolean in_text;
-  gint res;
-  gsize res_off;
 
   if (keyboard || self->document == NULL || !in_canvas (self, x, y) ||
       x < hex_view_x_hex (self) - self->cw || x > hex_view_x_text (self) + self->bpl * self->cw)
@@ -894,14 +917,9 @@ query_tooltip_cb (MshedHexView *self,
     g_string_append_printf (text, "\n%s", _(ov.field->blurb));
   if (ov.kind == MSHED_HEX_OVERLAY_UNKNOWN)
     g_string_append_printf (text, "\n%s", _("Meaning unknown: preserved as is"));
-  if (mshed_hex_model_get_res_index (self->model) == MSHED_HEX_SOURCE_FILE &&
-      mshed_hex_model_to_resource (self->model, offset, &res, &res_off))
-    /* translators: file offset, then resource index and offset inside its payload */
-    g_string_append_printf (text, _("\nFile offset 0x%zX = resource %d + 0x%zX"), offset, res, res_off);
-  else
-    /* translators: offset of the byte under the pointer */
-    g_string_append_printf (text, _("\nOffset 0x%zX (%zu)"),
-                            offset, offset);
+  offsets = mshed_hex_model_describe_offset (self->model, offset);
+  if (offsets != NULL)
+    g_string_append_printf (text, "\n%s", offsets);
   gtk_tooltip_set_text (tooltip, text->str);
   return TRUE;
 }
@@ -1255,44 +1273,37 @@ mshed_hex_view_show_record (MshedHexView *self,
   mshed_hex_view_select_range (self, offset, offset + length);
 }
 
-void
+gboolean
 mshed_hex_view_goto_file_offset (MshedHexView *self,
                                  guint64       offset)
 {
-  const MshedDiagnostics *diags;
+  guint64 base;
+  gsize view, ws, we;
   gint res;
   gsize res_off;
 
-  g_return_if_fail (MSHED_IS_HEX_VIEW (self));
+  g_return_val_if_fail (MSHED_IS_HEX_VIEW (self), FALSE);
 
   if (self->document == NULL)
-    return;
-  /* a nested model reports offsets from the start of the outer archive */
-  diags = mshed_document_get_diagnostics (self->document);
-  if (diags != NULL)
-    {
-      if (offset < diags->base_offset)
-        return;  /* before this model's bytes in the outer archive */
-      offset -= diags->base_offset;
-    }
-  if (offset > G_MAXSIZE)
-    return;
-  if (mshed_hex_model_get_res_index (self->model) == MSHED_HEX_SOURCE_FILE &&
-      mshed_hex_model_is_whole (self->model))
-    {
-      mshed_hex_view_goto_offset (self, (gsize) offset);
-      return;
-    }
+    return FALSE;
+  /* a byte of the bytes shown: only the cursor moves */
+  view = mshed_hex_model_from_file_offset (self->model, offset);
+  hex_view_get_window (self, &ws, &we);
+  if (view != G_MAXSIZE && view >= ws && view < we)
+    return mshed_hex_view_goto_offset (self, view);
+  /* a nested model's bytes start at its entry's offset in the outer archive */
+  base = mshed_hex_model_get_base_offset (self->model);
+  if (offset < base || offset - base >= mshed_hex_model_get_file_size (self->model))
+    return FALSE;
+  offset -= base;
   if (mshed_hex_model_file_to_resource (self->model, offset, &res, &res_off))
     {
       mshed_hex_view_show_resource (self, res);
-      mshed_hex_view_goto_offset (self, res_off);
+      return mshed_hex_view_goto_offset (self, res_off);
     }
-  else
-    {
-      mshed_hex_view_show_resource (self, MSHED_HEX_SOURCE_FILE);
-      mshed_hex_view_goto_offset (self, (gsize) offset);
-    }
+  /* the container itself (header, directory, gaps): the whole file */
+  mshed_hex_view_show_resource (self, MSHED_HEX_SOURCE_FILE);
+  return mshed_hex_view_goto_offset (self, (gsize) offset);
 }
 
 gboolean

@@ -93,6 +93,9 @@ void             _mshed_table_view_seed_position        (MshedTableView *self,
 GtkWidget       *_mshed_table_view_find_column_cell     (MshedTableView *self,
                                                          guint           row,
                                                          gint            column);
+/* The model column and the view position of a bound cell (an inscription of bound_cells). */
+gint             _mshed_table_view_cell_column          (GtkWidget      *inscription);
+guint            _mshed_table_view_cell_position        (GtkWidget      *inscription);
 void             _mshed_table_view_ensure_column_visible (MshedTableView *self,
                                                           gint            column);
 void             _mshed_table_view_set_current_cell     (MshedTableView *self,
@@ -150,6 +153,12 @@ void             _mshed_table_view_copy_action          (GtkWidget      *widget,
 void             _mshed_table_view_paste_action         (GtkWidget      *widget,
                                                          const char     *action_name,
                                                          GVariant       *parameter);
+
+/* mshed-table-view-menu.c */
+/* The file offset of record @row (from the outer file for a nested model); G_MAXUINT64 when
+ * there is no such record. */
+guint64          _mshed_table_view_record_file_offset   (MshedTableView *self,
+                                                         guint           row);
 
 /* for the tests */
 MshedTableModel *_mshed_table_view_get_model       (MshedTableView *self);

@@ -4,13 +4,16 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Bringing a row of the table view into view: now when the list is laid out, else as soon as
- * it is shown (a notebook page not opened yet), and revealing a record (select, focus, scroll).
+ * it is shown (a notebook page not opened yet), and revealing a record (select, focus, scroll);
+ * bringing a column into view and giving a row the keyboard focus once it is bound.
  */
 #define G_LOG_DOMAIN "mshed-table-view"
 
 #include "config.h"
 
 #include "mshed-table-view-private.h"
+
+#define FOCUS_TRIES 8
 
 static gboolean
 list_is_laid_out (GtkWidget *list)
@@ -116,4 +119,84 @@ mshed_table_view_scroll_to_row (MshedTableView *self,
   pos = _mshed_table_view_row_position (self, row);
   if (pos != G_MAXUINT)
     _mshed_table_view_scroll_to (self, pos, FALSE);
+}
+
+/* Focus and horizontal scrolling ---------------------------------------------------------- */
+
+void
+_mshed_table_view_ensure_column_visible (MshedTableView *self,
+                                         gint            column)
+{
+  GtkAdjustment *hadj = gtk_scrolled_window_get_hadjustment (self->scroller);
+  GHashTableIter iter;
+  gpointer key;
+  graphene_rect_t b;
+
+  g_hash_table_iter_init (&iter, self->bound_cells);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      GtkWidget *bg = gtk_widget_get_parent (key);
+      double value = gtk_adjustment_get_value (hadj);
+      double page = gtk_adjustment_get_page_size (hadj);
+
+      if (_mshed_table_view_cell_column (key) != column || bg == NULL ||
+          !gtk_widget_compute_bounds (bg, GTK_WIDGET (self->scroller), &b))
+        continue;
+      if (b.origin.x < 0)
+        gtk_adjustment_set_value (hadj, value + b.origin.x);
+      else if (b.origin.x + b.size.width > page)
+        gtk_adjustment_set_value (hadj, value + MIN (b.origin.x,
+                                                     b.origin.x + b.size.width - page));
+      return;
+    }
+}
+
+static gboolean
+focus_tick_cb (GtkWidget     *widget,
+               GdkFrameClock *clock,
+               gpointer       user_data)
+{
+  MshedTableView *self = MSHED_TABLE_VIEW (widget);
+  GHashTableIter iter;
+  gpointer key;
+
+  /* an editor opened meanwhile (Tab to the next cell) keeps the focus */
+  if (self->editor != NULL && mshed_cell_editor_is_open (self->editor))
+    {
+      self->focus_tick = 0;
+      return G_SOURCE_REMOVE;
+    }
+
+  g_hash_table_iter_init (&iter, self->bound_cells);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      GtkWidget *bg = gtk_widget_get_parent (key);
+      GtkWidget *row_widget = bg ? gtk_widget_get_parent (bg) : NULL;
+
+      if (row_widget == NULL || _mshed_table_view_cell_position (key) != self->focus_position)
+        continue;
+      gtk_widget_grab_focus (row_widget);
+      if (self->cur_col >= 0)
+        _mshed_table_view_ensure_column_visible (self, self->cur_col);
+      self->focus_tick = 0;
+      return G_SOURCE_REMOVE;
+    }
+
+  if (++self->focus_tries >= FOCUS_TRIES)
+    {
+      self->focus_tick = 0;
+      return G_SOURCE_REMOVE;
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+/* Gives the row at view @position the keyboard focus once it is bound (after a scroll). */
+void
+_mshed_table_view_focus_position (MshedTableView *self,
+                                  guint           position)
+{
+  self->focus_position = position;
+  self->focus_tries = 0;
+  if (self->focus_tick == 0)
+    self->focus_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), focus_tick_cb, NULL, NULL);
 }

@@ -12,11 +12,10 @@
 
 #include "mshed-cell-editor.h"
 #include "mshed-error.h"
+#include "mshed-hex-model.h"
 #include "mshed-table-model.h"
 #include "mshed-table-view.h"
 #include "mshed-table-view-private.h"
-
-#define FOCUS_TRIES 8
 
 /* MshedTableView --------------------------------------------------------------------------- */
 
@@ -364,7 +363,8 @@ clear_state (GtkWidget *inscription)
   GtkWidget *bg = gtk_widget_get_parent (inscription);
 
   apply_state (cell, bg != NULL ? bg : inscription, 0);
-  set_tooltip (inscription, NULL);
+  if (cell->ref.column != INDEX_COLUMN)  /* its tooltip is made when asked for */
+    set_tooltip (inscription, NULL);
 }
 
 static const char *
@@ -447,7 +447,42 @@ refresh_cell (GtkWidget *inscription)
       g_string_append (tip, _("Stale: derived from data that was edited; recompute it in the "
                               "dependency panel"));
     }
-  set_tooltip (inscription, tip->len > 0 ? tip->str : NULL);
+  if (cell->ref.column != INDEX_COLUMN)
+    set_tooltip (inscription, tip->len > 0 ? tip->str : NULL);
+}
+
+/* The row number's tooltip: where the record is (its file offset, as the hex view, Problems
+ * and mshed-cli dump show it, and the offset inside the resource) and its problems. Made when
+ * asked for: it differs on every row, and setting a tooltip costs an X round trip. */
+static gboolean
+index_query_tooltip_cb (GtkWidget  *inscription,
+                        int         x,
+                        int         y,
+                        gboolean    keyboard,
+                        GtkTooltip *tooltip)
+{
+  Cell *cell = g_object_get_qdata (G_OBJECT (inscription), cell_quark);
+  MshedTableView *self = cell->ref.view;
+  guint index = cell->row ? mshed_table_row_get_index (cell->row) : G_MAXUINT;
+  g_autoptr(GString) tip = g_string_new (NULL);
+  g_autofree char *where = NULL;
+  guint64 offset;
+
+  if (index == G_MAXUINT || self->document == NULL)
+    return FALSE;
+  collect_diags (lookup_diags (self, self->table, index), NULL, tip);
+  if (self->table == MSHED_TABLE_NODES)
+    collect_diags (lookup_diags (self, MSHED_TABLE_NAMES, index), NULL, tip);
+  offset = _mshed_table_view_record_file_offset (self, index);
+  where = offset != G_MAXUINT64 ? mshed_hex_describe_file_offset (self->document, offset) : NULL;
+  if (where != NULL)
+    g_string_prepend (tip, tip->len > 0 ? "\n" : "");
+  if (where != NULL)
+    g_string_prepend (tip, where);
+  if (tip->len == 0)
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, tip->str);
+  return TRUE;
 }
 
 static void
@@ -494,6 +529,8 @@ factory_setup_cb (GtkSignalListItemFactory *factory,
       gtk_inscription_set_xalign (GTK_INSCRIPTION (inscription), 1.0f);
       gtk_widget_add_css_class (inscription, "numeric");
       gtk_widget_add_css_class (inscription, "row-number");
+      gtk_widget_set_has_tooltip (inscription, TRUE);
+      g_signal_connect (inscription, "query-tooltip", G_CALLBACK (index_query_tooltip_cb), NULL);
     }
   gtk_list_item_set_child (item, inscription);
 }
@@ -551,6 +588,22 @@ make_factory (MshedTableView *self,
   return factory;
 }
 
+gint
+_mshed_table_view_cell_column (GtkWidget *inscription)
+{
+  Cell *cell = g_object_get_qdata (G_OBJECT (inscription), cell_quark);
+
+  return cell != NULL ? cell->ref.column : INDEX_COLUMN;
+}
+
+guint
+_mshed_table_view_cell_position (GtkWidget *inscription)
+{
+  Cell *cell = g_object_get_qdata (G_OBJECT (inscription), cell_quark);
+
+  return cell != NULL ? gtk_list_item_get_position (cell->item) : GTK_INVALID_LIST_POSITION;
+}
+
 /* The shown cell of (row, column), NULL when not on screen. */
 GtkWidget *
 _mshed_table_view_find_column_cell (MshedTableView *self,
@@ -572,36 +625,7 @@ _mshed_table_view_find_column_cell (MshedTableView *self,
   return NULL;
 }
 
-/* Current cell, scrolling and focus -------------------------------------------------------- */
-
-void
-_mshed_table_view_ensure_column_visible (MshedTableView *self,
-                                         gint            column)
-{
-  GtkAdjustment *hadj = gtk_scrolled_window_get_hadjustment (self->scroller);
-  GHashTableIter iter;
-  gpointer key;
-  graphene_rect_t b;
-
-  g_hash_table_iter_init (&iter, self->bound_cells);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
-    {
-      Cell *cell = g_object_get_qdata (G_OBJECT (key), cell_quark);
-      GtkWidget *bg = gtk_widget_get_parent (key);
-      double value = gtk_adjustment_get_value (hadj);
-      double page = gtk_adjustment_get_page_size (hadj);
-
-      if (cell->ref.column != column || bg == NULL ||
-          !gtk_widget_compute_bounds (bg, GTK_WIDGET (self->scroller), &b))
-        continue;
-      if (b.origin.x < 0)
-        gtk_adjustment_set_value (hadj, value + b.origin.x);
-      else if (b.origin.x + b.size.width > page)
-        gtk_adjustment_set_value (hadj, value + MIN (b.origin.x,
-                                                     b.origin.x + b.size.width - page));
-      return;
-    }
-}
+/* Current cell ----------------------------------------------------------------------------- */
 
 void
 _mshed_table_view_set_current_cell (MshedTableView *self,
@@ -617,57 +641,6 @@ _mshed_table_view_set_current_cell (MshedTableView *self,
         self->anchor_col = column;
     }
   refresh_all_cells (self);
-}
-
-static gboolean
-focus_tick_cb (GtkWidget     *widget,
-               GdkFrameClock *clock,
-               gpointer       user_data)
-{
-  MshedTableView *self = MSHED_TABLE_VIEW (widget);
-  GHashTableIter iter;
-  gpointer key;
-
-  /* an editor opened meanwhile (Tab to the next cell) keeps the focus */
-  if (self->editor != NULL && mshed_cell_editor_is_open (self->editor))
-    {
-      self->focus_tick = 0;
-      return G_SOURCE_REMOVE;
-    }
-
-  g_hash_table_iter_init (&iter, self->bound_cells);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
-    {
-      Cell *cell = g_object_get_qdata (G_OBJECT (key), cell_quark);
-      GtkWidget *bg = gtk_widget_get_parent (key);
-      GtkWidget *row_widget = bg ? gtk_widget_get_parent (bg) : NULL;
-
-      if (row_widget == NULL || gtk_list_item_get_position (cell->item) != self->focus_position)
-        continue;
-      gtk_widget_grab_focus (row_widget);
-      if (self->cur_col >= 0)
-        _mshed_table_view_ensure_column_visible (self, self->cur_col);
-      self->focus_tick = 0;
-      return G_SOURCE_REMOVE;
-    }
-
-  if (++self->focus_tries >= FOCUS_TRIES)
-    {
-      self->focus_tick = 0;
-      return G_SOURCE_REMOVE;
-    }
-  return G_SOURCE_CONTINUE;
-}
-
-/* Gives the row at view @position the keyboard focus once it is bound (after a scroll). */
-void
-_mshed_table_view_focus_position (MshedTableView *self,
-                                  guint           position)
-{
-  self->focus_position = position;
-  self->focus_tries = 0;
-  if (self->focus_tick == 0)
-    self->focus_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), focus_tick_cb, NULL, NULL);
 }
 
 /* The first time the grid is shown, the column view gets its rows (see rows_attached); a

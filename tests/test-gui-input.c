@@ -214,7 +214,8 @@ find_primary_menu (GtkWidget *widget)
   return NULL;
 }
 
-/* F10 opens the main menu and leaves the preview alone; F12 toggles the preview */
+/* F10 opens the main menu and leaves the preview alone; F12, Ctrl+F9 and F9 toggle the
+ * preview, the node tree and the Problems panel */
 static void
 test_panel_keys (void)
 {
@@ -241,6 +242,16 @@ test_panel_keys (void)
   g_assert_false (gtk_widget_get_visible (preview));
   gui_test_key ("F12");
   g_assert_true (gtk_widget_get_visible (preview));
+
+  /* Ctrl+F9 the node tree, F9 the Problems panel */
+  gui_test_key ("ctrl+F9");
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (f.window->node_tree)));
+  gui_test_key ("ctrl+F9");
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (f.window->node_tree)));
+  gui_test_key ("F9");
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (f.window->bottom_notebook)));
+  gui_test_key ("F9");
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (f.window->bottom_notebook)));
   fixture_teardown (&f);
 }
 

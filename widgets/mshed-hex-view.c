@@ -329,17 +329,17 @@ _mshed_hex_view_update_status (MshedHexView *self)
         }
       g_autofree char *address = mshed_hex_view_format_address (self, self->cursor);
 
-      /* the cursor's file offset (as Problems and mshed-cli show it); the offset inside the
-       * resource and the nested model are in the tooltip */
+      /* the cursor's file offset first (as Problems and mshed-cli show it); the offset
+       * inside the resource and the nested model are in the tooltip */
       if (self->sel_end > self->sel_start)
-        /* translators: where · cursor's file offset · selection length */
-        location = g_strdup_printf (g_dngettext (NULL, "%s · 0x%s · %zu byte selected",
-                                                 "%s · 0x%s · %zu bytes selected",
+        /* translators: the cursor's file offset · where · selection length */
+        location = g_strdup_printf (g_dngettext (NULL, "0x%s · %s · %zu byte selected",
+                                                 "0x%s · %s · %zu bytes selected",
                                                  self->sel_end - self->sel_start),
-                                    where, address, self->sel_end - self->sel_start);
+                                    address, where, self->sel_end - self->sel_start);
       else
-        /* translators: where · the cursor's file offset */
-        location = g_strdup_printf (_("%s · 0x%s"), where, address);
+        /* translators: the cursor's file offset · where */
+        location = g_strdup_printf (_("0x%s · %s"), address, where);
       offsets = mshed_hex_model_describe_offset (self->model, self->cursor);
     }
   gtk_label_set_text (GTK_LABEL (self->location_label), location);
@@ -383,6 +383,36 @@ _mshed_hex_view_update_status (MshedHexView *self)
 
 /* Layout ---------------------------------------------------------------------------------- */
 
+/* Width of the address, hex and text columns for @bpl bytes a line (hex_view_x_text()). */
+static double
+columns_width (MshedHexView *self,
+               guint         bpl)
+{
+  return HEX_VIEW_PAD_X * 2 +
+         (self->offset_digits + 2 + 3 * bpl - 1 + (bpl - 1) / 8 + 2 + bpl + 1) * self->cw;
+}
+
+/* As many bytes a line (16, 8 or 4) as the width shows with their text column; the line at
+ * the top keeps its first byte in view. */
+static void
+choose_bytes_per_line (MshedHexView *self)
+{
+  guint bpl = HEX_VIEW_MAX_BPL;
+  gsize ws, we, top;
+
+  while (bpl > HEX_VIEW_MIN_BPL && columns_width (self, bpl) > self->canvas.size.width)
+    bpl /= 2;
+  if (bpl == self->bpl)
+    return;
+  hex_view_get_window (self, &ws, &we);
+  top = (hex_view_first_line (self) + (gsize) (gtk_adjustment_get_value (self->vadj) /
+                                                self->row_h)) * self->bpl;
+  self->bpl = bpl;
+  update_adjustment (self);
+  gtk_adjustment_set_value (self->vadj,
+                            (double) (top / bpl - hex_view_first_line (self)) * self->row_h);
+}
+
 static void
 mshed_hex_view_measure (GtkWidget      *widget,
                         GtkOrientation  orientation,
@@ -400,11 +430,13 @@ mshed_hex_view_measure (GtkWidget      *widget,
   gtk_widget_measure (self->scrollbar, orientation, -1, &bar_min, &bar_nat, NULL, NULL);
   gtk_widget_measure (self->search_bar, orientation, -1, &search_min, &search_nat, NULL, NULL);
   gtk_widget_measure (self->status_box, orientation, -1, &status_min, &status_nat, NULL, NULL);
-  full = HEX_VIEW_PAD_X * 2 + (self->offset_digits + 2 + 3 * self->bpl + 1 + 2 + self->bpl + 2 +
-                      HEX_VIEW_LABEL_CHARS) * self->cw;
+  /* 16 bytes a line and the field names when there is room, at least 4 bytes a line with
+   * their text column */
+  full = columns_width (self, HEX_VIEW_MAX_BPL) + HEX_VIEW_LABEL_CHARS * self->cw;
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
     {
-      *minimum = MAX (MAX (search_min, status_min), (int) (24 * self->cw) + bar_min);
+      *minimum = MAX (MAX (search_min, status_min),
+                      (int) ceil (columns_width (self, HEX_VIEW_MIN_BPL)) + bar_min);
       *natural = MAX (MAX (search_nat, status_nat), (int) ceil (full) + bar_nat);
     }
   else
@@ -437,6 +469,9 @@ mshed_hex_view_size_allocate (GtkWidget *widget,
                       (float) canvas_h);
   /* the adjustment first: changing it after allocating the scrollbar would leave the
    * scrollbar's slider unallocated for this frame */
+  _mshed_hex_view_ensure_metrics (self);
+  if (self->row_h > 0 && canvas_h > 0)
+    choose_bytes_per_line (self);
   update_adjustment (self);
   if (self->scroll_target != G_MAXSIZE && canvas_h > 0)
     {
@@ -1091,7 +1126,7 @@ mshed_hex_view_init (MshedHexView *self)
   GtkEventController *controller;
   GtkGesture *gesture;
 
-  self->bpl = 16;
+  self->bpl = HEX_VIEW_MAX_BPL;
   self->offset_digits = 8;
   self->pending = -1;
   self->scroll_target = G_MAXSIZE;

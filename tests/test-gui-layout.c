@@ -246,6 +246,74 @@ test_panels_remembered (void)
   g_rmdir (dir);
 }
 
+/* Bounds of record @row's cell @field in @grid, FALSE when it is not shown. */
+static gboolean
+cell_bounds (MshedTableView  *grid,
+             guint            row,
+             const char      *field,
+             graphene_rect_t *b)
+{
+  GtkWidget *cell = _mshed_table_view_find_cell (grid, row, field);
+
+  return cell != NULL && gtk_widget_get_mapped (cell) &&
+         gtk_widget_compute_bounds (gtk_widget_get_parent (cell), GTK_WIDGET (grid), b);
+}
+
+/* The node grid's # and Name columns stay in view while the fifteen slot columns scroll
+ * sideways, and stay on the rows of the other columns when the grid scrolls down. */
+static void
+test_key_columns (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("mshed-layout-XXXXXX", NULL);
+  g_autofree char *path = gui_test_write_big_model (dir, "key.msh", 3000);
+  MshedWindow *window = open_at (path, 800, 600);
+  MshedTableView *nodes = gui_test_grid (window, MSHED_TABLE_NODES);
+  MshedTableView *verts = gui_test_grid (window, MSHED_TABLE_POSITIONS);
+  GtkAdjustment *hadj = gtk_scrolled_window_get_hadjustment (nodes->scroller);
+  graphene_rect_t num, name, slot, hdr, x;
+  float grid_width;
+
+  _mshed_window_select_grid (window, MSHED_TABLE_NODES);
+  widget_test_iterate (300);
+  grid_width = (float) gtk_widget_get_width (GTK_WIDGET (nodes));
+  g_assert_cmpfloat (gtk_adjustment_get_upper (hadj), >, gtk_adjustment_get_page_size (hadj));
+  gtk_adjustment_set_value (hadj, gtk_adjustment_get_upper (hadj));
+  widget_test_iterate (200);
+
+  /* scrolled to the last slot column: # and Name are still at the left edge */
+  g_assert_true (cell_bounds (nodes, 2, "#", &num));
+  g_assert_true (cell_bounds (nodes, 2, "name", &name));
+  g_assert_true (cell_bounds (nodes, 2, "slot14", &slot));
+  g_test_message ("# at %.0f, name at %.0f..%.0f, slot14 at %.0f..%.0f, grid %.0f wide",
+                  num.origin.x, name.origin.x, name.origin.x + name.size.width, slot.origin.x,
+                  slot.origin.x + slot.size.width, grid_width);
+  g_assert_cmpfloat (num.origin.x, >=, 0);
+  g_assert_cmpfloat (name.origin.x, >=, num.origin.x + num.size.width - 1);
+  g_assert_cmpfloat (name.origin.x + name.size.width, <, grid_width * 0.6);
+  g_assert_cmpfloat (slot.origin.x + slot.size.width, <=, grid_width + 1);
+  g_assert_cmpfloat (slot.origin.x, >=, name.origin.x + name.size.width);
+  /* what scrolled out went left, under nothing: hdr0 is not shown right of the names */
+  g_assert_true (!cell_bounds (nodes, 2, "hdr0", &hdr) ||
+                 hdr.origin.x + hdr.size.width <= name.origin.x + name.size.width + 1);
+  /* the same row in both views */
+  g_assert_cmpfloat (ABS (num.origin.y - slot.origin.y), <, 1);
+  g_assert_cmpfloat (ABS (name.origin.y - slot.origin.y), <, 1);
+
+  /* far down a long table: the row number is beside its own values */
+  _mshed_window_select_grid (window, MSHED_TABLE_POSITIONS);
+  mshed_table_view_reveal (verts, 1500, "x");
+  g_assert_true (gui_test_wait_row_visible (verts, 1500, 3000));
+  widget_test_iterate (200);
+  g_assert_true (cell_bounds (verts, 1500, "#", &num));
+  g_assert_true (cell_bounds (verts, 1500, "x", &x));
+  g_assert_cmpfloat (ABS (num.origin.y - x.origin.y), <, 1);
+  g_assert_cmpfloat (ABS (num.size.height - x.size.height), <, 1);
+
+  gui_test_close (window);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -261,5 +329,6 @@ main (int   argc,
 
   g_test_add_func ("/app/layout/sizes", test_sizes);
   g_test_add_func ("/app/layout/panels-remembered", test_panels_remembered);
+  g_test_add_func ("/app/layout/key-columns", test_key_columns);
   return g_test_run ();
 }

@@ -555,7 +555,7 @@ build_columns (MshedTableModel *self)
     case MSHED_TABLE_NODES:
       self->linked[self->n_linked++] = MSHED_TABLE_NAMES;
       add_special_column (self, MSHED_COLUMN_NAME, MSHED_TABLE_NAMES, "name", _("Name"),
-                          _("Node name (Res10, Windows-1251)"), 14, TRUE, FALSE);
+                          _("Node name (Res10, Windows-1251)"), 10, TRUE, FALSE);
       add_field_columns (self, MSHED_TABLE_NODES, FALSE);
       break;
 

@@ -20,12 +20,6 @@
 /* MshedTableView --------------------------------------------------------------------------- */
 
 typedef struct {
-  MshedSeverity severity;
-  char         *field;     /* NULL: the whole record */
-  char         *message;
-} DiagEntry;
-
-typedef struct {
   MshedTableView *view;    /* not owned */
   gint            column;
 } ColumnRef;
@@ -192,100 +186,6 @@ refresh_all_cells (MshedTableView *self)
 /* Diagnostics ------------------------------------------------------------------------------ */
 
 static void
-diag_entry_free (gpointer data)
-{
-  DiagEntry *e = data;
-
-  g_free (e->field);
-  g_free (e->message);
-  g_free (e);
-}
-
-static guint64
-diag_key (MshedTableId table,
-          guint64      record)
-{
-  return ((guint64) (table + 1) << 40) | (record & G_GUINT64_CONSTANT (0xFFFFFFFFFF));
-}
-
-static void
-rebuild_diags (MshedTableView *self)
-{
-  const MshedDiagnostics *diags;
-
-  self->diags_dirty = FALSE;
-  g_hash_table_remove_all (self->diags);
-  if (self->document == NULL)
-    return;
-  diags = mshed_document_get_diagnostics (self->document);
-  if (diags == NULL)
-    return;
-
-  for (guint i = 0; i < mshed_diagnostics_get_n_items (diags); i++)
-    {
-      const MshedDiagnostic *d = mshed_diagnostics_get (diags, i);
-      guint64 key;
-      GPtrArray *list;
-      DiagEntry *e;
-
-      if (d->severity == MSHED_SEVERITY_INFO || d->table < 0 || d->record < 0)
-        continue;
-      key = diag_key (d->table, (guint64) d->record);
-      list = g_hash_table_lookup (self->diags, &key);
-      if (list == NULL)
-        {
-          guint64 *k = g_new (guint64, 1);
-
-          *k = key;
-          list = g_ptr_array_new_with_free_func (diag_entry_free);
-          g_hash_table_insert (self->diags, k, list);
-        }
-      e = g_new0 (DiagEntry, 1);
-      e->severity = d->severity;
-      e->field = g_strdup (d->field);
-      e->message = g_strdup (d->message);
-      g_ptr_array_add (list, e);
-    }
-}
-
-static GPtrArray *
-lookup_diags (MshedTableView *self,
-              MshedTableId    table,
-              guint           record)
-{
-  guint64 key = diag_key (table, record);
-
-  if (self->diags_dirty)
-    rebuild_diags (self);
-  return g_hash_table_lookup (self->diags, &key);
-}
-
-/* Collects the messages of @list that concern @field (NULL: all of them) and returns the
- * highest severity found, or -1. */
-static int
-collect_diags (GPtrArray  *list,
-               const char *field,
-               GString    *messages)
-{
-  int severity = -1;
-
-  if (list == NULL)
-    return -1;
-  for (guint i = 0; i < list->len; i++)
-    {
-      DiagEntry *e = g_ptr_array_index (list, i);
-
-      if (field != NULL && (e->field == NULL || g_ascii_strcasecmp (e->field, field) != 0))
-        continue;
-      if (messages->len > 0)
-        g_string_append_c (messages, '\n');
-      g_string_append (messages, e->message);
-      severity = MAX (severity, (int) e->severity);
-    }
-  return severity;
-}
-
-static void
 diagnostics_changed_cb (MshedTableView *self)
 {
   self->diags_dirty = TRUE;
@@ -403,9 +303,9 @@ refresh_cell (GtkWidget *inscription)
   if (cell->ref.column == INDEX_COLUMN)
     {
       text = g_strdup_printf ("%u", index);
-      severity = collect_diags (lookup_diags (self, self->table, index), NULL, tip);
+      severity = _mshed_table_view_collect_diags (_mshed_table_view_lookup_diags (self, self->table, index), NULL, tip);
       if (self->table == MSHED_TABLE_NODES)
-        collect_diags (lookup_diags (self, MSHED_TABLE_NAMES, index), NULL, tip);
+        _mshed_table_view_collect_diags (_mshed_table_view_lookup_diags (self, MSHED_TABLE_NAMES, index), NULL, tip);
     }
   else if (c != NULL)
     {
@@ -415,9 +315,9 @@ refresh_cell (GtkWidget *inscription)
                                               &is_none);
       if (c->kind == MSHED_COLUMN_NAME || c->kind == MSHED_COLUMN_NAME_LENGTH ||
           c->kind == MSHED_COLUMN_NAME_HEX)
-        severity = collect_diags (lookup_diags (self, MSHED_TABLE_NAMES, index), NULL, tip);
+        severity = _mshed_table_view_collect_diags (_mshed_table_view_lookup_diags (self, MSHED_TABLE_NAMES, index), NULL, tip);
       else if (field != NULL)
-        severity = collect_diags (lookup_diags (self, c->table, index), field, tip);
+        severity = _mshed_table_view_collect_diags (_mshed_table_view_lookup_diags (self, c->table, index), field, tip);
       if (c->stale_mask != MSHED_DERIVED_NONE)
         stale = (mshed_document_get_row_stale (self->document, c->table, index) &
                  c->stale_mask) != 0;
@@ -470,9 +370,9 @@ index_query_tooltip_cb (GtkWidget  *inscription,
 
   if (index == G_MAXUINT || self->document == NULL)
     return FALSE;
-  collect_diags (lookup_diags (self, self->table, index), NULL, tip);
+  _mshed_table_view_collect_diags (_mshed_table_view_lookup_diags (self, self->table, index), NULL, tip);
   if (self->table == MSHED_TABLE_NODES)
-    collect_diags (lookup_diags (self, MSHED_TABLE_NAMES, index), NULL, tip);
+    _mshed_table_view_collect_diags (_mshed_table_view_lookup_diags (self, MSHED_TABLE_NAMES, index), NULL, tip);
   offset = _mshed_table_view_record_file_offset (self, index);
   where = offset != G_MAXUINT64 ? mshed_hex_describe_file_offset (self->document, offset) : NULL;
   if (where != NULL)
@@ -653,8 +553,10 @@ mshed_table_view_map (GtkWidget *widget)
   if (!self->rows_attached)
     {
       self->rows_attached = TRUE;
+      gtk_column_view_set_model (self->key_view, GTK_SELECTION_MODEL (self->selection));
       gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
     }
+  _mshed_table_view_sync_headers (self);
   GTK_WIDGET_CLASS (mshed_table_view_parent_class)->map (widget);
   _mshed_table_view_start_pending_scroll (self);
 }
@@ -725,15 +627,15 @@ follow_reference (MshedTableView *self,
 
 /* Input ------------------------------------------------------------------------------------ */
 
+/* The cell at (@x, @y) of @view (the column view or the key columns' view). */
 static Cell *
-pick_cell (MshedTableView *self,
-           double          x,
-           double          y)
+pick_cell (GtkWidget *view,
+           double     x,
+           double     y)
 {
-  GtkWidget *picked = gtk_widget_pick (GTK_WIDGET (self->column_view), x, y, GTK_PICK_DEFAULT);
+  GtkWidget *picked = gtk_widget_pick (view, x, y, GTK_PICK_DEFAULT);
 
-  for (GtkWidget *w = picked; w != NULL && w != GTK_WIDGET (self->column_view);
-       w = gtk_widget_get_parent (w))
+  for (GtkWidget *w = picked; w != NULL && w != view; w = gtk_widget_get_parent (w))
     {
       Cell *cell = g_object_get_qdata (G_OBJECT (w), cell_quark);
 
@@ -756,7 +658,7 @@ click_pressed_cb (MshedTableView  *self,
 {
   GtkEventController *controller = GTK_EVENT_CONTROLLER (gesture);
   GdkModifierType state = gtk_event_controller_get_current_event_state (controller);
-  Cell *cell = pick_cell (self, x, y);
+  Cell *cell = pick_cell (gtk_event_controller_get_widget (controller), x, y);
   guint row;
 
   if (cell == NULL || cell->row == NULL)
@@ -932,7 +834,9 @@ build_columns (MshedTableView *self)
       g_ptr_array_add (self->probes, probe_sorter);
       gtk_column_view_column_set_resizable (column, TRUE);
       gtk_column_view_column_set_visible (column, !c->raw);
-      gtk_column_view_append_column (self->column_view, column);
+      /* a node's name stays in view beside its number */
+      gtk_column_view_append_column (c->kind == MSHED_COLUMN_NAME ? self->key_view
+                                                                  : self->column_view, column);
       g_ptr_array_add (self->columns, column);
       has_raw |= c->raw;
     }
@@ -941,6 +845,26 @@ build_columns (MshedTableView *self)
 }
 
 /* GObject / GtkWidget ---------------------------------------------------------------------- */
+
+/* The key columns are the box's second child, so they are laid out after the other columns,
+ * whose list moves the shared vertical adjustment while it is laid out (a scroll to a row):
+ * laid out first, the key columns would need another layout after this frame's. The box
+ * runs against the text direction to show them first (left, or right in RTL). */
+static void
+update_grid_direction (MshedTableView *self)
+{
+  gtk_widget_set_direction (self->grid_box,
+                            gtk_widget_get_direction (GTK_WIDGET (self)) == GTK_TEXT_DIR_RTL
+                              ? GTK_TEXT_DIR_LTR : GTK_TEXT_DIR_RTL);
+}
+
+static void
+mshed_table_view_direction_changed (GtkWidget        *widget,
+                                    GtkTextDirection  previous)
+{
+  update_grid_direction (MSHED_TABLE_VIEW (widget));
+  GTK_WIDGET_CLASS (mshed_table_view_parent_class)->direction_changed (widget, previous);
+}
 
 static void
 mshed_table_view_measure (GtkWidget      *widget,
@@ -1011,6 +935,11 @@ mshed_table_view_dispose (GObject *object)
     {
       gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->scroll_tick);
       self->scroll_tick = 0;
+    }
+  if (self->key_sync_tick != 0)
+    {
+      gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->key_sync_tick);
+      self->key_sync_tick = 0;
     }
   if (self->editor != NULL)
     {
@@ -1104,6 +1033,7 @@ mshed_table_view_class_init (MshedTableViewClass *klass)
   widget_class->size_allocate = mshed_table_view_size_allocate;
   widget_class->map = mshed_table_view_map;
   widget_class->grab_focus = mshed_table_view_grab_focus;
+  widget_class->direction_changed = mshed_table_view_direction_changed;
 
   properties[PROP_DOCUMENT] =
     g_param_spec_object ("document", NULL, NULL, MSHED_TYPE_DOCUMENT,
@@ -1138,6 +1068,9 @@ mshed_table_view_class_init (MshedTableViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, MshedTableView, raw_toggle);
   gtk_widget_class_bind_template_child (widget_class, MshedTableView, message_revealer);
   gtk_widget_class_bind_template_child (widget_class, MshedTableView, message_label);
+  gtk_widget_class_bind_template_child (widget_class, MshedTableView, grid_box);
+  gtk_widget_class_bind_template_child (widget_class, MshedTableView, key_scroller);
+  gtk_widget_class_bind_template_child (widget_class, MshedTableView, key_view);
   gtk_widget_class_bind_template_child (widget_class, MshedTableView, scroller);
   gtk_widget_class_bind_template_child (widget_class, MshedTableView, column_view);
   gtk_widget_class_bind_template_child (widget_class, MshedTableView, selection);
@@ -1214,6 +1147,9 @@ mshed_table_view_init (MshedTableView *self)
   /* the template keeps the selection model alive; the rows come on the first map */
   gtk_column_view_set_model (self->column_view, NULL);
   self->pending_scroll = G_MAXUINT;
+  /* the key columns scroll up and down with the others */
+  _mshed_table_view_link_key_scroller (self);
+  update_grid_direction (self);
 
   self->editor = MSHED_CELL_EDITOR (mshed_cell_editor_new ());
   gtk_widget_set_parent (GTK_WIDGET (self->editor), GTK_WIDGET (self));
@@ -1233,17 +1169,26 @@ mshed_table_view_init (MshedTableView *self)
   g_signal_connect_object (gtk_column_view_get_sorter (self->column_view), "changed",
                            G_CALLBACK (_mshed_table_view_sorter_changed_cb), self,
                            G_CONNECT_SWAPPED);
+  g_signal_connect_object (gtk_column_view_get_sorter (self->key_view), "changed",
+                           G_CALLBACK (_mshed_table_view_sorter_changed_cb), self,
+                           G_CONNECT_SWAPPED);
 
-  keys = gtk_event_controller_key_new ();
-  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
-  g_signal_connect_swapped (keys, "key-pressed", G_CALLBACK (key_pressed_cb), self);
-  gtk_widget_add_controller (GTK_WIDGET (self->column_view), keys);
+  for (guint i = 0; i < 2; i++)
+    {
+      GtkWidget *view = GTK_WIDGET (i == 0 ? self->column_view : self->key_view);
 
-  click = gtk_gesture_click_new ();
-  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_PRIMARY);
-  gtk_event_controller_set_propagation_phase (GTK_EVENT_CONTROLLER (click), GTK_PHASE_CAPTURE);
-  g_signal_connect_swapped (click, "pressed", G_CALLBACK (click_pressed_cb), self);
-  gtk_widget_add_controller (GTK_WIDGET (self->column_view), GTK_EVENT_CONTROLLER (click));
+      keys = gtk_event_controller_key_new ();
+      gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+      g_signal_connect_swapped (keys, "key-pressed", G_CALLBACK (key_pressed_cb), self);
+      gtk_widget_add_controller (view, keys);
+
+      click = gtk_gesture_click_new ();
+      gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_PRIMARY);
+      gtk_event_controller_set_propagation_phase (GTK_EVENT_CONTROLLER (click),
+                                                  GTK_PHASE_CAPTURE);
+      g_signal_connect_swapped (click, "pressed", G_CALLBACK (click_pressed_cb), self);
+      gtk_widget_add_controller (view, GTK_EVENT_CONTROLLER (click));
+    }
 }
 
 /* Public API ------------------------------------------------------------------------------- */
@@ -1413,6 +1358,24 @@ GtkColumnView *
 _mshed_table_view_get_column_view (MshedTableView *self)
 {
   return self->column_view;
+}
+
+GtkColumnView *
+_mshed_table_view_get_key_view (MshedTableView *self)
+{
+  return self->key_view;
+}
+
+GtkColumnViewColumn *
+_mshed_table_view_get_view_column (MshedTableView *self,
+                                   const char     *field)
+{
+  gint column;
+
+  if (g_strcmp0 (field, "#") == 0)
+    return self->index_column;
+  column = mshed_table_model_find_column (self->model, field);
+  return column >= 0 ? g_ptr_array_index (self->columns, column) : NULL;
 }
 
 GListModel *

@@ -862,13 +862,11 @@ sort_by (MshedTableView *view,
          const char     *field,
          GtkSortType     order)
 {
-  GtkColumnView *cv = _mshed_table_view_get_column_view (view);
-  MshedTableModel *model = _mshed_table_view_get_model (view);
-  guint position = field ? 1 + (guint) mshed_table_model_find_column (model, field) : 0;
-  g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (gtk_column_view_get_columns (cv),
-                                                                 position);
+  /* the row number and a node's name are in the key columns' view, the others in the main one */
+  GtkColumnViewColumn *column = _mshed_table_view_get_view_column (view, field ? field : "#");
 
-  gtk_column_view_sort_by_column (cv, column, order);
+  g_assert_nonnull (column);
+  gtk_column_view_sort_by_column (gtk_column_view_column_get_column_view (column), column, order);
 }
 
 static void

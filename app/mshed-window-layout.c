@@ -268,10 +268,10 @@ _mshed_window_layout_init (MshedWindow *self)
   static const guint props[] = { PROP_SHOW_TREE, PROP_SHOW_SIDE_PANEL, PROP_SHOW_BOTTOM_PANEL };
 
   self->panes = g_ptr_array_new_with_free_func ((GDestroyNotify) pane_free);
-  /* tree: a fifth of the width; preview and hex: half of what is right of the tree;
+  /* tree: a fifth of the width; preview and hex: 42% of what is right of the tree;
    * Problems: a fifth of the height; the data inspector: 40% of the hex page */
   add_pane (self, self->sidebar_paned, FALSE, "tree-width", 0.2, 160, 280);
-  add_pane (self, self->content_paned, TRUE, "side-panel-width", 0.5, 250, 720);
+  add_pane (self, self->content_paned, TRUE, "side-panel-width", 0.42, 250, 640);
   add_pane (self, self->bottom_paned, TRUE, "bottom-panel-height", 0.22, 110, 300);
   add_pane (self, self->hex_paned, TRUE, NULL, 0.4, 120, 320);
 

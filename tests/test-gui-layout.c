@@ -314,6 +314,56 @@ test_key_columns (void)
   g_rmdir (dir);
 }
 
+/* One name per column: the node grid's header, Problems and the hex view's field call node
+ * 1's LOD 1, group 2 cell "slot7" (the schema's name, as mshed-cli dump and edit --set do)
+ * and say what it is, L1 G2 (msh.md §4.1: cell = LOD × 5 + group). */
+static void
+test_column_names (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("mshed-layout-XXXXXX", NULL);
+  g_autofree char *path = gui_test_copy_sample (dir, "names.msh");
+  MshedWindow *window = open_at (path, 1024, 700);
+  MshedDocument *doc = mshed_window_get_document (window);
+  MshedTableView *nodes = gui_test_grid (window, MSHED_TABLE_NODES);
+  GtkColumnViewColumn *column = _mshed_table_view_get_view_column (nodes, "slot7");
+  const MshedDiagnostics *diags;
+  const MshedDiagnostic *found = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *location = NULL;
+  MshedHexOverlay ov;
+  g_autofree char *what = NULL;
+
+  g_assert_nonnull (column);
+  g_assert_cmpstr (gtk_column_view_column_get_title (column), ==, "slot7\nL1 G2");
+
+  /* a slot reference past the end of Res2: a problem at node 1, field slot7 */
+  g_assert_true (mshed_document_set_field (doc, MSHED_TABLE_NODES, 1, "slot7", 9000, &error));
+  g_assert_no_error (error);
+  widget_test_iterate (200);
+  diags = mshed_document_get_diagnostics (doc);
+  for (guint i = 0; i < diags->items->len; i++)
+    {
+      const MshedDiagnostic *d = g_ptr_array_index (diags->items, i);
+
+      if (d->table == MSHED_TABLE_NODES && d->record == 1 && g_strcmp0 (d->field, "slot7") == 0)
+        found = d;
+    }
+  g_assert_nonnull (found);
+  location = _mshed_diagnostics_view_format_location (found);
+  g_assert_nonnull (strstr (location, "1.slot7 (L1 G2)"));
+
+  /* the hex view names the field the same way */
+  mshed_hex_view_show_record (window->hex_view, MSHED_TABLE_NODES, 1);
+  g_assert_true (mshed_hex_view_get_overlay (window->hex_view, 8 + 7 * 2, &ov));
+  what = mshed_hex_overlay_describe (&ov);
+  g_assert_nonnull (strstr (what, "slot7 (L1 G2)"));
+
+  mshed_document_undo (doc);
+  gui_test_close (window);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -330,5 +380,6 @@ main (int   argc,
   g_test_add_func ("/app/layout/sizes", test_sizes);
   g_test_add_func ("/app/layout/panels-remembered", test_panels_remembered);
   g_test_add_func ("/app/layout/key-columns", test_key_columns);
+  g_test_add_func ("/app/layout/column-names", test_column_names);
   return g_test_run ();
 }

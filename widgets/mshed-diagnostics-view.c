@@ -18,6 +18,7 @@
 #include "mshed-diagnostics-view.h"
 #include "mshed-hex-model.h"
 #include "mshed-schema.h"
+#include "mshed-table-model.h"
 
 /* One row: a copy of a diagnostic. Few enough (one per finding) to hold as objects. */
 #define MSHED_TYPE_DIAGNOSTIC_ITEM (mshed_diagnostic_item_get_type ())
@@ -226,8 +227,8 @@ setup_cell (GtkSignalListItemFactory *factory,
     }
 }
 
-static char *
-format_location (const MshedDiagnostic *d)
+char *
+_mshed_diagnostics_view_format_location (const MshedDiagnostic *d)
 {
   GString *s = g_string_new (NULL);
 
@@ -242,7 +243,14 @@ format_location (const MshedDiagnostic *d)
   if (d->record >= 0)
     g_string_append_printf (s, " %" PRId64, d->record);
   if (d->field)
-    g_string_append_printf (s, ".%s", d->field);
+    {
+      g_autofree char *gloss = mshed_table_field_gloss (d->table, d->field);
+
+      /* the grid's column name and, under it there, what it means: slot7 (L1 G2) */
+      g_string_append_printf (s, ".%s", d->field);
+      if (gloss != NULL)
+        g_string_append_printf (s, " (%s)", gloss);
+    }
   return g_string_free (s, FALSE);
 }
 
@@ -277,7 +285,7 @@ bind_cell (GtkSignalListItemFactory *factory,
       }
       return;
     case COLUMN_LOCATION:
-      text = format_location (d);
+      text = _mshed_diagnostics_view_format_location (d);
       break;
     case COLUMN_MESSAGE:
       text = g_strdup (d->message);

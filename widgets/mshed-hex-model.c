@@ -20,6 +20,7 @@
 #include "mshed-hex-model.h"
 #include "mshed-model.h"
 #include "mshed-nres.h"
+#include "mshed-table-model.h"
 
 typedef struct {
   gsize start;
@@ -713,6 +714,7 @@ char *
 mshed_hex_overlay_describe (const MshedHexOverlay *ov)
 {
   const char *title = table_title (ov->table);
+  g_autofree char *gloss = NULL;
 
   g_return_val_if_fail (ov != NULL, NULL);
 
@@ -734,6 +736,11 @@ mshed_hex_overlay_describe (const MshedHexOverlay *ov)
     /* translators: table · record index · field name; the field's meaning is unknown */
     return g_strdup_printf (_("%s · record %" PRId64 " · %s (unknown)"),
                             title, ov->record, ov->label);
+  gloss = mshed_table_field_gloss (ov->table, ov->label);
+  if (gloss != NULL)
+    /* translators: table · record index · field name (what it means, e.g. "L1 G2") */
+    return g_strdup_printf (_("%s · record %" PRId64 " · %s (%s)"),
+                            title, ov->record, ov->label, gloss);
   /* translators: table · record index · field name */
   return g_strdup_printf (_("%s · record %" PRId64 " · %s"),
                           title, ov->record, ov->label);

@@ -372,9 +372,15 @@ parse_query (MshedTableView *self,
       gint column = mshed_table_model_find_column (self->model, name);
       guint n = mshed_table_model_get_n_columns (self->model);
 
+      /* the column's name, or what it shows ("L1 G2=5" for slot7) */
       for (guint i = 0; column < 0 && i < n; i++)
-        if (g_utf8_collate (mshed_table_model_get_column (self->model, i)->title, name) == 0)
-          column = (gint) i;
+        {
+          const MshedTableColumn *c = mshed_table_model_get_column (self->model, i);
+
+          if (g_utf8_collate (c->label, name) == 0 ||
+              (c->gloss != NULL && g_utf8_collate (c->gloss, name) == 0))
+            column = (gint) i;
+        }
 
       if (column >= 0)
         {

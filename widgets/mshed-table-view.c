@@ -609,14 +609,14 @@ follow_reference (MshedTableView *self,
 
       info = mshed_schema_get_table (table);
       /* TRANSLATORS: following a reference to a row that does not exist, e.g.
-       * "L0 G1 refers to row 40 of Slots, but the table has 12 rows" */
+       * "slot1 (L0 G1) refers to row 40 of Slots, but the table has 12 rows" */
       message = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
                                               "%s refers to row %u of %s, but the table has "
                                               "%u row",
                                               "%s refers to row %u of %s, but the table has "
                                               "%u rows",
                                               n),
-                                 c->title, target, g_dgettext (GETTEXT_PACKAGE, info->title), n);
+                                 c->label, target, g_dgettext (GETTEXT_PACKAGE, info->title), n);
       _mshed_table_view_show_message (self, message);
       return FALSE;
     }

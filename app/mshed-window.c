@@ -250,6 +250,27 @@ on_follow_reference (MshedWindow    *self,
   mshed_table_view_reveal (target, row, NULL);
 }
 
+/* The context menu's Show in Hex: the record's bytes in the hex view, the field's selected. */
+static void
+on_show_in_hex (MshedWindow    *self,
+                gint            table,
+                guint           row,
+                const char     *field,
+                MshedTableView *grid)
+{
+  const MshedField *f = field ? mshed_schema_find_field (mshed_schema_get_table (table), field)
+                              : NULL;
+  gsize start, end;
+
+  g_object_set (self, "show-side-panel", TRUE, NULL);
+  gtk_notebook_set_current_page (self->side_notebook, 1);
+  mshed_hex_view_show_record (self->hex_view, (MshedTableId) table, row);
+  if (f != NULL && mshed_hex_view_get_selection (self->hex_view, &start, &end) &&
+      f->offset + mshed_field_type_size (f->type) <= end - start)
+    mshed_hex_view_select_range (self->hex_view, start + f->offset,
+                                 start + f->offset + mshed_field_type_size (f->type));
+}
+
 static void
 on_diagnostic_activated (MshedWindow           *self,
                          const MshedDiagnostic *diag,
@@ -658,6 +679,8 @@ mshed_window_init (MshedWindow *self)
       g_signal_connect_object (grid, "row-selected", G_CALLBACK (on_row_selected), self,
                                G_CONNECT_SWAPPED);
       g_signal_connect_object (grid, "follow-reference", G_CALLBACK (on_follow_reference), self,
+                               G_CONNECT_SWAPPED);
+      g_signal_connect_object (grid, "show-in-hex", G_CALLBACK (on_show_in_hex), self,
                                G_CONNECT_SWAPPED);
       gtk_notebook_append_page (self->grid_notebook, grid, label);
     }

@@ -41,6 +41,7 @@ struct _MshedTableView
   GtkColumnViewColumn *index_column;
 
   MshedCellEditor    *editor;
+  GtkWidget          *context_menu;   /* GtkPopoverMenu, made when first opened */
   MshedTableModel    *model;
   MshedDocument      *document;
   GSignalGroup       *document_signals;
@@ -173,7 +174,24 @@ void             _mshed_table_view_paste_action         (GtkWidget      *widget,
                                                          const char     *action_name,
                                                          GVariant       *parameter);
 
+/* The cell at (@x, @y) of @view (the column view or the key columns'): its record, model
+ * column and view position. FALSE when there is none. */
+gboolean         _mshed_table_view_pick                 (MshedTableView *self,
+                                                         GtkWidget      *view,
+                                                         double          x,
+                                                         double          y,
+                                                         guint          *row,
+                                                         gint           *column,
+                                                         guint          *position);
+void             _mshed_table_view_emit_show_in_hex     (MshedTableView *self,
+                                                         MshedTableId    table,
+                                                         guint           row,
+                                                         const char     *field);
+
 /* mshed-table-view-menu.c */
+void             _mshed_table_view_class_add_menu       (GtkWidgetClass *widget_class);
+void             _mshed_table_view_init_menu            (MshedTableView *self,
+                                                         GtkWidget      *view);
 /* The file offset of record @row (from the outer file for a nested model); G_MAXUINT64 when
  * there is no such record. */
 guint64          _mshed_table_view_record_file_offset   (MshedTableView *self,

@@ -43,6 +43,7 @@ enum {
 enum {
   ROW_SELECTED,
   FOLLOW_REFERENCE,
+  SHOW_IN_HEX,
   N_SIGNALS
 };
 
@@ -649,6 +650,35 @@ pick_cell (GtkWidget *view,
   return NULL;
 }
 
+gboolean
+_mshed_table_view_pick (MshedTableView *self,
+                        GtkWidget      *view,
+                        double          x,
+                        double          y,
+                        guint          *row,
+                        gint           *column,
+                        guint          *position)
+{
+  Cell *cell = pick_cell (view, x, y);
+
+  if (cell == NULL || cell->row == NULL || mshed_table_row_get_index (cell->row) == G_MAXUINT)
+    return FALSE;
+  *row = mshed_table_row_get_index (cell->row);
+  *column = cell->ref.column;
+  *position = gtk_list_item_get_position (cell->item);
+  _mshed_table_view_seed_position (self, *row, *position);
+  return TRUE;
+}
+
+void
+_mshed_table_view_emit_show_in_hex (MshedTableView *self,
+                                    MshedTableId    table,
+                                    guint           row,
+                                    const char     *field)
+{
+  g_signal_emit (self, signals[SHOW_IN_HEX], 0, (gint) table, row, field);
+}
+
 static void
 click_pressed_cb (MshedTableView  *self,
                   int              n_press,
@@ -892,6 +922,8 @@ mshed_table_view_size_allocate (GtkWidget *widget,
   gtk_widget_allocate (self->box, width, height, baseline, NULL);
   if (self->editor != NULL)
     gtk_popover_present (GTK_POPOVER (self->editor));
+  if (self->context_menu != NULL)
+    gtk_popover_present (GTK_POPOVER (self->context_menu));
 }
 
 static gboolean
@@ -946,6 +978,7 @@ mshed_table_view_dispose (GObject *object)
       gtk_widget_unparent (GTK_WIDGET (self->editor));
       self->editor = NULL;
     }
+  g_clear_pointer (&self->context_menu, gtk_widget_unparent);
   if (self->document_signals != NULL)
     g_signal_group_set_target (self->document_signals, NULL);
 
@@ -1059,6 +1092,15 @@ mshed_table_view_class_init (MshedTableViewClass *klass)
   signals[FOLLOW_REFERENCE] =
     g_signal_new ("follow-reference", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
                   NULL, NULL, G_TYPE_NONE, 2, G_TYPE_INT, G_TYPE_UINT);
+  /**
+   * MshedTableView::show-in-hex:
+   * @table: the MshedTableId of the record (a vertex's normal or UV: Res4, Res5)
+   * @row: the record
+   * @field: (nullable): the field of the current column
+   */
+  signals[SHOW_IN_HEX] =
+    g_signal_new ("show-in-hex", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
+                  NULL, NULL, G_TYPE_NONE, 3, G_TYPE_INT, G_TYPE_UINT, G_TYPE_STRING);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/mshed/Mshed/mshed-table-view.ui");
@@ -1112,6 +1154,8 @@ mshed_table_view_class_init (MshedTableViewClass *klass)
                                        "table.follow-reference", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK,
                                        "table.search", NULL);
+
+  _mshed_table_view_class_add_menu (widget_class);
 
   gtk_widget_class_set_css_name (widget_class, "tableview");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
@@ -1188,6 +1232,7 @@ mshed_table_view_init (MshedTableView *self)
                                                   GTK_PHASE_CAPTURE);
       g_signal_connect_swapped (click, "pressed", G_CALLBACK (click_pressed_cb), self);
       gtk_widget_add_controller (view, GTK_EVENT_CONTROLLER (click));
+      _mshed_table_view_init_menu (self, view);
     }
 }
 

@@ -375,6 +375,13 @@ open_menu_of (MshedTableView *grid)
   widget_test_iterate (200);
   g_assert_nonnull (grid->context_menu);
   g_assert_true (gtk_widget_get_visible (grid->context_menu));
+  {
+    static guint n;
+    g_autofree char *name = g_strdup_printf ("grid-context-menu-%u.png", n++);
+
+    /* MSHED_TEST_SCREENSHOT_DIR: the menu's own surface */
+    widget_test_screenshot (grid->context_menu, name);
+  }
   return grid->context_menu;
 }
 

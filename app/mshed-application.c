@@ -327,6 +327,7 @@ mshed_application_startup (GApplication *app)
     { "win.recompute-all", { "<Control>r", NULL } },
     { "win.next-problem", { "F8", NULL } },
     { "win.toggle-bottom-panel", { "F9", NULL } },
+    { "win.toggle-tree", { "<Control>F9", NULL } },
     /* F10 opens the main menu (GtkMenuButton:primary), as in every GNOME application */
     { "win.toggle-side-panel", { "F12", NULL } },
     { "win.show-help-overlay", { "<Control>question", NULL } },

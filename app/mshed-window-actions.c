@@ -437,7 +437,7 @@ revalidate_action (GtkWidget  *widget,
   if (self->document)
     mshed_document_revalidate (self->document);
   gtk_notebook_set_current_page (self->bottom_notebook, 0);
-  gtk_widget_set_visible (GTK_WIDGET (self->bottom_notebook), TRUE);
+  g_object_set (self, "show-bottom-panel", TRUE, NULL);
 }
 
 static void
@@ -449,32 +449,12 @@ next_problem_action (GtkWidget  *widget,
   static guint cursor;
   guint n = mshed_diagnostics_view_get_n_shown (self->diagnostics_view);
 
-  gtk_widget_set_visible (GTK_WIDGET (self->bottom_notebook), TRUE);
+  g_object_set (self, "show-bottom-panel", TRUE, NULL);
   gtk_notebook_set_current_page (self->bottom_notebook, 0);
   if (n == 0)
     return;
   cursor = (cursor + 1) % n;
   mshed_diagnostics_view_activate (self->diagnostics_view, cursor);
-}
-
-static void
-toggle_bottom_action (GtkWidget  *widget,
-                      const char *action,
-                      GVariant   *param)
-{
-  GtkWidget *panel = GTK_WIDGET (MSHED_WINDOW (widget)->bottom_notebook);
-
-  gtk_widget_set_visible (panel, !gtk_widget_get_visible (panel));
-}
-
-static void
-toggle_side_action (GtkWidget  *widget,
-                    const char *action,
-                    GVariant   *param)
-{
-  GtkWidget *panel = GTK_WIDGET (MSHED_WINDOW (widget)->side_notebook);
-
-  gtk_widget_set_visible (panel, !gtk_widget_get_visible (panel));
 }
 
 static void
@@ -629,8 +609,6 @@ _mshed_window_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.recompute-all", NULL, recompute_all_action);
   gtk_widget_class_install_action (widget_class, "win.revalidate", NULL, revalidate_action);
   gtk_widget_class_install_action (widget_class, "win.next-problem", NULL, next_problem_action);
-  gtk_widget_class_install_action (widget_class, "win.toggle-bottom-panel", NULL, toggle_bottom_action);
-  gtk_widget_class_install_action (widget_class, "win.toggle-side-panel", NULL, toggle_side_action);
   gtk_widget_class_install_action (widget_class, "win.export-csv", NULL, export_csv_action);
   gtk_widget_class_install_action (widget_class, "win.save-preview", NULL, save_preview_action);
   gtk_widget_class_install_action (widget_class, "win.reload", NULL, reload_action);

@@ -18,6 +18,8 @@
 
 G_BEGIN_DECLS
 
+typedef struct _MshedWindowPane MshedWindowPane;
+
 /* The grids shown as notebook pages, in this order. */
 #define MSHED_WINDOW_N_GRIDS 14
 
@@ -32,11 +34,17 @@ struct _MshedWindow {
   gboolean             tolerant_notice;  /* the document was opened in tolerant mode */
   gboolean             closing;          /* close confirmed: do not ask again */
   gboolean             in_selection;     /* guard against selection feedback loops */
+  gboolean             settings_bound;   /* size and panels follow GSettings */
 
   /* template children */
   GtkLabel            *title_label;
   GtkLabel            *subtitle_label;
+  GtkWidget           *tree_button;
+  GtkWidget           *open_button;
   GtkMenuButton       *recent_button;
+  GtkWidget           *save_button;
+  GtkWidget           *side_button;
+  GtkWidget           *menu_button;
   GtkWidget           *undo_button;
   GtkWidget           *redo_button;
   GtkWidget           *archive_button;
@@ -47,6 +55,7 @@ struct _MshedWindow {
   GtkPaned            *sidebar_paned;
   GtkPaned            *bottom_paned;
   GtkPaned            *content_paned;
+  GtkPaned            *hex_paned;
   GtkNotebook         *grid_notebook;
   GtkNotebook         *side_notebook;
   GtkNotebook         *bottom_notebook;
@@ -66,6 +75,7 @@ struct _MshedWindow {
   GtkMenuButton       *overlays_button;
 
   MshedTableView      *grids[MSHED_WINDOW_N_GRIDS];
+  GPtrArray           *panes;            /* MshedWindowPane: the side panels' sizes */
 };
 
 extern const MshedTableId mshed_window_grid_tables[MSHED_WINDOW_N_GRIDS];
@@ -82,6 +92,24 @@ void     _mshed_window_set_document       (MshedWindow    *self,
 gboolean _mshed_window_select_grid        (MshedWindow    *self,
                                            MshedTableId    table);
 void     _mshed_window_update_title       (MshedWindow    *self);
+
+/* mshed-window-layout.c: which panels are shown (properties show-tree, show-side-panel,
+ * show-bottom-panel and their toggle actions) and how big they are */
+void     _mshed_window_layout_class_init  (GtkWidgetClass *widget_class);
+void     _mshed_window_layout_init        (MshedWindow    *self);
+void     _mshed_window_layout_dispose     (MshedWindow    *self);
+void     _mshed_window_layout_load        (MshedWindow    *self,
+                                           GSettings      *settings);
+void     _mshed_window_layout_save        (MshedWindow    *self,
+                                           GSettings      *settings);
+void     _mshed_window_layout_get_property (GObject       *object,
+                                           guint           prop_id,
+                                           GValue         *value,
+                                           GParamSpec     *pspec);
+void     _mshed_window_layout_set_property (GObject       *object,
+                                           guint           prop_id,
+                                           const GValue   *value,
+                                           GParamSpec     *pspec);
 
 /* mshed-window-files.c: opening, archives, the Open dialog, recent files, drops */
 void     _mshed_window_files_class_init   (GtkWidgetClass *widget_class);

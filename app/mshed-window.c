@@ -250,6 +250,27 @@ on_follow_reference (MshedWindow    *self,
   mshed_table_view_reveal (target, row, NULL);
 }
 
+/* The context menu's Show in Hex: the record's bytes in the hex view, the field's selected. */
+static void
+on_show_in_hex (MshedWindow    *self,
+                gint            table,
+                guint           row,
+                const char     *field,
+                MshedTableView *grid)
+{
+  const MshedField *f = field ? mshed_schema_find_field (mshed_schema_get_table (table), field)
+                              : NULL;
+  gsize start, end;
+
+  g_object_set (self, "show-side-panel", TRUE, NULL);
+  gtk_notebook_set_current_page (self->side_notebook, 1);
+  mshed_hex_view_show_record (self->hex_view, (MshedTableId) table, row);
+  if (f != NULL && mshed_hex_view_get_selection (self->hex_view, &start, &end) &&
+      f->offset + mshed_field_type_size (f->type) <= end - start)
+    mshed_hex_view_select_range (self->hex_view, start + f->offset,
+                                 start + f->offset + mshed_field_type_size (f->type));
+}
+
 static void
 on_diagnostic_activated (MshedWindow           *self,
                          const MshedDiagnostic *diag,
@@ -409,24 +430,23 @@ on_notice_close (MshedWindow *self)
 
 /* Settings ------------------------------------------------------------------------------- */
 
+/* When the window gets its application (g_object_new() sets "application" only after
+ * constructed()): its size and panels as they were last time. */
 static void
 bind_settings (MshedWindow *self)
 {
   GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
   GSettings *settings = app ? mshed_application_get_settings (MSHED_APPLICATION (app)) : NULL;
 
-  if (settings == NULL)
+  if (settings == NULL || self->settings_bound)
     return;
+  self->settings_bound = TRUE;
   gtk_window_set_default_size (GTK_WINDOW (self),
                                g_settings_get_int (settings, "window-width"),
                                g_settings_get_int (settings, "window-height"));
   if (g_settings_get_boolean (settings, "window-maximized"))
     gtk_window_maximize (GTK_WINDOW (self));
-  g_settings_bind (settings, "sidebar-position", self->sidebar_paned, "position", G_SETTINGS_BIND_DEFAULT);
-  g_settings_bind (settings, "bottom-position", self->bottom_paned, "position", G_SETTINGS_BIND_DEFAULT);
-  g_settings_bind (settings, "preview-position", self->content_paned, "position", G_SETTINGS_BIND_DEFAULT);
-  g_settings_bind (settings, "show-bottom-panel", self->bottom_notebook, "visible", G_SETTINGS_BIND_DEFAULT);
-  g_settings_bind (settings, "show-preview", self->side_notebook, "visible", G_SETTINGS_BIND_DEFAULT);
+  _mshed_window_layout_load (self, settings);
 }
 
 static void
@@ -439,6 +459,7 @@ save_window_state (MshedWindow *self)
   if (settings == NULL)
     return;
   gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);
+  _mshed_window_layout_save (self, settings);
   g_settings_set_boolean (settings, "window-maximized", gtk_window_is_maximized (GTK_WINDOW (self)));
   if (!gtk_window_is_maximized (GTK_WINDOW (self)))
     {
@@ -556,13 +577,6 @@ mshed_window_close_request (GtkWindow *window)
 }
 
 static void
-mshed_window_constructed (GObject *object)
-{
-  G_OBJECT_CLASS (mshed_window_parent_class)->constructed (object);
-  bind_settings (MSHED_WINDOW (object));
-}
-
-static void
 mshed_window_dispose (GObject *object)
 {
   MshedWindow *self = MSHED_WINDOW (object);
@@ -575,6 +589,7 @@ mshed_window_dispose (GObject *object)
   g_clear_object (&self->document_bindings);
   g_clear_object (&self->document);
   g_clear_pointer (&self->archive, mshed_source_free);
+  _mshed_window_layout_dispose (self);
   /* No gtk_widget_dispose_template () here: GtkWindow destroys its own child and titlebar,
    * and in GTK 4.8 disposing a window's template as well unparents a widget twice. */
   G_OBJECT_CLASS (mshed_window_parent_class)->dispose (object);
@@ -587,8 +602,9 @@ mshed_window_class_init (MshedWindowClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
   GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
 
-  object_class->constructed = mshed_window_constructed;
   object_class->dispose = mshed_window_dispose;
+  object_class->get_property = _mshed_window_layout_get_property;
+  object_class->set_property = _mshed_window_layout_set_property;
   window_class->close_request = mshed_window_close_request;
 
   g_type_ensure (MSHED_TYPE_NODE_TREE);
@@ -602,7 +618,12 @@ mshed_window_class_init (MshedWindowClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class, "/org/mshed/Mshed/mshed-window.ui");
   gtk_widget_class_bind_template_child (widget_class, MshedWindow, title_label);
   gtk_widget_class_bind_template_child (widget_class, MshedWindow, subtitle_label);
+  gtk_widget_class_bind_template_child (widget_class, MshedWindow, tree_button);
+  gtk_widget_class_bind_template_child (widget_class, MshedWindow, open_button);
   gtk_widget_class_bind_template_child (widget_class, MshedWindow, recent_button);
+  gtk_widget_class_bind_template_child (widget_class, MshedWindow, save_button);
+  gtk_widget_class_bind_template_child (widget_class, MshedWindow, side_button);
+  gtk_widget_class_bind_template_child (widget_class, MshedWindow, menu_button);
   gtk_widget_class_bind_template_child (widget_class, MshedWindow, undo_button);
   gtk_widget_class_bind_template_child (widget_class, MshedWindow, redo_button);
   gtk_widget_class_bind_template_child (widget_class, MshedWindow, archive_button);
@@ -613,6 +634,7 @@ mshed_window_class_init (MshedWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, MshedWindow, sidebar_paned);
   gtk_widget_class_bind_template_child (widget_class, MshedWindow, bottom_paned);
   gtk_widget_class_bind_template_child (widget_class, MshedWindow, content_paned);
+  gtk_widget_class_bind_template_child (widget_class, MshedWindow, hex_paned);
   gtk_widget_class_bind_template_child (widget_class, MshedWindow, grid_notebook);
   gtk_widget_class_bind_template_child (widget_class, MshedWindow, side_notebook);
   gtk_widget_class_bind_template_child (widget_class, MshedWindow, bottom_notebook);
@@ -639,6 +661,7 @@ mshed_window_class_init (MshedWindowClass *klass)
 
   _mshed_window_class_actions_init (widget_class);
   _mshed_window_files_class_init (widget_class);
+  _mshed_window_layout_class_init (widget_class);
 }
 
 static void
@@ -657,9 +680,12 @@ mshed_window_init (MshedWindow *self)
                                G_CONNECT_SWAPPED);
       g_signal_connect_object (grid, "follow-reference", G_CALLBACK (on_follow_reference), self,
                                G_CONNECT_SWAPPED);
+      g_signal_connect_object (grid, "show-in-hex", G_CALLBACK (on_show_in_hex), self,
+                               G_CONNECT_SWAPPED);
       gtk_notebook_append_page (self->grid_notebook, grid, label);
     }
   _mshed_window_files_init (self);
+  _mshed_window_layout_init (self);
   mshed_data_inspector_set_hex_view (self->data_inspector, self->hex_view);
   g_signal_connect_object (self->unknown_table, "record-activated",
                            G_CALLBACK (on_unknown_record_activated), self, G_CONNECT_SWAPPED);
@@ -679,6 +705,8 @@ mshed_window_init (MshedWindow *self)
                                  G_CALLBACK (update_notice), self, G_CONNECT_SWAPPED);
   g_signal_group_connect_object (self->document_signals, "stale-changed",
                                  G_CALLBACK (on_document_notify), self, G_CONNECT_SWAPPED);
+
+  g_signal_connect (self, "notify::application", G_CALLBACK (bind_settings), NULL);
 
   _mshed_window_actions_init (self);
   _mshed_window_update_title (self);

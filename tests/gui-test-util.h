@@ -211,6 +211,31 @@ gui_test_key (const char *keys)
   g_assert_true (gui_test_xdo (args));
 }
 
+/* Moves the pointer to widget point (@x, @y) of @widget in @native (a window, or a popover
+ * with its own surface) and clicks @button (1 left, 3 right; 4 and 5 turn the wheel). */
+static inline void
+gui_test_click_button (GtkNative *native,
+                       GtkWidget *widget,
+                       double     x,
+                       double     y,
+                       int        button)
+{
+#ifdef GDK_WINDOWING_X11
+  GdkSurface *surface = gtk_native_get_surface (native);
+  graphene_point_t p;
+  double sx = 0, sy = 0;
+  g_autofree char *args = NULL;
+
+  g_assert_true (gtk_widget_compute_point (widget, GTK_WIDGET (native),
+                                           &GRAPHENE_POINT_INIT ((float) x, (float) y), &p));
+  gtk_native_get_surface_transform (native, &sx, &sy);
+  args = g_strdup_printf ("mousemove --window %lu --sync %d %d click %d",
+                          (gulong) gdk_x11_surface_get_xid (surface),
+                          (int) (p.x + sx), (int) (p.y + sy), button);
+  g_assert_true (gui_test_xdo (args));
+#endif
+}
+
 /* Moves the pointer to widget point (@x, @y) of @widget in @window and clicks button 1. */
 static inline void
 gui_test_click (GtkWindow *window,
@@ -218,18 +243,36 @@ gui_test_click (GtkWindow *window,
                 double     x,
                 double     y)
 {
-#ifdef GDK_WINDOWING_X11
-  GdkSurface *surface = gtk_native_get_surface (GTK_NATIVE (window));
-  graphene_point_t p;
-  double sx = 0, sy = 0;
-  g_autofree char *args = NULL;
+  gui_test_click_button (GTK_NATIVE (window), widget, x, y, 1);
+}
 
-  g_assert_true (gtk_widget_compute_point (widget, GTK_WIDGET (window),
-                                           &GRAPHENE_POINT_INIT ((float) x, (float) y), &p));
-  gtk_native_get_surface_transform (GTK_NATIVE (window), &sx, &sy);
-  args = g_strdup_printf ("mousemove --window %lu --sync %d %d click 1",
-                          (gulong) gdk_x11_surface_get_xid (surface),
-                          (int) (p.x + sx), (int) (p.y + sy));
-  g_assert_true (gui_test_xdo (args));
-#endif
+/* The widget under @root showing the text @label (a menu item's label, mnemonics dropped). */
+static inline GtkWidget *
+gui_test_find_label (GtkWidget  *root,
+                     const char *label)
+{
+  if (GTK_IS_LABEL (root) && gtk_widget_get_mapped (root) &&
+      g_strcmp0 (gtk_label_get_text (GTK_LABEL (root)), label) == 0)
+    return root;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = gui_test_find_label (c, label);
+
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+/* Clicks the item @label of the open popover menu @menu with the pointer. */
+static inline void
+gui_test_click_menu_item (GtkWidget  *menu,
+                          const char *label)
+{
+  GtkWidget *item = gui_test_find_label (menu, label);
+
+  if (item == NULL)
+    g_error ("the menu has no item “%s”", label);
+  gui_test_click_button (GTK_NATIVE (menu), item, gtk_widget_get_width (item) / 2.0,
+                         gtk_widget_get_height (item) / 2.0, 1);
 }

@@ -6,12 +6,14 @@
  * Real key and pointer events (xdotool, through the X server) into the real application
  * window: F2 and Ctrl+F reach the focused view (tree, grid, hex view) instead of a global
  * accelerator, F10 opens the main menu and F12 toggles the preview, the hex view's bookmark
- * keys, and a click on a triangle in the preview shows its batch record in the hex view.
+ * keys, a click on a triangle in the preview shows its batch record in the hex view, the
+ * grids' context menu (right click, Menu, Shift+F10) and the wheel over their key columns.
  * It moves the pointer and the keyboard focus, so it runs alone (meson: is_parallel false).
  */
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <math.h>
 
 #include "gui-test-util.h"
 #include "mshed-cell-editor.h"
@@ -214,7 +216,8 @@ find_primary_menu (GtkWidget *widget)
   return NULL;
 }
 
-/* F10 opens the main menu and leaves the preview alone; F12 toggles the preview */
+/* F10 opens the main menu and leaves the preview alone; F12, Ctrl+F9 and F9 toggle the
+ * preview, the node tree and the Problems panel */
 static void
 test_panel_keys (void)
 {
@@ -241,6 +244,16 @@ test_panel_keys (void)
   g_assert_false (gtk_widget_get_visible (preview));
   gui_test_key ("F12");
   g_assert_true (gtk_widget_get_visible (preview));
+
+  /* Ctrl+F9 the node tree, F9 the Problems panel */
+  gui_test_key ("ctrl+F9");
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (f.window->node_tree)));
+  gui_test_key ("ctrl+F9");
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (f.window->node_tree)));
+  gui_test_key ("F9");
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (f.window->bottom_notebook)));
+  gui_test_key ("F9");
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (f.window->bottom_notebook)));
   fixture_teardown (&f);
 }
 
@@ -265,13 +278,22 @@ test_pick_moves_hex (void)
   mshed_model_view_frame_all (view);
   widget_test_iterate (300);
 
-  /* a point of the preview that hits a triangle */
+  /* a point of the preview that hits a triangle, and the same batch 2 px around it (the
+   * pointer lands on whole pixels) */
   for (int j = 1; j < 16 && !found; j++)
     for (int i = 1; i < 16 && !found; i++)
       {
         x = gtk_widget_get_width (GTK_WIDGET (view)) * i / 16.0;
         y = gtk_widget_get_height (GTK_WIDGET (view)) * j / 16.0;
         found = mshed_model_view_pick (view, x, y, &pick) && pick.hit;
+        for (int d = 0; d < 4 && found; d++)
+          {
+            MshedPick near = { 0 };
+
+            found = mshed_model_view_pick (view, x + (d & 1 ? 2 : -2), y + (d & 2 ? 2 : -2),
+                                           &near) &&
+                    near.hit && near.batch == pick.batch;
+          }
       }
   g_assert_true (found);
   g_assert_cmpint (mshed_hex_model_get_res_index (mshed_hex_view_get_model (f.window->hex_view)),
@@ -346,6 +368,217 @@ test_recompute_all_is_stale_only (void)
   fixture_teardown (&f);
 }
 
+/* The first slot that draws something (a batch of at least one triangle). */
+static guint
+slot_with_triangles (MshedModel *model)
+{
+  for (guint i = 0; i < mshed_model_get_n_rows (model, MSHED_TABLE_SLOTS); i++)
+    {
+      MshedSlot slot;
+
+      if (mshed_model_get_slot (model, i, &slot) && slot.batch_count > 0)
+        return i;
+    }
+  g_assert_not_reached ();
+  return 0;
+}
+
+/* The largest distance from @centre to a vertex the slot's batches draw (docs/msh.md §4.2, §4.8:
+ * batch indices + baseVertex are Res3 positions). */
+static double
+slot_extent (MshedModel  *model,
+             const MshedSlot *slot,
+             const float  centre[3])
+{
+  double extent = 0;
+
+  for (guint b = slot->batch_start; b < (guint) slot->batch_start + slot->batch_count; b++)
+    {
+      MshedBatch batch;
+
+      g_assert_true (mshed_model_get_batch (model, b, &batch));
+      for (guint i = batch.index_start; i < batch.index_start + batch.index_count; i++)
+        {
+          guint16 index;
+          float p[3];
+          double d = 0;
+
+          g_assert_true (mshed_model_get_index (model, i, &index));
+          g_assert_true (mshed_model_get_position (model, index + batch.base_vertex, p));
+          for (guint k = 0; k < 3; k++)
+            d += ((double) p[k] - centre[k]) * ((double) p[k] - centre[k]);
+          extent = MAX (extent, sqrt (d));
+        }
+    }
+  return extent;
+}
+
+/* Every slot record's bytes (Res2 after its header), in order. */
+static GByteArray *
+slot_bytes (MshedModel *model)
+{
+  GByteArray *bytes = g_byte_array_new ();
+
+  for (guint i = 0; i < mshed_model_get_n_rows (model, MSHED_TABLE_SLOTS); i++)
+    g_byte_array_append (bytes, mshed_model_get_record (model, MSHED_TABLE_SLOTS, i), 68);
+  return bytes;
+}
+
+static GtkWidget *
+open_menu_of (MshedTableView *grid)
+{
+  widget_test_iterate (200);
+  g_assert_nonnull (grid->context_menu);
+  g_assert_true (gtk_widget_get_visible (grid->context_menu));
+  {
+    static guint n;
+    g_autofree char *name = g_strdup_printf ("grid-context-menu-%u.png", n++);
+
+    /* MSHED_TEST_SCREENSHOT_DIR: the menu's own surface */
+    widget_test_screenshot (grid->context_menu, name);
+  }
+  return grid->context_menu;
+}
+
+/* Right click on a grid cell opens its menu; its items work on that row: Recompute Box and
+ * mshed's sphere convention on one slot, Follow Reference, Show in Hex, Duplicate Rows. The
+ * Menu key and Shift+F10 open it on the current cell. */
+static void
+test_grid_context_menu (void)
+{
+  Fixture f;
+  MshedDocument *doc;
+  MshedModel *model;
+  MshedTableView *slots, *nodes;
+  GtkWidget *cell;
+  MshedSlot orig, now;
+  GByteArray *planted, *after;
+  g_autoptr(GError) error = NULL;
+  guint s;
+  MshedNode node;
+  gsize start = 0, end = 0;
+
+  if (!fixture_setup (&f))
+    return;
+  doc = mshed_window_get_document (f.window);
+  model = mshed_document_get_model (doc);
+  slots = gui_test_grid (f.window, MSHED_TABLE_SLOTS);
+  nodes = gui_test_grid (f.window, MSHED_TABLE_NODES);
+  s = slot_with_triangles (model);
+  g_assert_true (mshed_model_get_slot (model, s, &orig));
+
+  /* a box edited by hand, then "Recompute Box (this slot)" from a right click on it */
+  g_assert_true (mshed_document_set_field (doc, MSHED_TABLE_SLOTS, s, "aabbMinX", 1000, &error));
+  g_assert_no_error (error);
+  planted = slot_bytes (model);
+  _mshed_window_select_grid (f.window, MSHED_TABLE_SLOTS);
+  mshed_table_view_reveal (slots, s, "aabbMinX");
+  widget_test_iterate (300);
+  cell = _mshed_table_view_find_cell (slots, s, "aabbMinX");
+  g_assert_nonnull (cell);
+  gui_test_click_button (GTK_NATIVE (f.window), cell, gtk_widget_get_width (cell) / 2.0,
+                         gtk_widget_get_height (cell) / 2.0, 3);
+  gui_test_click_menu_item (open_menu_of (slots), "Recompute Box (this slot)");
+  widget_test_iterate (200);
+  g_assert_false (gtk_widget_get_visible (slots->context_menu));
+  g_assert_true (mshed_model_get_slot (model, s, &now));
+  /* the format's box (as the file has it) */
+  g_assert_cmpmem (now.aabb_min, sizeof now.aabb_min, orig.aabb_min, sizeof orig.aabb_min);
+  g_assert_cmpmem (now.aabb_max, sizeof now.aabb_max, orig.aabb_max, sizeof orig.aabb_max);
+  /* only that slot's box bytes changed (docs/msh.md Slot68: aabbMin +8, aabbMax +20, 24 bytes) */
+  after = slot_bytes (model);
+  g_assert_cmpuint (after->len, ==, planted->len);
+  for (guint i = 0; i < after->len; i++)
+    if (after->data[i] != planted->data[i])
+      g_assert_true (i >= s * 68 + 8 && i < s * 68 + 32);
+  /* Ctrl+Z in the grid: the planted bytes exactly */
+  place_focus (GTK_WIDGET (slots));
+  gui_test_key ("ctrl+z");
+  g_byte_array_unref (after);
+  after = slot_bytes (model);
+  g_assert_cmpmem (after->data, after->len, planted->data, planted->len);
+  g_byte_array_unref (after);
+  g_byte_array_unref (planted);
+
+  /* a sphere too small, then the Menu key on the current cell: mshed's convention */
+  g_assert_true (mshed_document_set_field (doc, MSHED_TABLE_SLOTS, s, "sphereR", 0.001, &error));
+  mshed_table_view_reveal (slots, s, "sphereR");
+  widget_test_iterate (300);
+  gui_test_key ("Menu");
+  gui_test_click_menu_item (open_menu_of (slots), "Apply Convention: Sphere (this slot)");
+  widget_test_iterate (200);
+  g_assert_true (mshed_model_get_slot (model, s, &now));
+  /* docs/conventions.md: centred on the box, reaching every vertex of the slot */
+  for (guint k = 0; k < 3; k++)
+    g_assert_cmpfloat (now.sphere_center[k], ==, (orig.aabb_min[k] + orig.aabb_max[k]) * 0.5f);
+  g_assert_cmpfloat (now.sphere_radius, >=, slot_extent (model, &now, now.sphere_center));
+  g_assert_cmpfloat (now.sphere_radius, <, slot_extent (model, &now, now.sphere_center) * 1.001);
+
+  /* the node grid: Follow Reference from node 2's first slot cell (a right click) */
+  _mshed_window_select_grid (f.window, MSHED_TABLE_NODES);
+  mshed_table_view_reveal (nodes, 2, "slot0");
+  widget_test_iterate (300);
+  g_assert_true (mshed_model_get_node (model, 2, &node));
+  g_assert_cmpuint (node.slot[0], !=, MSHED_NONE);
+  cell = _mshed_table_view_find_cell (nodes, 2, "slot0");
+  gui_test_click_button (GTK_NATIVE (f.window), cell, gtk_widget_get_width (cell) / 2.0,
+                         gtk_widget_get_height (cell) / 2.0, 3);
+  gui_test_click_menu_item (open_menu_of (nodes), "Follow Reference");
+  widget_test_iterate (300);
+  g_assert_cmpint (gtk_notebook_get_current_page (f.window->grid_notebook), ==, 1);
+  {
+    guint row = G_MAXUINT;
+
+    g_assert_true (mshed_table_view_get_selected_row (slots, &row));
+    g_assert_cmpuint (row, ==, node.slot[0]);
+  }
+
+  /* Shift+F10 on node 2's slot0 cell: Show in Hex selects that field's two bytes of Res1
+   * (docs/msh.md §4.1: Node38, slotIndex[0] at +8) */
+  _mshed_window_select_grid (f.window, MSHED_TABLE_NODES);
+  mshed_table_view_reveal (nodes, 2, "slot0");
+  widget_test_iterate (300);
+  gui_test_key ("shift+F10");
+  gui_test_click_menu_item (open_menu_of (nodes), "Show in Hex");
+  widget_test_iterate (200);
+  g_assert_cmpint (gtk_notebook_get_current_page (f.window->side_notebook), ==, 1);
+  g_assert_cmpint (mshed_hex_model_get_res_index (mshed_hex_view_get_model (f.window->hex_view)),
+                   ==, mshed_model_find_resource (model, 1));
+  g_assert_true (mshed_hex_view_get_selection (f.window->hex_view, &start, &end));
+  g_assert_cmpuint (start, ==, 2 * 38 + 8);
+  g_assert_cmpuint (end, ==, 2 * 38 + 10);
+
+  fixture_teardown (&f);
+}
+
+/* The wheel over the key columns scrolls the whole grid; both views stay on the same rows. */
+static void
+test_key_columns_wheel (void)
+{
+  Fixture f;
+  MshedTableView *verts;
+  GtkWidget *cell;
+  GtkAdjustment *main_adj, *key_adj;
+
+  if (!fixture_setup (&f))
+    return;
+  verts = gui_test_grid (f.window, MSHED_TABLE_POSITIONS);
+  _mshed_window_select_grid (f.window, MSHED_TABLE_POSITIONS);
+  widget_test_iterate (300);
+  main_adj = gtk_scrolled_window_get_vadjustment (verts->scroller);
+  key_adj = gtk_scrolled_window_get_vadjustment (verts->key_scroller);
+  g_assert_cmpfloat (gtk_adjustment_get_value (main_adj), ==, 0);
+  cell = _mshed_table_view_find_cell (verts, 1, "#");
+  g_assert_nonnull (cell);
+  for (guint i = 0; i < 3; i++)
+    gui_test_click_button (GTK_NATIVE (f.window), cell, gtk_widget_get_width (cell) / 2.0,
+                           gtk_widget_get_height (cell) / 2.0, 5);
+  widget_test_iterate (200);
+  g_assert_cmpfloat (gtk_adjustment_get_value (main_adj), >, 0);
+  g_assert_cmpfloat (gtk_adjustment_get_value (key_adj), ==, gtk_adjustment_get_value (main_adj));
+  fixture_teardown (&f);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -366,5 +599,7 @@ main (int   argc,
   g_test_add_func ("/app/input/panel-keys", test_panel_keys);
   g_test_add_func ("/app/input/pick-moves-hex", test_pick_moves_hex);
   g_test_add_func ("/app/input/recompute-all-is-stale-only", test_recompute_all_is_stale_only);
+  g_test_add_func ("/app/input/grid-context-menu", test_grid_context_menu);
+  g_test_add_func ("/app/input/key-columns-wheel", test_key_columns_wheel);
   return g_test_run ();
 }

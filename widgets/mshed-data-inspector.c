@@ -181,22 +181,28 @@ refresh (MshedDataInspector *self)
   editable = n > 0 && mshed_hex_model_can_edit (model, cursor, NULL);
 
   {
+    g_autofree char *address = mshed_hex_view_format_address (self->view, cursor);
+    g_autofree char *offsets = mshed_hex_model_describe_offset (model, cursor);
+    g_autofree char *loc = NULL;
     gint res;
     gsize res_off;
-    g_autofree char *loc = NULL;
 
+    /* the file offset, as the hex view's address column, Problems and mshed-cli show it; the
+     * offsets inside the resource and the nested model are in the tooltip */
     if (mshed_hex_view_get_cursor (self->view, &res, &res_off))
       {
         MshedModel *m = mshed_document_get_model (mshed_hex_view_get_document (self->view));
         const MshedNresEntry *e = mshed_nres_peek_entry (mshed_model_get_nres (m), (guint) res);
 
-        /* translators: the data inspector's position: NRes type, resource index, offset */
-        loc = g_strdup_printf (_("Res%u (resource %d), offset 0x%zX (%zu)"), e->type_id, res, res_off, res_off);
+        /* translators: the data inspector's position: the cursor's file offset, then the NRes
+         * type of the resource it is in */
+        loc = g_strdup_printf (_("File offset 0x%s · Res%u"), address, e->type_id);
       }
     else
       /* translators: the data inspector's position outside any resource payload */
-      loc = g_strdup_printf (_("File offset 0x%zX (read-only)"), cursor);
+      loc = g_strdup_printf (_("File offset 0x%s (read-only)"), address);
     gtk_label_set_text (GTK_LABEL (self->location_label), loc);
+    gtk_widget_set_tooltip_text (self->location_label, offsets);
   }
 
 #define RAW(row, cond, ...) \
@@ -674,6 +680,14 @@ mshed_data_inspector_get_hex_view (MshedDataInspector *self)
 {
   g_return_val_if_fail (MSHED_IS_DATA_INSPECTOR (self), NULL);
   return self->view;
+}
+
+const char *
+mshed_data_inspector_get_location (MshedDataInspector *self)
+{
+  g_return_val_if_fail (MSHED_IS_DATA_INSPECTOR (self), NULL);
+
+  return gtk_label_get_text (GTK_LABEL (self->location_label));
 }
 
 const char *

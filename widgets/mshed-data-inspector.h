@@ -28,6 +28,8 @@ void          mshed_data_inspector_set_hex_view  (MshedDataInspector *self,
                                                   MshedHexView       *view);
 MshedHexView *mshed_data_inspector_get_hex_view  (MshedDataInspector *self);
 
+/* The position line: the cursor's file offset and the resource it is in. */
+const char   *mshed_data_inspector_get_location  (MshedDataInspector *self);
 /* The text a row shows now; NULL when the row is hidden (no such field at the cursor) or
  * not available (too few bytes left). */
 const char   *mshed_data_inspector_get_value     (MshedDataInspector *self,

@@ -16,7 +16,9 @@
 #include <glib/gi18n.h>
 
 #include "mshed-diagnostics-view.h"
+#include "mshed-hex-model.h"
 #include "mshed-schema.h"
+#include "mshed-table-model.h"
 
 /* One row: a copy of a diagnostic. Few enough (one per finding) to hold as objects. */
 #define MSHED_TYPE_DIAGNOSTIC_ITEM (mshed_diagnostic_item_get_type ())
@@ -171,6 +173,31 @@ typedef enum {
   COLUMN_OFFSET,
 } Column;
 
+/* The offset cell's tooltip, made when it is asked for (an X round trip per bound row
+ * otherwise). */
+static gboolean
+offset_query_tooltip (GtkWidget   *cell,
+                      int          x,
+                      int          y,
+                      gboolean     keyboard,
+                      GtkTooltip  *tooltip,
+                      GtkListItem *list_item)
+{
+  MshedDiagnosticItem *item = gtk_list_item_get_item (list_item);
+  GtkWidget *view = gtk_widget_get_ancestor (cell, MSHED_TYPE_DIAGNOSTICS_VIEW);
+  g_autofree char *text = NULL;
+
+  if (item == NULL || view == NULL)
+    return FALSE;
+  if (MSHED_DIAGNOSTICS_VIEW (view)->document == NULL)
+    return FALSE;
+  /* the offsets inside the resource and the nested model, for the file offset shown */
+  text = mshed_hex_describe_file_offset (MSHED_DIAGNOSTICS_VIEW (view)->document,
+                                         item->diag->offset);
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
+}
+
 static void
 setup_cell (GtkSignalListItemFactory *factory,
             GtkListItem              *list_item,
@@ -188,15 +215,20 @@ setup_cell (GtkSignalListItemFactory *factory,
       GtkWidget *label = gtk_inscription_new (NULL);
 
       if (column == COLUMN_OFFSET)
-        gtk_widget_add_css_class (label, "monospace");
+        {
+          gtk_widget_add_css_class (label, "monospace");
+          gtk_widget_set_has_tooltip (label, TRUE);
+          g_signal_connect (label, "query-tooltip", G_CALLBACK (offset_query_tooltip),
+                            list_item);
+        }
       gtk_inscription_set_text_overflow (GTK_INSCRIPTION (label),
                                          GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
       gtk_list_item_set_child (list_item, label);
     }
 }
 
-static char *
-format_location (const MshedDiagnostic *d)
+char *
+_mshed_diagnostics_view_format_location (const MshedDiagnostic *d)
 {
   GString *s = g_string_new (NULL);
 
@@ -211,7 +243,14 @@ format_location (const MshedDiagnostic *d)
   if (d->record >= 0)
     g_string_append_printf (s, " %" PRId64, d->record);
   if (d->field)
-    g_string_append_printf (s, ".%s", d->field);
+    {
+      g_autofree char *gloss = mshed_table_field_gloss (d->table, d->field);
+
+      /* the grid's column name and, under it there, what it means: slot7 (L1 G2) */
+      g_string_append_printf (s, ".%s", d->field);
+      if (gloss != NULL)
+        g_string_append_printf (s, " (%s)", gloss);
+    }
   return g_string_free (s, FALSE);
 }
 
@@ -246,7 +285,7 @@ bind_cell (GtkSignalListItemFactory *factory,
       }
       return;
     case COLUMN_LOCATION:
-      text = format_location (d);
+      text = _mshed_diagnostics_view_format_location (d);
       break;
     case COLUMN_MESSAGE:
       text = g_strdup (d->message);
@@ -254,6 +293,7 @@ bind_cell (GtkSignalListItemFactory *factory,
       break;
     case COLUMN_OFFSET:
     default:
+      /* the file offset, as mshed-cli validate, the hex view and the data inspector show it */
       text = g_strdup_printf ("0x%08" PRIX64, d->offset);
       break;
     }

@@ -23,4 +23,7 @@ guint          mshed_diagnostics_view_get_n_shown  (MshedDiagnosticsView *self);
 void           mshed_diagnostics_view_activate     (MshedDiagnosticsView *self,
                                                     guint                 position);
 
+/* (transfer full): what the Location column shows for @diagnostic (tests). */
+char          *_mshed_diagnostics_view_format_location (const MshedDiagnostic *diagnostic);
+
 G_END_DECLS

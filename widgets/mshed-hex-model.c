@@ -20,6 +20,7 @@
 #include "mshed-hex-model.h"
 #include "mshed-model.h"
 #include "mshed-nres.h"
+#include "mshed-table-model.h"
 
 typedef struct {
   gsize start;
@@ -713,6 +714,7 @@ char *
 mshed_hex_overlay_describe (const MshedHexOverlay *ov)
 {
   const char *title = table_title (ov->table);
+  g_autofree char *gloss = NULL;
 
   g_return_val_if_fail (ov != NULL, NULL);
 
@@ -734,6 +736,11 @@ mshed_hex_overlay_describe (const MshedHexOverlay *ov)
     /* translators: table · record index · field name; the field's meaning is unknown */
     return g_strdup_printf (_("%s · record %" PRId64 " · %s (unknown)"),
                             title, ov->record, ov->label);
+  gloss = mshed_table_field_gloss (ov->table, ov->label);
+  if (gloss != NULL)
+    /* translators: table · record index · field name (what it means, e.g. "L1 G2") */
+    return g_strdup_printf (_("%s · record %" PRId64 " · %s (%s)"),
+                            title, ov->record, ov->label, gloss);
   /* translators: table · record index · field name */
   return g_strdup_printf (_("%s · record %" PRId64 " · %s"),
                           title, ov->record, ov->label);
@@ -895,6 +902,138 @@ mshed_hex_model_from_resource (MshedHexModel *self,
         return s->start + res_offset;
     }
   return G_MAXSIZE;
+}
+
+guint64
+mshed_hex_model_get_base_offset (MshedHexModel *self)
+{
+  const MshedDiagnostics *diags;
+
+  g_return_val_if_fail (MSHED_IS_HEX_MODEL (self), 0);
+
+  if (self->document == NULL)
+    return 0;
+  /* a nested model's diagnostics count from the outer file, like mshed-cli validate */
+  diags = mshed_document_get_diagnostics (self->document);
+  return diags != NULL ? diags->base_offset : 0;
+}
+
+/* Where the source's byte 0 lies in the model file (the payload's data offset in the current
+ * layout, which is where the writer puts it). */
+static gboolean
+source_start (MshedHexModel *self,
+              guint64       *start)
+{
+  MshedNres *nres;
+
+  *start = 0;
+  if (self->res_index == MSHED_HEX_SOURCE_FILE)
+    return TRUE;
+  nres = get_nres (self);
+  if (nres == NULL || (guint) self->res_index >= mshed_nres_get_n_entries (nres))
+    return FALSE;
+  *start = mshed_nres_peek_entry (nres, (guint) self->res_index)->data_offset;
+  return TRUE;
+}
+
+gsize
+mshed_hex_model_get_file_size (MshedHexModel *self)
+{
+  g_return_val_if_fail (MSHED_IS_HEX_MODEL (self), 0);
+
+  if (self->document == NULL)
+    return 0;
+  ensure_file (self);
+  return g_bytes_get_size (self->file_bytes);
+}
+
+guint64
+mshed_hex_model_to_file_offset (MshedHexModel *self,
+                                gsize          offset)
+{
+  guint64 start;
+
+  g_return_val_if_fail (MSHED_IS_HEX_MODEL (self), G_MAXUINT64);
+
+  if (self->document == NULL || !source_start (self, &start))
+    return G_MAXUINT64;
+  return mshed_hex_model_get_base_offset (self) + start + offset;
+}
+
+gsize
+mshed_hex_model_from_file_offset (MshedHexModel *self,
+                                  guint64        file_offset)
+{
+  guint64 base, start;
+
+  g_return_val_if_fail (MSHED_IS_HEX_MODEL (self), G_MAXSIZE);
+
+  base = mshed_hex_model_get_base_offset (self);
+  if (self->document == NULL || !source_start (self, &start) || file_offset < base + start ||
+      file_offset - base - start >= mshed_hex_model_get_size (self))
+    return G_MAXSIZE;
+  return (gsize) (file_offset - base - start);
+}
+
+char *
+mshed_hex_describe_file_offset (MshedDocument *document,
+                                guint64        file_offset)
+{
+  const MshedDiagnostics *diags;
+  MshedNres *nres;
+  const char *entry;
+  guint64 base;
+  GString *s;
+
+  g_return_val_if_fail (MSHED_IS_DOCUMENT (document), NULL);
+
+  diags = mshed_document_get_diagnostics (document);
+  base = diags != NULL ? diags->base_offset : 0;
+  nres = mshed_model_get_nres (mshed_document_get_model (document));
+  s = g_string_new (NULL);
+  /* translators: the offset of a byte in the file on disk, in hexadecimal and decimal */
+  g_string_append_printf (s, _("File offset 0x%08" PRIX64 " (%" PRIu64 ")"), file_offset,
+                          file_offset);
+  for (guint i = 0; nres != NULL && file_offset >= base && i < mshed_nres_get_n_entries (nres); i++)
+    {
+      const MshedNresEntry *e = mshed_nres_peek_entry (nres, i);
+      guint64 start = base + e->data_offset;
+      gsize res_off;
+
+      if (file_offset < start || file_offset - start >= mshed_nres_entry_get_size (e))
+        continue;
+      res_off = (gsize) (file_offset - start);
+      g_string_append_c (s, '\n');
+      /* translators: the offset of a byte inside a resource payload (hexadecimal, decimal),
+       * then the resource's NRes type and directory index */
+      g_string_append_printf (s, _("0x%zX (%zu) inside Res%u (resource %u)"), res_off, res_off,
+                              e->type_id, i);
+      break;
+    }
+  entry = mshed_document_get_entry (document);
+  if (entry != NULL && file_offset >= base)
+    {
+      g_string_append_c (s, '\n');
+      /* translators: the offset of a byte inside a model nested in an archive (hexadecimal,
+       * decimal), then the archive entry's name */
+      g_string_append_printf (s, _("0x%" PRIX64 " (%" PRIu64 ") inside the model “%s”"),
+                              file_offset - base, file_offset - base, entry);
+    }
+  return g_string_free (s, FALSE);
+}
+
+char *
+mshed_hex_model_describe_offset (MshedHexModel *self,
+                                 gsize          offset)
+{
+  guint64 file;
+
+  g_return_val_if_fail (MSHED_IS_HEX_MODEL (self), NULL);
+
+  file = mshed_hex_model_to_file_offset (self, offset);
+  if (file == G_MAXUINT64)
+    return NULL;
+  return mshed_hex_describe_file_offset (self->document, file);
 }
 
 /* Edits -------------------------------------------------------------------------------- */

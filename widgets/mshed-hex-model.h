@@ -9,7 +9,8 @@
  * through mshed_document_replace_bytes(), and byte-pattern search.
  *
  * View offsets are offsets inside the source: payload offsets for a resource, model-file
- * offsets for the whole file. They do not move when the source is limited to a range.
+ * offsets for the whole file. They do not move when the source is limited to a range. What
+ * the user sees are file offsets (mshed_hex_model_to_file_offset()).
  */
 #pragma once
 
@@ -131,6 +132,29 @@ gboolean       mshed_hex_model_file_to_resource (MshedHexModel      *self,
 gsize          mshed_hex_model_from_resource    (MshedHexModel      *self,
                                                  gint                res_index,
                                                  gsize               res_offset);
+
+/* File offsets: the offset in the file on disk, the one convention every view shows (the
+ * address column, the status line, go to offset, the data inspector, Problems, mshed-cli
+ * validate and dump). A model nested in an archive (ARCHIVE:ENTRY) starts at
+ * mshed_hex_model_get_base_offset() in its file (the outer entry's data offset); a loose
+ * model at 0. */
+guint64        mshed_hex_model_get_base_offset  (MshedHexModel      *self);
+/* Bytes of the model file (the nested model's own bytes for ARCHIVE:ENTRY). */
+gsize          mshed_hex_model_get_file_size    (MshedHexModel      *self);
+/* View offset -> file offset (G_MAXUINT64 without a document). */
+guint64        mshed_hex_model_to_file_offset   (MshedHexModel      *self,
+                                                 gsize               offset);
+/* File offset -> view offset of the source shown (not limited by the window); G_MAXSIZE when
+ * the source does not hold that byte. */
+gsize          mshed_hex_model_from_file_offset (MshedHexModel      *self,
+                                                 guint64             file_offset);
+/* (transfer full) (nullable): "File offset 0x000001CC (460)", then the offset inside the
+ * resource and, for a nested model, inside the model: what a tooltip says about a byte. */
+char          *mshed_hex_model_describe_offset  (MshedHexModel      *self,
+                                                 gsize               offset);
+/* The same for a file offset of @document's file (a diagnostic's offset). */
+char          *mshed_hex_describe_file_offset   (MshedDocument      *document,
+                                                 guint64             file_offset);
 
 /* Whether a byte is editable at all, and whether the payload it lies in may change length
  * (Res9, Res17, Res20 and unknown types; not inside a limited window). */

@@ -9,6 +9,8 @@
 
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <glib/gi18n.h>
 #include <string.h>
 
@@ -59,13 +61,16 @@ search_stop_cb (MshedHexView *self)
   gtk_widget_grab_focus (GTK_WIDGET (self));
 }
 
+/* What the Go to Offset box accepts: a file offset (0x… or decimal, as Problems, the address
+ * column and mshed-cli show it), +N / −N from the cursor, or "end" (the last byte shown). */
 static gboolean
 parse_goto (MshedHexView *self,
             const char   *text,
-            gsize        *out,
+            guint64      *out,
             GError      **error)
 {
   g_autofree char *s = g_strstrip (g_strdup (text));
+  guint64 cursor = mshed_hex_model_to_file_offset (self->model, self->cursor);
   gsize ws, we;
   const char *p = s;
   int sign = 0;
@@ -75,7 +80,7 @@ parse_goto (MshedHexView *self,
   hex_view_get_window (self, &ws, &we);
   if (g_ascii_strcasecmp (s, "end") == 0)
     {
-      *out = we > ws ? we - 1 : ws;
+      *out = mshed_hex_model_to_file_offset (self->model, we > ws ? we - 1 : ws);
       return TRUE;
     }
   if (*p == '+' || *p == '-')
@@ -92,38 +97,51 @@ parse_goto (MshedHexView *self,
       return FALSE;
     }
   if (sign > 0)
-    v = self->cursor + v;
+    v = v > G_MAXUINT64 - cursor ? G_MAXUINT64 : cursor + v;
   else if (sign < 0)
-    v = v > self->cursor ? G_MAXUINT64 : self->cursor - v;
-  if (v < ws || v >= MAX (we, ws + 1) || v > G_MAXSIZE)
-    {
-      g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_RANGE,
-                   _("Offset out of range: the bytes shown run from 0x%zX to "
-                     "0x%zX"), ws, we > ws ? we - 1 : ws);
-      return FALSE;
-    }
-  *out = (gsize) v;
+    v = v > cursor ? G_MAXUINT64 : cursor - v;
+  *out = v;
   return TRUE;
+}
+
+static void
+goto_failed (MshedHexView *self,
+             const char   *message)
+{
+  gtk_label_set_text (GTK_LABEL (self->goto_error), message);
+  gtk_widget_set_visible (self->goto_error, TRUE);
+  gtk_widget_add_css_class (self->goto_entry, "error");
 }
 
 static void
 goto_activate_cb (MshedHexView *self)
 {
   g_autoptr(GError) error = NULL;
-  gsize offset;
+  guint64 offset;
 
   if (!parse_goto (self, gtk_editable_get_text (GTK_EDITABLE (self->goto_entry)), &offset,
                    &error))
     {
-      gtk_label_set_text (GTK_LABEL (self->goto_error), error->message);
-      gtk_widget_set_visible (self->goto_error, TRUE);
-      gtk_widget_add_css_class (self->goto_entry, "error");
+      goto_failed (self, error->message);
+      return;
+    }
+  if (!mshed_hex_view_goto_file_offset (self, offset))
+    {
+      guint64 first = mshed_hex_model_get_base_offset (self->model);
+      gsize size = mshed_hex_model_get_file_size (self->model);
+      g_autofree char *message =
+        /* translators: go to offset: a file offset outside the model's bytes; the last two
+         * are the file offsets of the model's first and last byte */
+        g_strdup_printf (_("Offset out of range: this model's bytes run from file offset "
+                           "0x%" PRIX64 " to 0x%" PRIX64),
+                         first, first + (size > 0 ? size - 1 : 0));
+
+      goto_failed (self, message);
       return;
     }
   gtk_widget_set_visible (self->goto_error, FALSE);
   gtk_widget_remove_css_class (self->goto_entry, "error");
   gtk_popover_popdown (GTK_POPOVER (self->goto_popover));
-  mshed_hex_view_goto_offset (self, offset);
   gtk_widget_grab_focus (GTK_WIDGET (self));
 }
 

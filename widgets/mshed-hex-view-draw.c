@@ -325,9 +325,12 @@ draw_line (MshedHexView  *self,
         }
     }
 
-  /* the grid text: offset, hex, text */
-  g_string_append_printf (grid, "%0*zX  ", (int) self->offset_digits,
-                          line_start);
+  /* the grid text: address (the file offset, as everywhere), hex, text */
+  {
+    g_autofree char *address = mshed_hex_view_format_address (self, line_start);
+
+    g_string_append_printf (grid, "%s  ", address);
+  }
   dim_range (grid_attrs, 0, self->offset_digits, 0x9000);
   for (guint i = 0; i < self->bpl; i++)
     {

@@ -17,6 +17,8 @@ G_BEGIN_DECLS
 #define HEX_VIEW_PAD_X        6.0
 #define HEX_VIEW_MIN_LINES    4
 #define HEX_VIEW_LABEL_CHARS  28
+#define HEX_VIEW_MAX_BPL      16    /* bytes per line where the width allows */
+#define HEX_VIEW_MIN_BPL      4
 
 typedef struct {
   gint  res_index;  /* -1: a model-file offset */
@@ -52,7 +54,7 @@ struct _MshedHexView {
   double          baseline_pad;
   gboolean        metrics_valid;
   graphene_rect_t canvas;
-  guint           bpl;            /* bytes per line */
+  guint           bpl;            /* bytes per line: 16, 8 or 4, as the width allows */
   guint           offset_digits;
 
   /* cursor and selection (view offsets) */

@@ -281,10 +281,26 @@ update_adjustment (MshedHexView *self)
 
 /* Status line --------------------------------------------------------------------------- */
 
+char *
+mshed_hex_view_format_address (MshedHexView *self,
+                               gsize         offset)
+{
+  guint64 file;
+
+  g_return_val_if_fail (MSHED_IS_HEX_VIEW (self), NULL);
+
+  file = mshed_hex_model_to_file_offset (self->model, offset);
+
+  if (file == G_MAXUINT64)
+    file = offset;
+  return g_strdup_printf ("%0*" G_GINT64_MODIFIER "X", (int) self->offset_digits, file);
+}
+
 void
 _mshed_hex_view_update_status (MshedHexView *self)
 {
   g_autofree char *location = NULL;
+  g_autofree char *offsets = NULL;
   g_autofree char *field = NULL;
   gint res = -1;
   gsize res_off = 0;
@@ -311,16 +327,24 @@ _mshed_hex_view_update_status (MshedHexView *self)
           /* translators: resource index and NRes type, e.g. "Resource 1 (Res2)" */
           where = g_strdup_printf (_("Resource %d (Res%u)"), src, e->type_id);
         }
+      g_autofree char *address = mshed_hex_view_format_address (self, self->cursor);
+
+      /* the cursor's file offset first (as Problems and mshed-cli show it); the offset
+       * inside the resource and the nested model are in the tooltip */
       if (self->sel_end > self->sel_start)
-        /* translators: where · cursor offset · selection length */
-        location = g_strdup_printf (_("%s · 0x%0*zX · %zu bytes selected"),
-                                    where, (int) self->offset_digits, self->cursor,
-                                    self->sel_end - self->sel_start);
+        /* translators: the cursor's file offset · where · selection length */
+        location = g_strdup_printf (g_dngettext (NULL, "0x%s · %s · %zu byte selected",
+                                                 "0x%s · %s · %zu bytes selected",
+                                                 self->sel_end - self->sel_start),
+                                    address, where, self->sel_end - self->sel_start);
       else
-        location = g_strdup_printf (_("%s · 0x%0*zX of 0x%zX"),
-                                    where, (int) self->offset_digits, self->cursor, we);
+        /* translators: the cursor's file offset · where */
+        location = g_strdup_printf (_("0x%s · %s"), address, where);
+      offsets = mshed_hex_model_describe_offset (self->model, self->cursor);
     }
   gtk_label_set_text (GTK_LABEL (self->location_label), location);
+  if (g_strcmp0 (gtk_widget_get_tooltip_text (self->location_label), offsets) != 0)
+    gtk_widget_set_tooltip_text (self->location_label, offsets);
 
   if (self->message != NULL)
     {
@@ -359,6 +383,36 @@ _mshed_hex_view_update_status (MshedHexView *self)
 
 /* Layout ---------------------------------------------------------------------------------- */
 
+/* Width of the address, hex and text columns for @bpl bytes a line (hex_view_x_text()). */
+static double
+columns_width (MshedHexView *self,
+               guint         bpl)
+{
+  return HEX_VIEW_PAD_X * 2 +
+         (self->offset_digits + 2 + 3 * bpl - 1 + (bpl - 1) / 8 + 2 + bpl + 1) * self->cw;
+}
+
+/* As many bytes a line (16, 8 or 4) as the width shows with their text column; the line at
+ * the top keeps its first byte in view. */
+static void
+choose_bytes_per_line (MshedHexView *self)
+{
+  guint bpl = HEX_VIEW_MAX_BPL;
+  gsize ws, we, top;
+
+  while (bpl > HEX_VIEW_MIN_BPL && columns_width (self, bpl) > self->canvas.size.width)
+    bpl /= 2;
+  if (bpl == self->bpl)
+    return;
+  hex_view_get_window (self, &ws, &we);
+  top = (hex_view_first_line (self) + (gsize) (gtk_adjustment_get_value (self->vadj) /
+                                                self->row_h)) * self->bpl;
+  self->bpl = bpl;
+  update_adjustment (self);
+  gtk_adjustment_set_value (self->vadj,
+                            (double) (top / bpl - hex_view_first_line (self)) * self->row_h);
+}
+
 static void
 mshed_hex_view_measure (GtkWidget      *widget,
                         GtkOrientation  orientation,
@@ -376,11 +430,13 @@ mshed_hex_view_measure (GtkWidget      *widget,
   gtk_widget_measure (self->scrollbar, orientation, -1, &bar_min, &bar_nat, NULL, NULL);
   gtk_widget_measure (self->search_bar, orientation, -1, &search_min, &search_nat, NULL, NULL);
   gtk_widget_measure (self->status_box, orientation, -1, &status_min, &status_nat, NULL, NULL);
-  full = HEX_VIEW_PAD_X * 2 + (self->offset_digits + 2 + 3 * self->bpl + 1 + 2 + self->bpl + 2 +
-                      HEX_VIEW_LABEL_CHARS) * self->cw;
+  /* 16 bytes a line and the field names when there is room, at least 4 bytes a line with
+   * their text column */
+  full = columns_width (self, HEX_VIEW_MAX_BPL) + HEX_VIEW_LABEL_CHARS * self->cw;
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
     {
-      *minimum = MAX (MAX (search_min, status_min), (int) (24 * self->cw) + bar_min);
+      *minimum = MAX (MAX (search_min, status_min),
+                      (int) ceil (columns_width (self, HEX_VIEW_MIN_BPL)) + bar_min);
       *natural = MAX (MAX (search_nat, status_nat), (int) ceil (full) + bar_nat);
     }
   else
@@ -413,6 +469,9 @@ mshed_hex_view_size_allocate (GtkWidget *widget,
                       (float) canvas_h);
   /* the adjustment first: changing it after allocating the scrollbar would leave the
    * scrollbar's slider unallocated for this frame */
+  _mshed_hex_view_ensure_metrics (self);
+  if (self->row_h > 0 && canvas_h > 0)
+    choose_bytes_per_line (self);
   update_adjustment (self);
   if (self->scroll_target != G_MAXSIZE && canvas_h > 0)
     {
@@ -870,12 +929,11 @@ query_tooltip_cb (MshedHexView *self,
 {
   g_autofree char *what = NULL;
   g_autofree char *value = NULL;
+  g_autofree char *offsets = NULL;
   g_autoptr(GString) text = NULL;
   MshedHexOverlay ov;
   gsize offset, ws, we;
   gboolean in_text;
-  gint res;
-  gsize res_off;
 
   if (keyboard || self->document == NULL || !in_canvas (self, x, y) ||
       x < hex_view_x_hex (self) - self->cw || x > hex_view_x_text (self) + self->bpl * self->cw)
@@ -894,14 +952,9 @@ query_tooltip_cb (MshedHexView *self,
     g_string_append_printf (text, "\n%s", _(ov.field->blurb));
   if (ov.kind == MSHED_HEX_OVERLAY_UNKNOWN)
     g_string_append_printf (text, "\n%s", _("Meaning unknown: preserved as is"));
-  if (mshed_hex_model_get_res_index (self->model) == MSHED_HEX_SOURCE_FILE &&
-      mshed_hex_model_to_resource (self->model, offset, &res, &res_off))
-    /* translators: file offset, then resource index and offset inside its payload */
-    g_string_append_printf (text, _("\nFile offset 0x%zX = resource %d + 0x%zX"), offset, res, res_off);
-  else
-    /* translators: offset of the byte under the pointer */
-    g_string_append_printf (text, _("\nOffset 0x%zX (%zu)"),
-                            offset, offset);
+  offsets = mshed_hex_model_describe_offset (self->model, offset);
+  if (offsets != NULL)
+    g_string_append_printf (text, "\n%s", offsets);
   gtk_tooltip_set_text (tooltip, text->str);
   return TRUE;
 }
@@ -1073,7 +1126,7 @@ mshed_hex_view_init (MshedHexView *self)
   GtkEventController *controller;
   GtkGesture *gesture;
 
-  self->bpl = 16;
+  self->bpl = HEX_VIEW_MAX_BPL;
   self->offset_digits = 8;
   self->pending = -1;
   self->scroll_target = G_MAXSIZE;
@@ -1255,44 +1308,37 @@ mshed_hex_view_show_record (MshedHexView *self,
   mshed_hex_view_select_range (self, offset, offset + length);
 }
 
-void
+gboolean
 mshed_hex_view_goto_file_offset (MshedHexView *self,
                                  guint64       offset)
 {
-  const MshedDiagnostics *diags;
+  guint64 base;
+  gsize view, ws, we;
   gint res;
   gsize res_off;
 
-  g_return_if_fail (MSHED_IS_HEX_VIEW (self));
+  g_return_val_if_fail (MSHED_IS_HEX_VIEW (self), FALSE);
 
   if (self->document == NULL)
-    return;
-  /* a nested model reports offsets from the start of the outer archive */
-  diags = mshed_document_get_diagnostics (self->document);
-  if (diags != NULL)
-    {
-      if (offset < diags->base_offset)
-        return;  /* before this model's bytes in the outer archive */
-      offset -= diags->base_offset;
-    }
-  if (offset > G_MAXSIZE)
-    return;
-  if (mshed_hex_model_get_res_index (self->model) == MSHED_HEX_SOURCE_FILE &&
-      mshed_hex_model_is_whole (self->model))
-    {
-      mshed_hex_view_goto_offset (self, (gsize) offset);
-      return;
-    }
+    return FALSE;
+  /* a byte of the bytes shown: only the cursor moves */
+  view = mshed_hex_model_from_file_offset (self->model, offset);
+  hex_view_get_window (self, &ws, &we);
+  if (view != G_MAXSIZE && view >= ws && view < we)
+    return mshed_hex_view_goto_offset (self, view);
+  /* a nested model's bytes start at its entry's offset in the outer archive */
+  base = mshed_hex_model_get_base_offset (self->model);
+  if (offset < base || offset - base >= mshed_hex_model_get_file_size (self->model))
+    return FALSE;
+  offset -= base;
   if (mshed_hex_model_file_to_resource (self->model, offset, &res, &res_off))
     {
       mshed_hex_view_show_resource (self, res);
-      mshed_hex_view_goto_offset (self, res_off);
+      return mshed_hex_view_goto_offset (self, res_off);
     }
-  else
-    {
-      mshed_hex_view_show_resource (self, MSHED_HEX_SOURCE_FILE);
-      mshed_hex_view_goto_offset (self, (gsize) offset);
-    }
+  /* the container itself (header, directory, gaps): the whole file */
+  mshed_hex_view_show_resource (self, MSHED_HEX_SOURCE_FILE);
+  return mshed_hex_view_goto_offset (self, (gsize) offset);
 }
 
 gboolean

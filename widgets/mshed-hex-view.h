@@ -5,8 +5,10 @@
  *
  * A hex view of one resource payload, a record range or the whole model file, with every
  * byte coloured by the field it belongs to (known fields in a palette, unknown fields red and
- * hatched, the NRes container grey). Offset / hex / text columns plus a column naming the
- * fields that start on each line; only the visible lines are drawn.
+ * hatched, the NRes container grey). Address / hex / text columns plus a column naming the
+ * fields that start on each line; only the visible lines are drawn. Addresses, the status
+ * line and go to offset use file offsets (the offset in the file on disk: for ARCHIVE:ENTRY,
+ * in the archive), the offset inside the resource is in the tooltips.
  *
  * Editing overwrites nibbles (hex column) or characters (text column) through the document,
  * one command per byte; insert and delete exist only for variable-size raw resources. Search
@@ -47,14 +49,21 @@ void           mshed_hex_view_show_range         (MshedHexView      *self,
 void           mshed_hex_view_show_record        (MshedHexView      *self,
                                                   MshedTableId       table,
                                                   guint              row);
-/* A file offset as diagnostics carry it (a nested model's offsets count from the outer
- * file): shows the resource holding it (or the whole file for container bytes). */
-void           mshed_hex_view_goto_file_offset   (MshedHexView      *self,
+/* A file offset, the offset every view shows (a nested model's offsets count from the outer
+ * file, as in Problems and mshed-cli): moves the cursor there, showing the resource holding
+ * it (or the whole file for container bytes) when the bytes shown do not hold it. FALSE when
+ * the byte is not part of this model. */
+gboolean       mshed_hex_view_goto_file_offset   (MshedHexView      *self,
                                                   guint64            offset);
-/* An offset of the bytes shown (payload offset, or model-file offset for the whole file). */
+/* A view offset: of the bytes shown (payload offset, or model-file offset for the whole
+ * file). */
 gboolean       mshed_hex_view_goto_offset        (MshedHexView      *self,
                                                   gsize              offset);
 
+/* (transfer full): the file offset of view offset @offset as the address column, the status
+ * line and the data inspector show it ("000001CC", the digits after "0x"). */
+char          *mshed_hex_view_format_address     (MshedHexView      *self,
+                                                  gsize              offset);
 /* The cursor as (resource, payload offset); FALSE when it is not inside a payload (file
  * header, directory, padding: *res_index is -1 and *offset the file offset). */
 gboolean       mshed_hex_view_get_cursor         (MshedHexView      *self,

@@ -503,7 +503,7 @@ factory_setup_cb (MshedNodeTree            *self,
   gtk_label_set_xalign (rw->index_label, 1.0f);
   gtk_label_set_width_chars (rw->index_label, 3);
   gtk_inscription_set_text_overflow (rw->name, GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
-  gtk_inscription_set_min_chars (rw->name, 6);
+  gtk_inscription_set_min_chars (rw->name, 3);
   gtk_inscription_set_nat_chars (rw->name, 14);
   gtk_widget_set_hexpand (GTK_WIDGET (rw->name), TRUE);
   gtk_widget_add_css_class (GTK_WIDGET (rw->name), "node-name");

@@ -375,6 +375,25 @@ add_column (MshedTableModel        *self,
             const MshedTableColumn *column)
 {
   g_array_append_vals (self->columns, column, 1);
+  if (column->label == NULL)
+    g_array_index (self->columns, MshedTableColumn, self->columns->len - 1).label = column->title;
+}
+
+char *
+mshed_table_field_gloss (MshedTableId  table,
+                         const char   *field)
+{
+  guint cell;
+  char *end = NULL;
+
+  if (table != MSHED_TABLE_NODES || field == NULL || !g_str_has_prefix (field, "slot"))
+    return NULL;
+  cell = (guint) g_ascii_strtoull (field + 4, &end, 10);
+  if (end == field + 4 || *end != '\0' || cell >= MSHED_N_LODS * MSHED_N_GROUPS)
+    return NULL;
+  /* TRANSLATORS: what a node's slot-matrix cell slotN is: its LOD and group, e.g. "L0 G3" */
+  return g_strdup_printf (C_("slot column", "L%u G%u"), cell / MSHED_N_GROUPS,
+                          cell % MSHED_N_GROUPS);
 }
 
 static const char *
@@ -468,6 +487,7 @@ add_field_columns (MshedTableModel *self,
     {
       const MshedField *f = &info->fields[i];
       MshedTableColumn column = { 0 };
+      char *gloss;
 
       column.table = table;
       column.field = f;
@@ -479,19 +499,16 @@ add_field_columns (MshedTableModel *self,
       column.editable = TRUE;
       column.numeric = TRUE;
 
-      if (table == MSHED_TABLE_NODES && g_str_has_prefix (f->name, "slot"))
+      gloss = mshed_table_field_gloss (table, f->name);
+      if (gloss != NULL)
         {
-          guint cell = (guint) g_ascii_strtoull (f->name + 4, NULL, 10);
-          /* TRANSLATORS: a node's slot-matrix column: LOD and group, e.g. "L0 G3" */
-          const char *format = C_("slot column", "L%u G%u");
-
-          column.title = keep_string (self, g_strdup_printf (format, cell / MSHED_N_GROUPS,
-                                                             cell % MSHED_N_GROUPS));
+          column.gloss = keep_string (self, g_steal_pointer (&gloss));
+          /* one name everywhere (the schema's), what it means under it */
+          column.title = keep_string (self, g_strdup_printf ("%s\n%s", f->name, column.gloss));
+          column.label = keep_string (self, g_strdup_printf ("%s (%s)", f->name, column.gloss));
         }
       if (table == MSHED_TABLE_DIRECTORY)
         {
-          if (g_str_equal (f->name, "data_offset"))
-            column.title = "offset";
           column.editable = g_str_equal (f->name, "type") || g_str_has_prefix (f->name, "attr");
           if (g_str_equal (f->name, "type"))
             column.width_chars = 12;
@@ -507,6 +524,7 @@ add_field_columns (MshedTableModel *self,
 
           raw.kind = MSHED_COLUMN_FIELD;
           raw.raw = TRUE;
+          raw.label = NULL;
           raw.id = keep_string (self, g_strconcat (f->name, ".raw", NULL));
           /* TRANSLATORS: the column of a field's stored (undecoded) value */
           raw.title = keep_string (self, g_strdup_printf (_("%s (raw)"), f->name));
@@ -554,8 +572,8 @@ build_columns (MshedTableModel *self)
     {
     case MSHED_TABLE_NODES:
       self->linked[self->n_linked++] = MSHED_TABLE_NAMES;
-      add_special_column (self, MSHED_COLUMN_NAME, MSHED_TABLE_NAMES, "name", _("Name"),
-                          _("Node name (Res10, Windows-1251)"), 14, TRUE, FALSE);
+      add_special_column (self, MSHED_COLUMN_NAME, MSHED_TABLE_NAMES, "name", "name",
+                          _("Node name (Res10, Windows-1251)"), 10, TRUE, FALSE);
       add_field_columns (self, MSHED_TABLE_NODES, FALSE);
       break;
 
@@ -568,11 +586,12 @@ build_columns (MshedTableModel *self)
       break;
 
     case MSHED_TABLE_NAMES:
+      /* the columns of mshed-cli dump --table names */
       add_special_column (self, MSHED_COLUMN_NAME_LENGTH, MSHED_TABLE_NAMES, "length",
-                          _("Length"), _("Length word of the Res10 record"), 6, FALSE, TRUE);
-      add_special_column (self, MSHED_COLUMN_NAME, MSHED_TABLE_NAMES, "text", _("Text"),
+                          "length", _("Length word of the Res10 record"), 6, FALSE, TRUE);
+      add_special_column (self, MSHED_COLUMN_NAME, MSHED_TABLE_NAMES, "text", "text",
                           _("Node name (Res10, Windows-1251)"), 18, TRUE, FALSE);
-      add_special_column (self, MSHED_COLUMN_NAME_HEX, MSHED_TABLE_NAMES, "raw", _("Bytes"),
+      add_special_column (self, MSHED_COLUMN_NAME_HEX, MSHED_TABLE_NAMES, "bytes", "bytes",
                           _("The stored name bytes"), 24, FALSE, FALSE);
       break;
 
@@ -590,7 +609,7 @@ build_columns (MshedTableModel *self)
         name.kind = MSHED_COLUMN_ENTRY_NAME;
         name.table = MSHED_TABLE_DIRECTORY;
         name.id = "name";
-        name.title = _("Name");
+        name.title = "name";
         name.blurb = _("Entry name (up to 35 bytes)");
         name.width_chars = 14;
         name.editable = TRUE;
@@ -1154,7 +1173,7 @@ read_only_error (const MshedTableColumn *c,
                  GError                **error)
 {
   g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_UNSUPPORTED,
-               _("Column %s is read-only"), c->title);
+               _("Column %s is read-only"), c->label);
   return FALSE;
 }
 

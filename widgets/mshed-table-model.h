@@ -44,7 +44,9 @@ typedef struct {
   MshedTableId      table;       /* where the value lives (vertices: normals, UVs) */
   const MshedField *field;       /* NULL for the name columns */
   const char       *id;          /* stable: the field name, "nx.raw", "name", ... */
-  const char       *title;       /* column title */
+  const char       *title;       /* column header: the id, with the gloss on a second line */
+  const char       *label;       /* the column in one line, "slot7 (L1 G2)" (messages) */
+  const char       *gloss;       /* what the name means, "L1 G2" (translated); NULL if none */
   const char       *blurb;       /* translated description, nullable */
   MshedDerived      stale_mask;  /* derived targets this column shows */
   guint             width_chars;
@@ -52,6 +54,12 @@ typedef struct {
   guint             editable : 1;
   guint             numeric : 1; /* right-aligned, sorted numerically */
 } MshedTableColumn;
+
+/* Column names are the schema's field names, as in mshed-cli dump and edit --set and in the
+ * diagnostics ("slot7"); where the name alone does not say what the column is, a gloss says
+ * it: (transfer full) (nullable) "L1 G2" for slot7 of the nodes (LOD 1, group 2). */
+char              *mshed_table_field_gloss          (MshedTableId     table,
+                                                     const char      *field);
 
 /* The model ------------------------------------------------------------------------------ */
 

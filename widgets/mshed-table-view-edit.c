@@ -56,7 +56,7 @@ start_editing (MshedTableView *self,
   _mshed_table_view_set_current_cell (self, row, column, FALSE);
 
   /* TRANSLATORS: the title of the cell editor: column, then the record, e.g. "L0 G1 · row 4" */
-  title = g_strdup_printf (_("%s · row %u"), c->title, row);
+  title = g_strdup_printf (_("%s · row %u"), c->label, row);
   input = mshed_table_model_dup_input_hint (self->model, (guint) column);
   hint = c->blurb ? g_strdup_printf ("%s\n%s", c->blurb, input) : g_strdup (input);
 

@@ -29,6 +29,10 @@ struct _MshedTableView
   GtkToggleButton    *raw_toggle;
   GtkRevealer        *message_revealer;
   GtkLabel           *message_label;
+  GtkWidget          *grid_box;
+  GtkScrolledWindow  *key_scroller;   /* the key columns, kept in view (same rows, same
+                                        * vertical adjustment as scroller) */
+  GtkColumnView      *key_view;
   GtkScrolledWindow  *scroller;
   GtkColumnView      *column_view;
   GtkMultiSelection  *selection;
@@ -37,6 +41,7 @@ struct _MshedTableView
   GtkColumnViewColumn *index_column;
 
   MshedCellEditor    *editor;
+  GtkWidget          *context_menu;   /* GtkPopoverMenu, made when first opened */
   MshedTableModel    *model;
   MshedDocument      *document;
   GSignalGroup       *document_signals;
@@ -63,6 +68,7 @@ struct _MshedTableView
   guint               last_emitted_row;
   guint               block_selection;
 
+  guint               key_sync_tick;  /* copies the vertical scroll to the key columns */
   guint               focus_tick;
   guint               focus_position;
   guint               focus_tries;
@@ -93,6 +99,9 @@ void             _mshed_table_view_seed_position        (MshedTableView *self,
 GtkWidget       *_mshed_table_view_find_column_cell     (MshedTableView *self,
                                                          guint           row,
                                                          gint            column);
+/* The model column and the view position of a bound cell (an inscription of bound_cells). */
+gint             _mshed_table_view_cell_column          (GtkWidget      *inscription);
+guint            _mshed_table_view_cell_position        (GtkWidget      *inscription);
 void             _mshed_table_view_ensure_column_visible (MshedTableView *self,
                                                           gint            column);
 void             _mshed_table_view_set_current_cell     (MshedTableView *self,
@@ -110,7 +119,19 @@ void             _mshed_table_view_selection_changed_cb (MshedTableView *self,
                                                          guint           position,
                                                          guint           n_items);
 
+/* mshed-table-view-diags.c: the diagnostics of record @record of @table (NULL when none),
+ * and their messages about @field (NULL: all) added to @messages with the highest severity
+ * returned (-1 when none) */
+GPtrArray       *_mshed_table_view_lookup_diags         (MshedTableView *self,
+                                                         MshedTableId    table,
+                                                         guint           record);
+int              _mshed_table_view_collect_diags        (GPtrArray      *list,
+                                                         const char     *field,
+                                                         GString        *messages);
+
 /* mshed-table-view-scroll.c */
+void             _mshed_table_view_sync_headers         (MshedTableView *self);
+void             _mshed_table_view_link_key_scroller    (MshedTableView *self);
 void             _mshed_table_view_scroll_to            (MshedTableView *self,
                                                          guint           position,
                                                          gboolean        focus);
@@ -132,7 +153,9 @@ void             _mshed_table_view_edit_action          (GtkWidget      *widget,
 
 /* mshed-table-view-search.c */
 GtkSorter       *_mshed_table_view_probe_sorter_new     (void);
-void             _mshed_table_view_sorter_changed_cb    (MshedTableView *self);
+void             _mshed_table_view_sorter_changed_cb    (MshedTableView *self,
+                                                         GtkSorterChange change,
+                                                         GtkSorter      *sorter);
 void             _mshed_table_view_update_count         (MshedTableView *self);
 void             _mshed_table_view_apply_filter_text    (MshedTableView *self,
                                                          const char     *text);
@@ -151,10 +174,38 @@ void             _mshed_table_view_paste_action         (GtkWidget      *widget,
                                                          const char     *action_name,
                                                          GVariant       *parameter);
 
+/* The cell at (@x, @y) of @view (the column view or the key columns'): its record, model
+ * column and view position. FALSE when there is none. */
+gboolean         _mshed_table_view_pick                 (MshedTableView *self,
+                                                         GtkWidget      *view,
+                                                         double          x,
+                                                         double          y,
+                                                         guint          *row,
+                                                         gint           *column,
+                                                         guint          *position);
+void             _mshed_table_view_emit_show_in_hex     (MshedTableView *self,
+                                                         MshedTableId    table,
+                                                         guint           row,
+                                                         const char     *field);
+
+/* mshed-table-view-menu.c */
+void             _mshed_table_view_class_add_menu       (GtkWidgetClass *widget_class);
+void             _mshed_table_view_init_menu            (MshedTableView *self,
+                                                         GtkWidget      *view);
+/* The file offset of record @row (from the outer file for a nested model); G_MAXUINT64 when
+ * there is no such record. */
+guint64          _mshed_table_view_record_file_offset   (MshedTableView *self,
+                                                         guint           row);
+
 /* for the tests */
 MshedTableModel *_mshed_table_view_get_model       (MshedTableView *self);
 MshedCellEditor *_mshed_table_view_get_editor      (MshedTableView *self);
 GtkColumnView   *_mshed_table_view_get_column_view (MshedTableView *self);
+/* The GtkColumnViewColumn of @field ("#" for the row number), in whichever view it is. */
+GtkColumnViewColumn *_mshed_table_view_get_view_column (MshedTableView *self,
+                                                        const char     *field);
+/* The column view of the key columns (the row number, a node's name). */
+GtkColumnView   *_mshed_table_view_get_key_view    (MshedTableView *self);
 GListModel      *_mshed_table_view_get_rows        (MshedTableView *self);
 /* The shown cell of record @row and column @field ("#" for the row number), or NULL when it
  * is not on screen. Its parent carries the state classes. */

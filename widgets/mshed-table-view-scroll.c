@@ -4,13 +4,18 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Bringing a row of the table view into view: now when the list is laid out, else as soon as
- * it is shown (a notebook page not opened yet), and revealing a record (select, focus, scroll).
+ * it is shown (a notebook page not opened yet), and revealing a record (select, focus, scroll);
+ * bringing a column into view and giving a row the keyboard focus once it is bound.
  */
 #define G_LOG_DOMAIN "mshed-table-view"
 
 #include "config.h"
 
+#include <math.h>
+
 #include "mshed-table-view-private.h"
+
+#define FOCUS_TRIES 8
 
 static gboolean
 list_is_laid_out (GtkWidget *list)
@@ -116,4 +121,177 @@ mshed_table_view_scroll_to_row (MshedTableView *self,
   pos = _mshed_table_view_row_position (self, row);
   if (pos != G_MAXUINT)
     _mshed_table_view_scroll_to (self, pos, FALSE);
+}
+
+/* Focus and horizontal scrolling ---------------------------------------------------------- */
+
+void
+_mshed_table_view_ensure_column_visible (MshedTableView *self,
+                                         gint            column)
+{
+  GtkAdjustment *hadj = gtk_scrolled_window_get_hadjustment (self->scroller);
+  GHashTableIter iter;
+  gpointer key;
+  graphene_rect_t b;
+
+  g_hash_table_iter_init (&iter, self->bound_cells);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      GtkWidget *bg = gtk_widget_get_parent (key);
+      double value = gtk_adjustment_get_value (hadj);
+      double page = gtk_adjustment_get_page_size (hadj);
+
+      /* the key columns are always in view */
+      if (_mshed_table_view_cell_column (key) != column || bg == NULL ||
+          !gtk_widget_is_ancestor (bg, GTK_WIDGET (self->column_view)))
+        continue;
+      if (!gtk_widget_compute_bounds (bg, GTK_WIDGET (self->scroller), &b))
+        continue;
+      if (b.origin.x < 0)
+        gtk_adjustment_set_value (hadj, value + b.origin.x);
+      else if (b.origin.x + b.size.width > page)
+        gtk_adjustment_set_value (hadj, value + MIN (b.origin.x,
+                                                     b.origin.x + b.size.width - page));
+      return;
+    }
+}
+
+static gboolean
+focus_tick_cb (GtkWidget     *widget,
+               GdkFrameClock *clock,
+               gpointer       user_data)
+{
+  MshedTableView *self = MSHED_TABLE_VIEW (widget);
+  GHashTableIter iter;
+  gpointer key;
+
+  /* an editor opened meanwhile (Tab to the next cell) keeps the focus */
+  if (self->editor != NULL && mshed_cell_editor_is_open (self->editor))
+    {
+      self->focus_tick = 0;
+      return G_SOURCE_REMOVE;
+    }
+
+  g_hash_table_iter_init (&iter, self->bound_cells);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      GtkWidget *bg = gtk_widget_get_parent (key);
+      GtkWidget *row_widget = bg ? gtk_widget_get_parent (bg) : NULL;
+
+      /* a row of the main view: Left and Right move through its columns */
+      if (row_widget == NULL || _mshed_table_view_cell_position (key) != self->focus_position ||
+          !gtk_widget_is_ancestor (row_widget, GTK_WIDGET (self->column_view)))
+        continue;
+      gtk_widget_grab_focus (row_widget);
+      if (self->cur_col >= 0)
+        _mshed_table_view_ensure_column_visible (self, self->cur_col);
+      self->focus_tick = 0;
+      return G_SOURCE_REMOVE;
+    }
+
+  if (++self->focus_tries >= FOCUS_TRIES)
+    {
+      self->focus_tick = 0;
+      return G_SOURCE_REMOVE;
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+/* Gives the row at view @position the keyboard focus once it is bound (after a scroll). */
+void
+_mshed_table_view_focus_position (MshedTableView *self,
+                                  guint           position)
+{
+  self->focus_position = position;
+  self->focus_tries = 0;
+  if (self->focus_tick == 0)
+    self->focus_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), focus_tick_cb, NULL, NULL);
+}
+
+/* The key columns' header as tall as the other columns' (a title there may have two lines),
+ * so that the rows of both views line up. */
+void
+_mshed_table_view_sync_headers (MshedTableView *self)
+{
+  GtkWidget *headers[2] = {
+    gtk_widget_get_first_child (GTK_WIDGET (self->key_view)),
+    gtk_widget_get_first_child (GTK_WIDGET (self->column_view)),
+  };
+  int height[2];
+
+  for (guint i = 0; i < 2; i++)
+    {
+      if (headers[i] == NULL || g_strcmp0 (gtk_widget_get_css_name (headers[i]), "header") != 0)
+        return;
+      gtk_widget_set_size_request (headers[i], -1, -1);
+      gtk_widget_measure (headers[i], GTK_ORIENTATION_VERTICAL, -1, NULL, &height[i], NULL,
+                          NULL);
+    }
+  gtk_widget_set_size_request (headers[height[0] < height[1] ? 0 : 1], -1,
+                               MAX (height[0], height[1]));
+}
+
+/* The key columns scroll with the others. Not through one shared adjustment: a list that
+ * hears of a scroll before it heard of a change of the rows both lists show (a sort, a
+ * filter) cannot place it. The other columns lead: their scroll is copied to the key columns
+ * before the next frame is laid out; the wheel over the key columns scrolls the others, and
+ * the keyboard focus stays with the others (the key columns do not take it). */
+static gboolean
+key_sync_tick_cb (GtkWidget     *widget,
+                  GdkFrameClock *clock,
+                  gpointer       user_data)
+{
+  MshedTableView *self = MSHED_TABLE_VIEW (widget);
+  GtkAdjustment *main = gtk_scrolled_window_get_vadjustment (self->scroller);
+  GtkAdjustment *key = gtk_scrolled_window_get_vadjustment (self->key_scroller);
+
+  self->key_sync_tick = 0;
+  if (gtk_adjustment_get_value (key) != gtk_adjustment_get_value (main))
+    gtk_adjustment_set_value (key, gtk_adjustment_get_value (main));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+key_sync_needed (MshedTableView *self)
+{
+  if (self->key_sync_tick == 0)
+    self->key_sync_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), key_sync_tick_cb,
+                                                        NULL, NULL);
+}
+
+/* As GtkScrolledWindow scrolls for a wheel step or a touchpad movement. */
+static gboolean
+key_scroll_cb (MshedTableView           *self,
+               double                    dx,
+               double                    dy,
+               GtkEventControllerScroll *controller)
+{
+  GtkAdjustment *main = gtk_scrolled_window_get_vadjustment (self->scroller);
+  GdkScrollUnit unit = gtk_event_controller_scroll_get_unit (controller);
+  double step = unit == GDK_SCROLL_UNIT_WHEEL
+                  ? pow (gtk_adjustment_get_page_size (main), 2.0 / 3.0) : 1.0;
+
+  gtk_adjustment_set_value (main, gtk_adjustment_get_value (main) + dy * step);
+  return TRUE;
+}
+
+void
+_mshed_table_view_link_key_scroller (MshedTableView *self)
+{
+  GtkAdjustment *main = gtk_scrolled_window_get_vadjustment (self->scroller);
+  GtkAdjustment *key = gtk_scrolled_window_get_vadjustment (self->key_scroller);
+  GtkEventController *scroll;
+
+  g_signal_connect_object (main, "value-changed", G_CALLBACK (key_sync_needed), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (main, "changed", G_CALLBACK (key_sync_needed), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (key, "changed", G_CALLBACK (key_sync_needed), self,
+                           G_CONNECT_SWAPPED);
+  gtk_widget_set_can_focus (GTK_WIDGET (self->key_view), FALSE);
+
+  scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
+  gtk_event_controller_set_propagation_phase (scroll, GTK_PHASE_CAPTURE);
+  g_signal_connect_swapped (scroll, "scroll", G_CALLBACK (key_scroll_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self->key_scroller), scroll);
 }

@@ -137,9 +137,15 @@ text_compare (gconstpointer a,
   return sd->descending ? -r : r;
 }
 
+/* Both column views sort (the key columns have their own headers); only one at a time. */
 static GtkOrdering
 probe (MshedTableView *self)
 {
+  GtkOrdering r = gtk_sorter_compare (gtk_column_view_get_sorter (self->key_view),
+                                      self->probe_a, self->probe_b);
+
+  if (r != GTK_ORDERING_EQUAL)
+    return r;
   return gtk_sorter_compare (gtk_column_view_get_sorter (self->column_view), self->probe_a,
                              self->probe_b);
 }
@@ -210,7 +216,9 @@ read_sort_state (MshedTableView *self,
 }
 
 void
-_mshed_table_view_sorter_changed_cb (MshedTableView *self)
+_mshed_table_view_sorter_changed_cb (MshedTableView *self,
+                                     GtkSorterChange change,
+                                     GtkSorter      *changed)
 {
   g_autoptr(GtkSorter) sorter = NULL;
   const MshedTableColumn *c;
@@ -218,8 +226,17 @@ _mshed_table_view_sorter_changed_cb (MshedTableView *self)
   gboolean descending;
   guint slot;
 
-  if (self->column_view == NULL || self->model == NULL)   /* disposing */
+  if (self->column_view == NULL || self->key_view == NULL || self->model == NULL)  /* disposing */
     return;
+  /* a header clicked in one view ends the sort of the other */
+  if (changed != NULL && gtk_sorter_get_order (changed) != GTK_SORTER_ORDER_NONE)
+    {
+      GtkColumnView *other = changed == gtk_column_view_get_sorter (self->key_view)
+                               ? self->column_view : self->key_view;
+
+      if (gtk_sorter_get_order (gtk_column_view_get_sorter (other)) != GTK_SORTER_ORDER_NONE)
+        gtk_column_view_sort_by_column (other, NULL, GTK_SORT_ASCENDING);
+    }
   if (!read_sort_state (self, &slot, &descending))
     {
       gtk_sort_list_model_set_sorter (self->sort_model, NULL);
@@ -355,9 +372,15 @@ parse_query (MshedTableView *self,
       gint column = mshed_table_model_find_column (self->model, name);
       guint n = mshed_table_model_get_n_columns (self->model);
 
+      /* the column's name, or what it shows ("L1 G2=5" for slot7) */
       for (guint i = 0; column < 0 && i < n; i++)
-        if (g_utf8_collate (mshed_table_model_get_column (self->model, i)->title, name) == 0)
-          column = (gint) i;
+        {
+          const MshedTableColumn *c = mshed_table_model_get_column (self->model, i);
+
+          if (g_utf8_collate (c->label, name) == 0 ||
+              (c->gloss != NULL && g_utf8_collate (c->gloss, name) == 0))
+            column = (gint) i;
+        }
 
       if (column >= 0)
         {

@@ -12,19 +12,12 @@
 
 #include "mshed-cell-editor.h"
 #include "mshed-error.h"
+#include "mshed-hex-model.h"
 #include "mshed-table-model.h"
 #include "mshed-table-view.h"
 #include "mshed-table-view-private.h"
 
-#define FOCUS_TRIES 8
-
 /* MshedTableView --------------------------------------------------------------------------- */
-
-typedef struct {
-  MshedSeverity severity;
-  char         *field;     /* NULL: the whole record */
-  char         *message;
-} DiagEntry;
 
 typedef struct {
   MshedTableView *view;    /* not owned */
@@ -50,6 +43,7 @@ enum {
 enum {
   ROW_SELECTED,
   FOLLOW_REFERENCE,
+  SHOW_IN_HEX,
   N_SIGNALS
 };
 
@@ -193,100 +187,6 @@ refresh_all_cells (MshedTableView *self)
 /* Diagnostics ------------------------------------------------------------------------------ */
 
 static void
-diag_entry_free (gpointer data)
-{
-  DiagEntry *e = data;
-
-  g_free (e->field);
-  g_free (e->message);
-  g_free (e);
-}
-
-static guint64
-diag_key (MshedTableId table,
-          guint64      record)
-{
-  return ((guint64) (table + 1) << 40) | (record & G_GUINT64_CONSTANT (0xFFFFFFFFFF));
-}
-
-static void
-rebuild_diags (MshedTableView *self)
-{
-  const MshedDiagnostics *diags;
-
-  self->diags_dirty = FALSE;
-  g_hash_table_remove_all (self->diags);
-  if (self->document == NULL)
-    return;
-  diags = mshed_document_get_diagnostics (self->document);
-  if (diags == NULL)
-    return;
-
-  for (guint i = 0; i < mshed_diagnostics_get_n_items (diags); i++)
-    {
-      const MshedDiagnostic *d = mshed_diagnostics_get (diags, i);
-      guint64 key;
-      GPtrArray *list;
-      DiagEntry *e;
-
-      if (d->severity == MSHED_SEVERITY_INFO || d->table < 0 || d->record < 0)
-        continue;
-      key = diag_key (d->table, (guint64) d->record);
-      list = g_hash_table_lookup (self->diags, &key);
-      if (list == NULL)
-        {
-          guint64 *k = g_new (guint64, 1);
-
-          *k = key;
-          list = g_ptr_array_new_with_free_func (diag_entry_free);
-          g_hash_table_insert (self->diags, k, list);
-        }
-      e = g_new0 (DiagEntry, 1);
-      e->severity = d->severity;
-      e->field = g_strdup (d->field);
-      e->message = g_strdup (d->message);
-      g_ptr_array_add (list, e);
-    }
-}
-
-static GPtrArray *
-lookup_diags (MshedTableView *self,
-              MshedTableId    table,
-              guint           record)
-{
-  guint64 key = diag_key (table, record);
-
-  if (self->diags_dirty)
-    rebuild_diags (self);
-  return g_hash_table_lookup (self->diags, &key);
-}
-
-/* Collects the messages of @list that concern @field (NULL: all of them) and returns the
- * highest severity found, or -1. */
-static int
-collect_diags (GPtrArray  *list,
-               const char *field,
-               GString    *messages)
-{
-  int severity = -1;
-
-  if (list == NULL)
-    return -1;
-  for (guint i = 0; i < list->len; i++)
-    {
-      DiagEntry *e = g_ptr_array_index (list, i);
-
-      if (field != NULL && (e->field == NULL || g_ascii_strcasecmp (e->field, field) != 0))
-        continue;
-      if (messages->len > 0)
-        g_string_append_c (messages, '\n');
-      g_string_append (messages, e->message);
-      severity = MAX (severity, (int) e->severity);
-    }
-  return severity;
-}
-
-static void
 diagnostics_changed_cb (MshedTableView *self)
 {
   self->diags_dirty = TRUE;
@@ -364,7 +264,8 @@ clear_state (GtkWidget *inscription)
   GtkWidget *bg = gtk_widget_get_parent (inscription);
 
   apply_state (cell, bg != NULL ? bg : inscription, 0);
-  set_tooltip (inscription, NULL);
+  if (cell->ref.column != INDEX_COLUMN)  /* its tooltip is made when asked for */
+    set_tooltip (inscription, NULL);
 }
 
 static const char *
@@ -403,9 +304,9 @@ refresh_cell (GtkWidget *inscription)
   if (cell->ref.column == INDEX_COLUMN)
     {
       text = g_strdup_printf ("%u", index);
-      severity = collect_diags (lookup_diags (self, self->table, index), NULL, tip);
+      severity = _mshed_table_view_collect_diags (_mshed_table_view_lookup_diags (self, self->table, index), NULL, tip);
       if (self->table == MSHED_TABLE_NODES)
-        collect_diags (lookup_diags (self, MSHED_TABLE_NAMES, index), NULL, tip);
+        _mshed_table_view_collect_diags (_mshed_table_view_lookup_diags (self, MSHED_TABLE_NAMES, index), NULL, tip);
     }
   else if (c != NULL)
     {
@@ -415,9 +316,9 @@ refresh_cell (GtkWidget *inscription)
                                               &is_none);
       if (c->kind == MSHED_COLUMN_NAME || c->kind == MSHED_COLUMN_NAME_LENGTH ||
           c->kind == MSHED_COLUMN_NAME_HEX)
-        severity = collect_diags (lookup_diags (self, MSHED_TABLE_NAMES, index), NULL, tip);
+        severity = _mshed_table_view_collect_diags (_mshed_table_view_lookup_diags (self, MSHED_TABLE_NAMES, index), NULL, tip);
       else if (field != NULL)
-        severity = collect_diags (lookup_diags (self, c->table, index), field, tip);
+        severity = _mshed_table_view_collect_diags (_mshed_table_view_lookup_diags (self, c->table, index), field, tip);
       if (c->stale_mask != MSHED_DERIVED_NONE)
         stale = (mshed_document_get_row_stale (self->document, c->table, index) &
                  c->stale_mask) != 0;
@@ -447,7 +348,42 @@ refresh_cell (GtkWidget *inscription)
       g_string_append (tip, _("Stale: derived from data that was edited; recompute it in the "
                               "dependency panel"));
     }
-  set_tooltip (inscription, tip->len > 0 ? tip->str : NULL);
+  if (cell->ref.column != INDEX_COLUMN)
+    set_tooltip (inscription, tip->len > 0 ? tip->str : NULL);
+}
+
+/* The row number's tooltip: where the record is (its file offset, as the hex view, Problems
+ * and mshed-cli dump show it, and the offset inside the resource) and its problems. Made when
+ * asked for: it differs on every row, and setting a tooltip costs an X round trip. */
+static gboolean
+index_query_tooltip_cb (GtkWidget  *inscription,
+                        int         x,
+                        int         y,
+                        gboolean    keyboard,
+                        GtkTooltip *tooltip)
+{
+  Cell *cell = g_object_get_qdata (G_OBJECT (inscription), cell_quark);
+  MshedTableView *self = cell->ref.view;
+  guint index = cell->row ? mshed_table_row_get_index (cell->row) : G_MAXUINT;
+  g_autoptr(GString) tip = g_string_new (NULL);
+  g_autofree char *where = NULL;
+  guint64 offset;
+
+  if (index == G_MAXUINT || self->document == NULL)
+    return FALSE;
+  _mshed_table_view_collect_diags (_mshed_table_view_lookup_diags (self, self->table, index), NULL, tip);
+  if (self->table == MSHED_TABLE_NODES)
+    _mshed_table_view_collect_diags (_mshed_table_view_lookup_diags (self, MSHED_TABLE_NAMES, index), NULL, tip);
+  offset = _mshed_table_view_record_file_offset (self, index);
+  where = offset != G_MAXUINT64 ? mshed_hex_describe_file_offset (self->document, offset) : NULL;
+  if (where != NULL)
+    g_string_prepend (tip, tip->len > 0 ? "\n" : "");
+  if (where != NULL)
+    g_string_prepend (tip, where);
+  if (tip->len == 0)
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, tip->str);
+  return TRUE;
 }
 
 static void
@@ -494,6 +430,8 @@ factory_setup_cb (GtkSignalListItemFactory *factory,
       gtk_inscription_set_xalign (GTK_INSCRIPTION (inscription), 1.0f);
       gtk_widget_add_css_class (inscription, "numeric");
       gtk_widget_add_css_class (inscription, "row-number");
+      gtk_widget_set_has_tooltip (inscription, TRUE);
+      g_signal_connect (inscription, "query-tooltip", G_CALLBACK (index_query_tooltip_cb), NULL);
     }
   gtk_list_item_set_child (item, inscription);
 }
@@ -551,6 +489,22 @@ make_factory (MshedTableView *self,
   return factory;
 }
 
+gint
+_mshed_table_view_cell_column (GtkWidget *inscription)
+{
+  Cell *cell = g_object_get_qdata (G_OBJECT (inscription), cell_quark);
+
+  return cell != NULL ? cell->ref.column : INDEX_COLUMN;
+}
+
+guint
+_mshed_table_view_cell_position (GtkWidget *inscription)
+{
+  Cell *cell = g_object_get_qdata (G_OBJECT (inscription), cell_quark);
+
+  return cell != NULL ? gtk_list_item_get_position (cell->item) : GTK_INVALID_LIST_POSITION;
+}
+
 /* The shown cell of (row, column), NULL when not on screen. */
 GtkWidget *
 _mshed_table_view_find_column_cell (MshedTableView *self,
@@ -572,36 +526,7 @@ _mshed_table_view_find_column_cell (MshedTableView *self,
   return NULL;
 }
 
-/* Current cell, scrolling and focus -------------------------------------------------------- */
-
-void
-_mshed_table_view_ensure_column_visible (MshedTableView *self,
-                                         gint            column)
-{
-  GtkAdjustment *hadj = gtk_scrolled_window_get_hadjustment (self->scroller);
-  GHashTableIter iter;
-  gpointer key;
-  graphene_rect_t b;
-
-  g_hash_table_iter_init (&iter, self->bound_cells);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
-    {
-      Cell *cell = g_object_get_qdata (G_OBJECT (key), cell_quark);
-      GtkWidget *bg = gtk_widget_get_parent (key);
-      double value = gtk_adjustment_get_value (hadj);
-      double page = gtk_adjustment_get_page_size (hadj);
-
-      if (cell->ref.column != column || bg == NULL ||
-          !gtk_widget_compute_bounds (bg, GTK_WIDGET (self->scroller), &b))
-        continue;
-      if (b.origin.x < 0)
-        gtk_adjustment_set_value (hadj, value + b.origin.x);
-      else if (b.origin.x + b.size.width > page)
-        gtk_adjustment_set_value (hadj, value + MIN (b.origin.x,
-                                                     b.origin.x + b.size.width - page));
-      return;
-    }
-}
+/* Current cell ----------------------------------------------------------------------------- */
 
 void
 _mshed_table_view_set_current_cell (MshedTableView *self,
@@ -619,57 +544,6 @@ _mshed_table_view_set_current_cell (MshedTableView *self,
   refresh_all_cells (self);
 }
 
-static gboolean
-focus_tick_cb (GtkWidget     *widget,
-               GdkFrameClock *clock,
-               gpointer       user_data)
-{
-  MshedTableView *self = MSHED_TABLE_VIEW (widget);
-  GHashTableIter iter;
-  gpointer key;
-
-  /* an editor opened meanwhile (Tab to the next cell) keeps the focus */
-  if (self->editor != NULL && mshed_cell_editor_is_open (self->editor))
-    {
-      self->focus_tick = 0;
-      return G_SOURCE_REMOVE;
-    }
-
-  g_hash_table_iter_init (&iter, self->bound_cells);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
-    {
-      Cell *cell = g_object_get_qdata (G_OBJECT (key), cell_quark);
-      GtkWidget *bg = gtk_widget_get_parent (key);
-      GtkWidget *row_widget = bg ? gtk_widget_get_parent (bg) : NULL;
-
-      if (row_widget == NULL || gtk_list_item_get_position (cell->item) != self->focus_position)
-        continue;
-      gtk_widget_grab_focus (row_widget);
-      if (self->cur_col >= 0)
-        _mshed_table_view_ensure_column_visible (self, self->cur_col);
-      self->focus_tick = 0;
-      return G_SOURCE_REMOVE;
-    }
-
-  if (++self->focus_tries >= FOCUS_TRIES)
-    {
-      self->focus_tick = 0;
-      return G_SOURCE_REMOVE;
-    }
-  return G_SOURCE_CONTINUE;
-}
-
-/* Gives the row at view @position the keyboard focus once it is bound (after a scroll). */
-void
-_mshed_table_view_focus_position (MshedTableView *self,
-                                  guint           position)
-{
-  self->focus_position = position;
-  self->focus_tries = 0;
-  if (self->focus_tick == 0)
-    self->focus_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), focus_tick_cb, NULL, NULL);
-}
-
 /* The first time the grid is shown, the column view gets its rows (see rows_attached); a
  * scroll asked for before then runs once the list has its size. */
 static void
@@ -680,8 +554,10 @@ mshed_table_view_map (GtkWidget *widget)
   if (!self->rows_attached)
     {
       self->rows_attached = TRUE;
+      gtk_column_view_set_model (self->key_view, GTK_SELECTION_MODEL (self->selection));
       gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
     }
+  _mshed_table_view_sync_headers (self);
   GTK_WIDGET_CLASS (mshed_table_view_parent_class)->map (widget);
   _mshed_table_view_start_pending_scroll (self);
 }
@@ -734,14 +610,14 @@ follow_reference (MshedTableView *self,
 
       info = mshed_schema_get_table (table);
       /* TRANSLATORS: following a reference to a row that does not exist, e.g.
-       * "L0 G1 refers to row 40 of Slots, but the table has 12 rows" */
+       * "slot1 (L0 G1) refers to row 40 of Slots, but the table has 12 rows" */
       message = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
                                               "%s refers to row %u of %s, but the table has "
                                               "%u row",
                                               "%s refers to row %u of %s, but the table has "
                                               "%u rows",
                                               n),
-                                 c->title, target, g_dgettext (GETTEXT_PACKAGE, info->title), n);
+                                 c->label, target, g_dgettext (GETTEXT_PACKAGE, info->title), n);
       _mshed_table_view_show_message (self, message);
       return FALSE;
     }
@@ -752,15 +628,15 @@ follow_reference (MshedTableView *self,
 
 /* Input ------------------------------------------------------------------------------------ */
 
+/* The cell at (@x, @y) of @view (the column view or the key columns' view). */
 static Cell *
-pick_cell (MshedTableView *self,
-           double          x,
-           double          y)
+pick_cell (GtkWidget *view,
+           double     x,
+           double     y)
 {
-  GtkWidget *picked = gtk_widget_pick (GTK_WIDGET (self->column_view), x, y, GTK_PICK_DEFAULT);
+  GtkWidget *picked = gtk_widget_pick (view, x, y, GTK_PICK_DEFAULT);
 
-  for (GtkWidget *w = picked; w != NULL && w != GTK_WIDGET (self->column_view);
-       w = gtk_widget_get_parent (w))
+  for (GtkWidget *w = picked; w != NULL && w != view; w = gtk_widget_get_parent (w))
     {
       Cell *cell = g_object_get_qdata (G_OBJECT (w), cell_quark);
 
@@ -774,6 +650,35 @@ pick_cell (MshedTableView *self,
   return NULL;
 }
 
+gboolean
+_mshed_table_view_pick (MshedTableView *self,
+                        GtkWidget      *view,
+                        double          x,
+                        double          y,
+                        guint          *row,
+                        gint           *column,
+                        guint          *position)
+{
+  Cell *cell = pick_cell (view, x, y);
+
+  if (cell == NULL || cell->row == NULL || mshed_table_row_get_index (cell->row) == G_MAXUINT)
+    return FALSE;
+  *row = mshed_table_row_get_index (cell->row);
+  *column = cell->ref.column;
+  *position = gtk_list_item_get_position (cell->item);
+  _mshed_table_view_seed_position (self, *row, *position);
+  return TRUE;
+}
+
+void
+_mshed_table_view_emit_show_in_hex (MshedTableView *self,
+                                    MshedTableId    table,
+                                    guint           row,
+                                    const char     *field)
+{
+  g_signal_emit (self, signals[SHOW_IN_HEX], 0, (gint) table, row, field);
+}
+
 static void
 click_pressed_cb (MshedTableView  *self,
                   int              n_press,
@@ -783,7 +688,7 @@ click_pressed_cb (MshedTableView  *self,
 {
   GtkEventController *controller = GTK_EVENT_CONTROLLER (gesture);
   GdkModifierType state = gtk_event_controller_get_current_event_state (controller);
-  Cell *cell = pick_cell (self, x, y);
+  Cell *cell = pick_cell (gtk_event_controller_get_widget (controller), x, y);
   guint row;
 
   if (cell == NULL || cell->row == NULL)
@@ -959,7 +864,9 @@ build_columns (MshedTableView *self)
       g_ptr_array_add (self->probes, probe_sorter);
       gtk_column_view_column_set_resizable (column, TRUE);
       gtk_column_view_column_set_visible (column, !c->raw);
-      gtk_column_view_append_column (self->column_view, column);
+      /* a node's name stays in view beside its number */
+      gtk_column_view_append_column (c->kind == MSHED_COLUMN_NAME ? self->key_view
+                                                                  : self->column_view, column);
       g_ptr_array_add (self->columns, column);
       has_raw |= c->raw;
     }
@@ -968,6 +875,26 @@ build_columns (MshedTableView *self)
 }
 
 /* GObject / GtkWidget ---------------------------------------------------------------------- */
+
+/* The key columns are the box's second child, so they are laid out after the other columns,
+ * whose list moves the shared vertical adjustment while it is laid out (a scroll to a row):
+ * laid out first, the key columns would need another layout after this frame's. The box
+ * runs against the text direction to show them first (left, or right in RTL). */
+static void
+update_grid_direction (MshedTableView *self)
+{
+  gtk_widget_set_direction (self->grid_box,
+                            gtk_widget_get_direction (GTK_WIDGET (self)) == GTK_TEXT_DIR_RTL
+                              ? GTK_TEXT_DIR_LTR : GTK_TEXT_DIR_RTL);
+}
+
+static void
+mshed_table_view_direction_changed (GtkWidget        *widget,
+                                    GtkTextDirection  previous)
+{
+  update_grid_direction (MSHED_TABLE_VIEW (widget));
+  GTK_WIDGET_CLASS (mshed_table_view_parent_class)->direction_changed (widget, previous);
+}
 
 static void
 mshed_table_view_measure (GtkWidget      *widget,
@@ -995,6 +922,8 @@ mshed_table_view_size_allocate (GtkWidget *widget,
   gtk_widget_allocate (self->box, width, height, baseline, NULL);
   if (self->editor != NULL)
     gtk_popover_present (GTK_POPOVER (self->editor));
+  if (self->context_menu != NULL)
+    gtk_popover_present (GTK_POPOVER (self->context_menu));
 }
 
 static gboolean
@@ -1039,11 +968,17 @@ mshed_table_view_dispose (GObject *object)
       gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->scroll_tick);
       self->scroll_tick = 0;
     }
+  if (self->key_sync_tick != 0)
+    {
+      gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->key_sync_tick);
+      self->key_sync_tick = 0;
+    }
   if (self->editor != NULL)
     {
       gtk_widget_unparent (GTK_WIDGET (self->editor));
       self->editor = NULL;
     }
+  g_clear_pointer (&self->context_menu, gtk_widget_unparent);
   if (self->document_signals != NULL)
     g_signal_group_set_target (self->document_signals, NULL);
 
@@ -1131,6 +1066,7 @@ mshed_table_view_class_init (MshedTableViewClass *klass)
   widget_class->size_allocate = mshed_table_view_size_allocate;
   widget_class->map = mshed_table_view_map;
   widget_class->grab_focus = mshed_table_view_grab_focus;
+  widget_class->direction_changed = mshed_table_view_direction_changed;
 
   properties[PROP_DOCUMENT] =
     g_param_spec_object ("document", NULL, NULL, MSHED_TYPE_DOCUMENT,
@@ -1156,6 +1092,15 @@ mshed_table_view_class_init (MshedTableViewClass *klass)
   signals[FOLLOW_REFERENCE] =
     g_signal_new ("follow-reference", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
                   NULL, NULL, G_TYPE_NONE, 2, G_TYPE_INT, G_TYPE_UINT);
+  /**
+   * MshedTableView::show-in-hex:
+   * @table: the MshedTableId of the record (a vertex's normal or UV: Res4, Res5)
+   * @row: the record
+   * @field: (nullable): the field of the current column
+   */
+  signals[SHOW_IN_HEX] =
+    g_signal_new ("show-in-hex", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
+                  NULL, NULL, G_TYPE_NONE, 3, G_TYPE_INT, G_TYPE_UINT, G_TYPE_STRING);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/mshed/Mshed/mshed-table-view.ui");
@@ -1165,6 +1110,9 @@ mshed_table_view_class_init (MshedTableViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, MshedTableView, raw_toggle);
   gtk_widget_class_bind_template_child (widget_class, MshedTableView, message_revealer);
   gtk_widget_class_bind_template_child (widget_class, MshedTableView, message_label);
+  gtk_widget_class_bind_template_child (widget_class, MshedTableView, grid_box);
+  gtk_widget_class_bind_template_child (widget_class, MshedTableView, key_scroller);
+  gtk_widget_class_bind_template_child (widget_class, MshedTableView, key_view);
   gtk_widget_class_bind_template_child (widget_class, MshedTableView, scroller);
   gtk_widget_class_bind_template_child (widget_class, MshedTableView, column_view);
   gtk_widget_class_bind_template_child (widget_class, MshedTableView, selection);
@@ -1207,6 +1155,8 @@ mshed_table_view_class_init (MshedTableViewClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK,
                                        "table.search", NULL);
 
+  _mshed_table_view_class_add_menu (widget_class);
+
   gtk_widget_class_set_css_name (widget_class, "tableview");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
 
@@ -1241,6 +1191,9 @@ mshed_table_view_init (MshedTableView *self)
   /* the template keeps the selection model alive; the rows come on the first map */
   gtk_column_view_set_model (self->column_view, NULL);
   self->pending_scroll = G_MAXUINT;
+  /* the key columns scroll up and down with the others */
+  _mshed_table_view_link_key_scroller (self);
+  update_grid_direction (self);
 
   self->editor = MSHED_CELL_EDITOR (mshed_cell_editor_new ());
   gtk_widget_set_parent (GTK_WIDGET (self->editor), GTK_WIDGET (self));
@@ -1260,17 +1213,27 @@ mshed_table_view_init (MshedTableView *self)
   g_signal_connect_object (gtk_column_view_get_sorter (self->column_view), "changed",
                            G_CALLBACK (_mshed_table_view_sorter_changed_cb), self,
                            G_CONNECT_SWAPPED);
+  g_signal_connect_object (gtk_column_view_get_sorter (self->key_view), "changed",
+                           G_CALLBACK (_mshed_table_view_sorter_changed_cb), self,
+                           G_CONNECT_SWAPPED);
 
-  keys = gtk_event_controller_key_new ();
-  gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
-  g_signal_connect_swapped (keys, "key-pressed", G_CALLBACK (key_pressed_cb), self);
-  gtk_widget_add_controller (GTK_WIDGET (self->column_view), keys);
+  for (guint i = 0; i < 2; i++)
+    {
+      GtkWidget *view = GTK_WIDGET (i == 0 ? self->column_view : self->key_view);
 
-  click = gtk_gesture_click_new ();
-  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_PRIMARY);
-  gtk_event_controller_set_propagation_phase (GTK_EVENT_CONTROLLER (click), GTK_PHASE_CAPTURE);
-  g_signal_connect_swapped (click, "pressed", G_CALLBACK (click_pressed_cb), self);
-  gtk_widget_add_controller (GTK_WIDGET (self->column_view), GTK_EVENT_CONTROLLER (click));
+      keys = gtk_event_controller_key_new ();
+      gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+      g_signal_connect_swapped (keys, "key-pressed", G_CALLBACK (key_pressed_cb), self);
+      gtk_widget_add_controller (view, keys);
+
+      click = gtk_gesture_click_new ();
+      gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_PRIMARY);
+      gtk_event_controller_set_propagation_phase (GTK_EVENT_CONTROLLER (click),
+                                                  GTK_PHASE_CAPTURE);
+      g_signal_connect_swapped (click, "pressed", G_CALLBACK (click_pressed_cb), self);
+      gtk_widget_add_controller (view, GTK_EVENT_CONTROLLER (click));
+      _mshed_table_view_init_menu (self, view);
+    }
 }
 
 /* Public API ------------------------------------------------------------------------------- */
@@ -1440,6 +1403,24 @@ GtkColumnView *
 _mshed_table_view_get_column_view (MshedTableView *self)
 {
   return self->column_view;
+}
+
+GtkColumnView *
+_mshed_table_view_get_key_view (MshedTableView *self)
+{
+  return self->key_view;
+}
+
+GtkColumnViewColumn *
+_mshed_table_view_get_view_column (MshedTableView *self,
+                                   const char     *field)
+{
+  gint column;
+
+  if (g_strcmp0 (field, "#") == 0)
+    return self->index_column;
+  column = mshed_table_model_find_column (self->model, field);
+  return column >= 0 ? g_ptr_array_index (self->columns, column) : NULL;
 }
 
 GListModel *

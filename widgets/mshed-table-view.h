@@ -13,6 +13,12 @@
  * Signals:
  *  - row-selected (guint row): the user selected a row (the record index, not the position).
  *  - follow-reference (gint table, guint row): the user followed a reference cell.
+ *  - show-in-hex (gint table, guint row, const char *field): the user asked to see a record's
+ *    bytes (the context menu's Show in Hex).
+ *
+ * The context menu (right click, the Menu key, Shift+F10): copy, paste, follow reference,
+ * show in hex; for slots, recompute the box or apply mshed's sphere convention to that slot
+ * alone; for nodes, slots and batches, insert, duplicate and delete rows.
  */
 #pragma once
 

@@ -118,7 +118,8 @@ cell_text (MshedTableView *view,
 static void
 test_columns (void)
 {
-  static const char *const slot_titles[] = {
+  /* msh.md §4.1: slot cell k is LOD k / 5, group k % 5 */
+  static const char *const slot_glosses[] = {
     "L0 G0", "L0 G1", "L0 G2", "L0 G3", "L0 G4", "L1 G0", "L1 G1", "L1 G2", "L1 G3", "L1 G4",
     "L2 G0", "L2 G1", "L2 G2", "L2 G3", "L2 G4",
   };
@@ -129,7 +130,8 @@ test_columns (void)
   const MshedTableColumn *c;
   gint i;
 
-  /* nodes: the name, hdr0..hdr3, then the 15 slot cells as L?G? */
+  /* nodes: the name, hdr0..hdr3, then the 15 slot cells: named slot0..slot14 as in the
+   * schema, mshed-cli and the diagnostics, with what they mean (L?G?) under the name */
   g_assert_cmpuint (mshed_table_model_get_n_columns (nodes), ==, 1 + 4 + 15);
   for (guint k = 0; k < 4; k++)
     {
@@ -138,7 +140,19 @@ test_columns (void)
       g_assert_cmpint (mshed_table_model_find_column (nodes, id), ==, 1 + (gint) k);
     }
   for (guint k = 0; k < 15; k++)
-    g_assert_cmpstr (mshed_table_model_get_column (nodes, 5 + k)->title, ==, slot_titles[k]);
+    {
+      g_autofree char *title = g_strdup_printf ("slot%u\n%s", k, slot_glosses[k]);
+      g_autofree char *label = g_strdup_printf ("slot%u (%s)", k, slot_glosses[k]);
+      g_autofree char *id = g_strdup_printf ("slot%u", k);
+
+      c = mshed_table_model_get_column (nodes, 5 + k);
+      g_assert_cmpstr (c->id, ==, id);
+      g_assert_cmpstr (c->title, ==, title);
+      g_assert_cmpstr (c->label, ==, label);
+      g_assert_cmpstr (c->gloss, ==, slot_glosses[k]);
+    }
+  g_assert_cmpstr (mshed_table_model_get_column (nodes, 1)->label, ==, "hdr0");
+  g_assert_null (mshed_table_model_get_column (nodes, 1)->gloss);
   c = mshed_table_model_get_column (nodes, (guint) mshed_table_model_find_column (nodes, "hdr1"));
   g_assert_cmpint (c->field->ref, ==, MSHED_TABLE_NODES);
 
@@ -159,7 +173,13 @@ test_columns (void)
   g_assert_cmpuint (mshed_table_model_get_n_columns (names), ==, 3);
   g_assert_cmpint (mshed_table_model_find_column (names, "text"), ==, 1);
 
-  /* directory: type, name, attributes, size, offset, sort index */
+  /* names: the columns of mshed-cli dump --table names */
+  g_assert_cmpstr (mshed_table_model_get_column (names, 0)->title, ==, "length");
+  g_assert_cmpstr (mshed_table_model_get_column (names, 2)->title, ==, "bytes");
+
+  /* directory: type, name, attributes, size, data_offset, sort index (as mshed-cli dump) */
+  g_assert_cmpstr (mshed_table_model_get_column (dir, (guint) mshed_table_model_find_column (dir, "data_offset"))->title,
+                   ==, "data_offset");
   g_assert_cmpint (mshed_table_model_find_column (dir, "type"), ==, 0);
   g_assert_cmpint (mshed_table_model_find_column (dir, "name"), ==, 1);
   g_assert_cmpint (mshed_table_model_find_column (dir, "attr3"), >=, 0);
@@ -862,13 +882,11 @@ sort_by (MshedTableView *view,
          const char     *field,
          GtkSortType     order)
 {
-  GtkColumnView *cv = _mshed_table_view_get_column_view (view);
-  MshedTableModel *model = _mshed_table_view_get_model (view);
-  guint position = field ? 1 + (guint) mshed_table_model_find_column (model, field) : 0;
-  g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (gtk_column_view_get_columns (cv),
-                                                                 position);
+  /* the row number and a node's name are in the key columns' view, the others in the main one */
+  GtkColumnViewColumn *column = _mshed_table_view_get_view_column (view, field ? field : "#");
 
-  gtk_column_view_sort_by_column (cv, column, order);
+  g_assert_nonnull (column);
+  gtk_column_view_sort_by_column (gtk_column_view_column_get_column_view (column), column, order);
 }
 
 static void

@@ -316,7 +316,7 @@ test_key_columns (void)
 
 /* One name per column: the node grid's header, Problems and the hex view's field call node
  * 1's LOD 1, group 2 cell "slot7" (the schema's name, as mshed-cli dump and edit --set do)
- * and say what it is, L1 G2 (msh.md §4.1: cell = LOD × 5 + group). */
+ * and say what it is, L1 G2 (docs/msh.md §4.1: cell = LOD × 5 + group). */
 static void
 test_column_names (void)
 {

@@ -7,8 +7,8 @@
  * the real application window, one byte of a known field (Res2 slot 1, batchStart), and the
  * number Problems shows, the hex view's address column and status line, the data inspector,
  * the grid's row tooltip, go to offset (Ctrl+L) and `mshed-cli dump` give for it: the offset
- * in the file on disk, computed here from the NRes directories (nres.md §3) and the record
- * layout (msh.md §4.2). The offsets inside the resource and the nested model are in the
+ * in the file on disk, computed here from the NRes directories (docs/nres.md §3) and the record
+ * layout (docs/msh.md §4.2). The offsets inside the resource and the nested model are in the
  * tooltips.
  */
 #include "config.h"
@@ -22,7 +22,7 @@
 
 static MshedApplication *app;
 
-/* nres.md §2-§3: the directory is the last 64 × count bytes; data_offset at +56 */
+/* docs/nres.md §3: the directory is the last 64 × count bytes; data_offset at +56 */
 static guint32
 nres_entry_offset (const guint8 *data,
                    gsize         size,
@@ -115,7 +115,7 @@ test_nested_offsets (void)
   bytes = gui_test_file_bytes (archive);
   data = g_bytes_get_data (bytes, &size);
 
-  /* where slot 1's batchStart is, from the two directories and msh.md §4.2 */
+  /* where slot 1's batchStart is, from the two directories and docs/msh.md §4.2 */
   entry_off = nres_entry_offset (data, size, entry_name, 0, &entry_size);
   g_assert_cmpuint (entry_off, >, 0);
   res2_off = nres_entry_offset (data + entry_off, entry_size, NULL, 2, NULL);
@@ -138,7 +138,8 @@ test_nested_offsets (void)
   hm = mshed_hex_view_get_model (hex);
   g_assert_nonnull (doc);
 
-  /* a problem at that byte: a batch range past the end of Res13 (msh.md §9, slot-batch-range) */
+  /* a problem at that byte: a batch range past the end of Res13 (docs/msh.md §9,
+   * slot-batch-range) */
   g_assert_true (mshed_document_set_field (doc, MSHED_TABLE_SLOTS, 1, "batchStart", 9000, &error));
   g_assert_no_error (error);
   widget_test_iterate (200);

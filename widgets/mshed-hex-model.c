@@ -48,7 +48,7 @@ struct _MshedHexModel {
 
 G_DEFINE_FINAL_TYPE (MshedHexModel, mshed_hex_model, G_TYPE_OBJECT)
 
-/* Types with a known fixed record layout (msh.md §2); every other type is a variable-size
+/* Types with a known fixed record layout (docs/msh.md §2); every other type is a variable-size
  * raw resource whose length may change. */
 static gboolean
 type_is_fixed (guint32 type)
@@ -577,7 +577,7 @@ overlay_payload (MshedHexModel   *self,
         overlay_record (mshed_schema_get_table (MSHED_TABLE_NODES), 38, 0, size, o, out);
       else if (stride > 0)
         {
-          /* legacy 24-byte records: layout unknown (msh.md §4.1) */
+          /* legacy 24-byte records: layout unknown (docs/msh.md §4.1) */
           out->kind = MSHED_HEX_OVERLAY_UNKNOWN;
           out->table = MSHED_TABLE_NODES;
           out->label = "legacy";

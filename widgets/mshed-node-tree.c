@@ -87,7 +87,7 @@ count_nodes (MshedModel *model)
   return (guint) MIN (r1->attr1, mshed_nres_entry_get_size (r1) / r1->attr3);
 }
 
-/* A parent link is followed when it names an earlier node (msh.md: parents come first); any
+/* A parent link is followed when it names an earlier node (docs/msh.md: parents come first); any
  * other value makes the node a root, as the validator reports it. That also rules out loops. */
 static guint *
 compute_parents (MshedModel *model,

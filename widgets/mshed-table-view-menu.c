@@ -39,7 +39,7 @@ _mshed_table_view_record_file_offset (MshedTableView *self,
 
       if (res < 0)
         return G_MAXUINT64;
-      /* 38-byte or legacy 24-byte records (msh.md §3) */
+      /* 38-byte or legacy 24-byte records (docs/msh.md §3) */
       offset = mshed_nres_peek_entry (mshed_model_get_nres (model), (guint) res)->data_offset +
                (guint64) row * mshed_model_get_node_stride (model);
     }

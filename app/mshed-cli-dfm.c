@@ -15,18 +15,8 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "mshed-bytes.h"
 #include "mshed-cli-private.h"
 #include "mshed-dfm.h"
-
-gboolean
-mshed_cli_has_utf_magic (GBytes *bytes)
-{
-  gsize size = 0;
-  const guint8 *data = g_bytes_get_data (bytes, &size);
-
-  return size >= 4 && mshed_read_u32 (data) == MSHED_UTF_SIGNATURE;
-}
 
 static gboolean
 named_dfm (const char *path)

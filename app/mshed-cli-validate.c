@@ -695,6 +695,16 @@ validate_tree (Validate   *self,
   g_string_chunk_free (names);
 }
 
+/* ", " and a count in its translated plural form */
+static void
+append_count (GString    *s,
+              const char *format,
+              guint       n)
+{
+  g_string_append (s, ", ");
+  g_string_append_printf (s, format, n);
+}
+
 static char *
 summary_line (const Totals *t)
 {
@@ -710,17 +720,10 @@ summary_line (const Totals *t)
                               t->n_models);
     }
   if (t->n_dfm)
-    {
-      g_string_append (s, ", ");
-      g_string_append_printf (s, g_dngettext (NULL, "%u DFM model", "%u DFM models", t->n_dfm),
-                              t->n_dfm);
-    }
+    append_count (s, g_dngettext (NULL, "%u DFM model", "%u DFM models", t->n_dfm), t->n_dfm);
   if (t->n_utf)
-    {
-      g_string_append (s, ", ");
-      g_string_append_printf (s, g_dngettext (NULL, "%u other UTF file", "%u other UTF files",
-                                              t->n_utf), t->n_utf);
-    }
+    append_count (s, g_dngettext (NULL, "%u other UTF file", "%u other UTF files", t->n_utf),
+                  t->n_utf);
   g_string_append (s, ": ");
   g_string_append_printf (s, g_dngettext (NULL, "%u error", "%u errors", t->n_errors),
                           t->n_errors);

@@ -316,13 +316,27 @@ mshed_cli_triangle_count (const MshedModel *model)
   return total;
 }
 
-gboolean
-mshed_cli_has_nres_magic (GBytes *bytes)
+static gboolean
+has_magic (GBytes  *bytes,
+           guint32  magic)
 {
   gsize size = 0;
   const guint8 *data = g_bytes_get_data (bytes, &size);
 
-  return size >= 4 && mshed_read_u32 (data) == MSHED_NRES_MAGIC;
+  return size >= 4 && mshed_read_u32 (data) == magic;
+}
+
+gboolean
+mshed_cli_has_nres_magic (GBytes *bytes)
+{
+  return has_magic (bytes, MSHED_NRES_MAGIC);
+}
+
+/* "UTF ": a Freelancer UTF file (docs/utf.md) */
+gboolean
+mshed_cli_has_utf_magic (GBytes *bytes)
+{
+  return has_magic (bytes, MSHED_UTF_SIGNATURE);
 }
 
 /* Main ----------------------------------------------------------------------------------- */

@@ -23,12 +23,7 @@ static const char *const kinds[] = { "head", "body", "hand", "four-level" };
 static MshedUtf *
 read_tree (const char *name)
 {
-  g_autoptr(GBytes) bytes = read_file (name);
-  g_autoptr(GError) error = NULL;
-  MshedUtf *utf = mshed_utf_parse (bytes, MSHED_MODE_TOLERANT, NULL, &error);
-
-  g_assert_no_error (error);
-  return utf;
+  return read_utf_tree (name, MSHED_MODE_TOLERANT);
 }
 
 /* where @path's payload starts in the file @utf was read from */

@@ -229,7 +229,7 @@ test_validate_mixed (void)
   g_assert_cmpstr (one.out, ==, four.out);
   g_assert_true (g_str_has_suffix (one.out, "4 files, 3 models, 1 DFM model, 1 other UTF "
                                             "file: 0 errors, 0 warnings\n"));
-  g_assert_nonnull (strstr (one.out, "c.dfm: info:"));  /* the notes of a DFM (§14) */
+  g_assert_nonnull (strstr (one.out, "c.dfm: info:"));  /* the notes of a DFM (docs/dfm.md §14) */
 
   run_cli (&json, "validate", "--json", dir, NULL);
   root = parse_json (json.out);

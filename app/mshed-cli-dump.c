@@ -21,6 +21,7 @@
 #include "mshed-bytes.h"
 #include "mshed-cli-private.h"
 #include "mshed-cp1251.h"
+#include "mshed-dfm.h"
 #include "mshed-error.h"
 #include "mshed-schema.h"
 
@@ -598,6 +599,186 @@ dump_directory (Dump              *d,
   dump_end (d);
 }
 
+/* The bytes before the first NUL of @size at most (strnlen is POSIX, not C11). */
+static gsize
+text_length (const guint8 *p,
+             gsize         size)
+{
+  const guint8 *nul = p ? memchr (p, 0, size) : NULL;
+
+  return p == NULL ? 0 : nul ? (gsize) (nul - p) : size;
+}
+
+/* DFM tables (docs/dfm.md) ------------------------------------------------------------- */
+
+/* Every node of the tree that holds @info's table, one row per record (per string), with its
+ * node path: a table such as `points` has a node per level. */
+static void
+dump_dfm_table (Dump                    *d,
+                const char              *file,
+                const MshedDfm          *dfm,
+                const MshedDfmTableInfo *info,
+                guint64                  first,
+                guint64                  last)
+{
+  MshedUtfNode *root = mshed_utf_get_root (mshed_dfm_get_utf (dfm));
+  g_autoptr(GPtrArray) nodes = g_ptr_array_new ();
+  g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  g_autoptr(GArray) widths = g_array_new (FALSE, FALSE, sizeof (int));
+  g_autoptr(GArray) right = g_array_new (FALSE, FALSE, sizeof (gboolean));
+  g_autoptr(GPtrArray) text = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) json = g_ptr_array_new_with_free_func (g_free);
+  guint64 n_rows = 0, row = 0;
+  int path_width = 4;
+  char digits[32];
+
+  for (MshedUtfNode *node = root; node; node = mshed_utf_node_next_preorder (node, root))
+    if (mshed_dfm_schema_table_for_node (node) == info->id)
+      {
+        char *path = mshed_utf_node_dup_path (node);
+        gsize size = 0;
+
+        mshed_utf_node_peek_data (node, &size);
+        n_rows += info->stride ? size / info->stride : 1;
+        path_width = MAX (path_width, mshed_cli_text_width (path));
+        g_ptr_array_add (nodes, node);
+        g_ptr_array_add (paths, path);
+      }
+
+  g_snprintf (digits, sizeof digits, "%" PRIu64, n_rows);
+  add_column (names, widths, right, "row", (int) strlen (digits), TRUE);
+  add_column (names, widths, right, "path", path_width, FALSE);
+  add_column (names, widths, right, "record", 6, TRUE);
+  add_column (names, widths, right, "offset", 10, TRUE);
+  for (guint t = 0; t < info->n_texts; t++)
+    add_column (names, widths, right, info->texts[t].name, 16, FALSE);
+  for (guint f = 0; f < info->n_fields; f++)
+    add_column (names, widths, right, info->fields[f].name,
+                field_width (&info->fields[f], FALSE), TRUE);
+  if (info->stride == 0)
+    add_column (names, widths, right, "text", 0, FALSE);
+  set_columns (d, names, widths, right);
+
+  clamp_range (n_rows, &first, &last);
+  dump_begin (d, file, info->name, n_rows, first, last);
+  for (guint i = 0; i < nodes->len && row <= last; i++)
+    {
+      MshedUtfNode *node = g_ptr_array_index (nodes, i);
+      gsize size = 0;
+      const guint8 *data = mshed_utf_node_peek_data (node, &size);
+      guint64 base = 0, n = info->stride ? size / info->stride : 1;
+
+      mshed_dfm_get_payload_offset (dfm, node, &base);
+      for (guint64 r = 0; r < n; r++, row++)
+        {
+          const guint8 *record = data + r * info->stride;
+
+          if (row < first)
+            continue;
+          if (row > last)
+            break;
+          g_ptr_array_set_size (text, 0);
+          g_ptr_array_set_size (json, 0);
+          g_ptr_array_add (text, g_strdup_printf ("%" PRIu64, row));
+          g_ptr_array_add (json, g_strdup_printf ("%" PRIu64, row));
+          g_ptr_array_add (text, g_strdup (g_ptr_array_index (paths, i)));
+          g_ptr_array_add (json, NULL);
+          g_ptr_array_add (text, g_strdup_printf ("%" PRIu64, r));
+          g_ptr_array_add (json, g_strdup_printf ("%" PRIu64, r));
+          g_ptr_array_add (text, g_strdup_printf ("0x%08" PRIX64, base + r * info->stride));
+          g_ptr_array_add (json, g_strdup_printf ("%" PRIu64, base + r * info->stride));
+          for (guint t = 0; t < info->n_texts; t++)
+            {
+              const guint8 *p = record + info->texts[t].offset;
+              gsize len = text_length (p, info->texts[t].size);
+
+              g_ptr_array_add (text, mshed_cp1251_to_utf8 (p, len, NULL));
+              g_ptr_array_add (json, NULL);
+            }
+          for (guint f = 0; f < info->n_fields; f++)
+            {
+              char *t, *j;
+
+              format_field (&info->fields[f], record, FALSE, &t, &j);
+              g_ptr_array_add (text, t);
+              g_ptr_array_add (json, j);
+            }
+          if (info->stride == 0)
+            {
+              gsize len = text_length (data, size);
+
+              g_ptr_array_add (text, mshed_cp1251_to_utf8 (data, len, NULL));
+              g_ptr_array_add (json, NULL);
+            }
+          dump_row (d, (char * const *) text->pdata, (char * const *) json->pdata);
+        }
+    }
+  dump_end (d);
+}
+
+/* The tables `dump --table` takes: a model's, or, for a UTF file (@dfm), a DFM's. */
+static void
+list_tables (gboolean dfm)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  if (dfm)
+    for (gint id = MSHED_DFM_TABLE_FIRST; id < MSHED_DFM_TABLE_LAST; id++)
+      {
+        const MshedDfmTableInfo *info = mshed_dfm_schema_get_table ((MshedDfmTable) id);
+
+        mshed_cli_pad (out, info->name, 20, FALSE);
+        g_string_append (out, "  ");
+        mshed_cli_pad (out, info->node, 20, FALSE);
+        g_string_append_printf (out, "  %s\n", _(info->title));
+      }
+  else
+    for (gint id = 0; id < MSHED_N_TABLES; id++)
+      {
+        const MshedTableInfo *info = mshed_schema_get_table ((MshedTableId) id);
+
+        mshed_cli_pad (out, info->name, 20, FALSE);
+        g_string_append_printf (out, "  %s\n", _(info->title));
+      }
+  mshed_cli_flush (out, TRUE);
+}
+
+/* dump of a UTF file: the DFM tables */
+static int
+dump_utf (const char *path,
+          const char *table,
+          Dump       *d,
+          guint64     first,
+          guint64     last)
+{
+  const MshedDfmTableInfo *info = mshed_dfm_schema_find_table (table);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(MshedDfm) dfm = NULL;
+
+  if (info == NULL)
+    {
+      mshed_cli_error (_("“%s” is not a table of a deformable model (see “mshed-cli dump "
+                         "--list %s”)"), table, path);
+      return MSHED_CLI_EXIT_TROUBLE;
+    }
+  bytes = mshed_load_file (path, &error);
+  if (bytes == NULL)
+    {
+      mshed_cli_error ("%s", error->message);
+      return mshed_cli_exit_status (error, MSHED_CLI_STEP_READ);
+    }
+  dfm = mshed_dfm_new_from_bytes (bytes, MSHED_MODE_TOLERANT, NULL, &error);
+  if (dfm == NULL)
+    {
+      mshed_cli_error ("%s: %s", path, error->message);
+      return MSHED_CLI_EXIT_PROBLEMS;
+    }
+  dump_dfm_table (d, path, dfm, info, first, last);
+  return MSHED_CLI_EXIT_OK;
+}
+
 int
 mshed_cli_dump (int    argc,
                 char **argv)
@@ -608,7 +789,7 @@ mshed_cli_dump (int    argc,
   g_autoptr(GString) out = g_string_new (NULL);
   g_autofree char *table = NULL;
   g_autofree char *range = NULL;
-  gboolean json = FALSE, decoded = FALSE;
+  gboolean json = FALSE, decoded = FALSE, list = FALSE, utf;
   const MshedTableInfo *info;
   guint64 first = 0, last = G_MAXUINT64;
   Dump d = { 0 };
@@ -623,7 +804,10 @@ mshed_cli_dump (int    argc,
   GOptionEntry entries[] = {
     { "table", 't', 0, G_OPTION_ARG_STRING, &table,
       N_("The table: nodes, slots, batches, tris, vertices, keys, names, dir, header, "
-         "normals, uvs, indices, map, res15, res16, res18"), "TABLE" },
+         "normals, uvs, indices, map, res15, res16, res18; of a deformable model (.dfm): see "
+         "--list"), "TABLE" },
+    { "list", 'l', 0, G_OPTION_ARG_NONE, &list,
+      N_("List the tables (of a deformable model when FILE is a UTF file)"), NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print JSON"), NULL },
     { "decoded", 'd', 0, G_OPTION_ARG_NONE, &decoded,
       N_("Show packed values decoded (normals ÷127, UVs ÷1024, …); vertices also show "
@@ -640,6 +824,11 @@ mshed_cli_dump (int    argc,
                                              "offsets."), entries);
   if (!mshed_cli_parse (context, &argc, &argv))
     return MSHED_CLI_EXIT_TROUBLE;
+  if (list && argc <= 2)
+    {
+      list_tables (argc == 2 && mshed_cli_is_utf_file (argv[1]));
+      return MSHED_CLI_EXIT_OK;
+    }
   if (argc != 2)
     {
       mshed_cli_error (_("expected exactly one FILE"));
@@ -650,6 +839,17 @@ mshed_cli_dump (int    argc,
       mshed_cli_error (_("name a table with --table (see --help)"));
       return MSHED_CLI_EXIT_TROUBLE;
     }
+  if (range && !parse_range (range, &first, &last, &error))
+    {
+      mshed_cli_error (_("--range %s: %s"), range, error->message);
+      return MSHED_CLI_EXIT_TROUBLE;
+    }
+  d.out = out;
+  d.json = json;
+  d.decoded = decoded;
+  utf = mshed_cli_is_utf_file (argv[1]);
+  if (utf)
+    return dump_utf (argv[1], table, &d, first, last);
   info = mshed_schema_find_table (table);
   for (guint i = 0; info == NULL && i < G_N_ELEMENTS (aliases); i++)
     if (g_ascii_strcasecmp (table, aliases[i].alias) == 0)
@@ -657,11 +857,6 @@ mshed_cli_dump (int    argc,
   if (info == NULL)
     {
       mshed_cli_error (_("“%s” is not a table (see --help)"), table);
-      return MSHED_CLI_EXIT_TROUBLE;
-    }
-  if (range && !parse_range (range, &first, &last, &error))
-    {
-      mshed_cli_error (_("--range %s: %s"), range, error->message);
       return MSHED_CLI_EXIT_TROUBLE;
     }
 
@@ -676,9 +871,6 @@ mshed_cli_dump (int    argc,
       return MSHED_CLI_EXIT_PROBLEMS;
     }
 
-  d.out = out;
-  d.json = json;
-  d.decoded = decoded;
   switch (info->id)
     {
     case MSHED_TABLE_DIRECTORY:

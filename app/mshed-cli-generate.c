@@ -14,7 +14,61 @@
 #include <string.h>
 
 #include "mshed-cli-private.h"
+#include "mshed-dfm-generator.h"
 #include "mshed-generator.h"
+
+/* --dfm KIND: the deformable model kinds (four-level: the retail hands with four levels,
+ * docs/dfm.md §3 and §10.3) */
+static const struct {
+  const char      *name;
+  MshedDfmGenKind  kind;
+  guint            n_levels;
+} dfm_kinds[] = {
+  { "head", MSHED_DFM_GEN_HEAD, 6 },
+  { "body", MSHED_DFM_GEN_BODY, 6 },
+  { "hand", MSHED_DFM_GEN_HAND, 6 },
+  { "four-level", MSHED_DFM_GEN_HAND, 4 },
+};
+
+/* A deformable model from the DFM generator: the shape the seed picks with --random, else
+ * six levels (four for four-level), no UV1 and no Edge data; the options apply on top. */
+static GBytes *
+generate_dfm (const char *kind_name,
+              guint64     seed,
+              gboolean    random_shape,
+              guint       points,
+              gboolean    uv1,
+              gboolean    edges,
+              guint      *n_levels)
+{
+  MshedDfmGenParams params;
+  guint k;
+
+  for (k = 0; k < G_N_ELEMENTS (dfm_kinds); k++)
+    if (g_ascii_strcasecmp (kind_name, dfm_kinds[k].name) == 0)
+      break;
+  if (k == G_N_ELEMENTS (dfm_kinds))
+    {
+      mshed_cli_error (_("--dfm %s: the kinds are head, body, hand and four-level"), kind_name);
+      return NULL;
+    }
+  if (random_shape)
+    mshed_dfm_gen_params_init (&params, dfm_kinds[k].kind, seed);
+  else
+    {
+      memset (&params, 0, sizeof params);
+      params.seed = seed;
+      params.kind = dfm_kinds[k].kind;
+      params.n_levels = 6;
+    }
+  if (dfm_kinds[k].n_levels == 4)
+    params.n_levels = 4;
+  params.n_points = points ? points : params.n_points;
+  params.uv1 |= uv1;
+  params.edges |= edges;
+  *n_levels = params.n_levels == 4 ? 4 : 6;
+  return mshed_dfm_generate_bytes (&params);
+}
 
 int
 mshed_cli_generate (int    argc,
@@ -29,10 +83,13 @@ mshed_cli_generate (int    argc,
   g_autofree char *nodes_text = NULL;
   g_autofree char *materials_text = NULL;
   g_autofree char *archive_text = NULL;
+  g_autofree char *dfm = NULL;
+  g_autofree char *points_text = NULL;
   gboolean animated = FALSE, legacy = FALSE, res18 = FALSE, cyrillic = FALSE;
   gboolean empty_names = FALSE, res17 = FALSE, random_shape = FALSE, quiet = FALSE;
+  gboolean uv1 = FALSE, edges = FALSE;
   guint64 seed = 1;
-  guint n_models = 0, triangles = 0, nodes = 0, materials = 0;
+  guint n_models = 0, triangles = 0, nodes = 0, materials = 0, points = 0, n_levels = 0;
   MshedGenParams params;
   const guint8 *data;
   gsize size;
@@ -65,13 +122,24 @@ mshed_cli_generate (int    argc,
          "options above still apply on top"), NULL },
     { "archive", 0, 0, G_OPTION_ARG_STRING, &archive_text,
       N_("Write a game-like archive of N models (with WEAR and Texm entries) instead"), "N" },
+    { "dfm", 0, 0, G_OPTION_ARG_STRING, &dfm,
+      N_("Write a Freelancer deformable model (.dfm) of this kind instead: head, body, hand or "
+         "four-level (a hand with four levels)"), "KIND" },
+    { "points", 0, 0, G_OPTION_ARG_STRING, &points_text,
+      N_("With --dfm: about N points in the most detailed level, 32 to 20000 (default: picked "
+         "from the seed, 300 to 900)"), "N" },
+    { "uv1", 0, 0, G_OPTION_ARG_NONE, &uv1,
+      N_("With --dfm: a second texture coordinate set (UV1) on every level"), NULL },
+    { "edges", 0, 0, G_OPTION_ARG_NONE, &edges,
+      N_("With --dfm: Edge_indices and Edge_angles on the groups of the first level"), NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, N_("Print nothing on success"), NULL },
     { NULL }
   };
 
-  context = mshed_cli_context_new ("-o FILE", _("Write a synthetic model (or archive) that "
-                                                "passes strict validation. The output "
-                                                "depends only on the options."), entries);
+  context = mshed_cli_context_new ("-o FILE", _("Write a synthetic model, archive or "
+                                                "Freelancer deformable model that passes "
+                                                "strict validation. The output depends only "
+                                                "on the options."), entries);
   if (!mshed_cli_parse (context, &argc, &argv))
     return MSHED_CLI_EXIT_TROUBLE;
   if (argc != 1)
@@ -94,8 +162,23 @@ mshed_cli_generate (int    argc,
       !mshed_cli_parse_count ("--nodes", nodes_text, 1, MSHED_GEN_MAX_NODES, &nodes) ||
       !mshed_cli_parse_count ("--materials", materials_text, 1, MSHED_GEN_MAX_MATERIALS,
                               &materials) ||
-      !mshed_cli_parse_count ("--archive", archive_text, 1, 10000, &n_models))
+      !mshed_cli_parse_count ("--archive", archive_text, 1, 10000, &n_models) ||
+      !mshed_cli_parse_count ("--points", points_text, 32, 20000, &points))
     return MSHED_CLI_EXIT_TROUBLE;
+
+  if (dfm && (triangles_text || nodes_text || materials_text || animated || legacy || res18 ||
+              cyrillic || empty_names || res17 || archive_text))
+    {
+      mshed_cli_error (_("--dfm writes a deformable model; of the model options only --seed, "
+                         "--random, --points, --uv1 and --edges apply"));
+      return MSHED_CLI_EXIT_TROUBLE;
+    }
+  if (dfm == NULL && (points_text || uv1 || edges))
+    {
+      mshed_cli_error (_("--points, --uv1 and --edges shape a deformable model: use them with "
+                         "--dfm KIND"));
+      return MSHED_CLI_EXIT_TROUBLE;
+    }
 
   if (n_models > 0 && (nodes_text || materials_text || animated || legacy || res18 ||
                        cyrillic || empty_names || res17 || random_shape))
@@ -107,7 +190,13 @@ mshed_cli_generate (int    argc,
   if (!mshed_cli_check_output (output))
     return MSHED_CLI_EXIT_PROBLEMS;
 
-  if (n_models > 0)
+  if (dfm)
+    {
+      bytes = generate_dfm (dfm, seed, random_shape, points, uv1, edges, &n_levels);
+      if (bytes == NULL)
+        return MSHED_CLI_EXIT_TROUBLE;
+    }
+  else if (n_models > 0)
     {
       bytes = mshed_generate_archive_bytes (seed, n_models, triangles);
     }
@@ -155,7 +244,10 @@ mshed_cli_generate (int    argc,
     }
   if (quiet)
     return MSHED_CLI_EXIT_OK;
-  if (n_models > 0)
+  if (dfm)
+    printf (_("%s: deformable model (%s) of %u levels, %zu bytes\n"), output, dfm, n_levels,
+            size);
+  else if (n_models > 0)
     printf (_("%s: archive of %u models, %zu bytes\n"), output, n_models, size);
   else
     printf (_("%s: model of %u triangles, %zu bytes\n"), output,

@@ -14,6 +14,7 @@
 #include "mshed-model.h"
 #include "mshed-nres.h"
 #include "mshed-source.h"
+#include "mshed-utf.h"
 
 G_BEGIN_DECLS
 
@@ -91,6 +92,7 @@ MshedSource *mshed_cli_open       (const char   *spec,
                                    int          *status);
 guint64      mshed_cli_triangle_count (const MshedModel *model);
 gboolean     mshed_cli_has_nres_magic (GBytes   *bytes);
+gboolean     mshed_cli_has_utf_magic (GBytes    *bytes);
 void         mshed_cli_json_string (GString     *out,
                                     const char  *text);
 gboolean     mshed_cli_parse_count (const char  *option,
@@ -109,5 +111,18 @@ int          mshed_cli_utf_extract      (const char *path,
                                          const char *output);
 int          mshed_cli_utf_roundtrip_one (GString   *out,
                                           const char *path);
+
+/* Freelancer deformable models (mshed-cli-dfm.c, dump in mshed-cli-dump.c). */
+gboolean     mshed_cli_utf_is_dfm       (const char       *path,
+                                         const MshedUtf   *utf);
+gboolean     mshed_cli_validate_utf     (GBytes           *bytes,
+                                         const char       *path,
+                                         MshedMode         mode,
+                                         MshedDiagnostics *diags,
+                                         gboolean         *dfm,
+                                         GError          **error);
+void         mshed_cli_dfm_summary      (GString          *out,
+                                         MshedUtf         *utf,
+                                         MshedDiagnostics *diags);
 
 G_END_DECLS

@@ -77,6 +77,27 @@ find_node (MshedUtf   *utf,
   return mshed_utf_lookup (utf, path);
 }
 
+/* The root's children, the first twelve by name. */
+static void
+print_top_level (GString      *out,
+                 MshedUtfNode *root)
+{
+  MshedUtfNode *node;
+
+  g_string_append (out, _("Top level:\n"));
+  for (node = mshed_utf_node_get_first_child (root); node; node = mshed_utf_node_get_next (node))
+    {
+      guint index = mshed_utf_node_get_index (node);
+
+      if (index < 12)
+        g_string_append_printf (out, "  %s%s\n", mshed_utf_node_get_name (node),
+                                mshed_utf_node_is_directory (node) ? "\\" : "");
+      else if (mshed_utf_node_get_next (node) == NULL)
+        g_string_append_printf (out, _("  … and %u more (mshed-cli ls lists every node)\n"),
+                                index + 1 - 12);
+    }
+}
+
 int
 mshed_cli_utf_info (const char *path)
 {
@@ -129,18 +150,10 @@ mshed_cli_utf_info (const char *path)
   g_string_append_printf (out, _("Tree:        %u directories, %u leaves (%" PRIu64 " bytes of "
                                  "data), %u levels deep\n"),
                           dirs, leaves, data, depth_max);
-  g_string_append (out, _("Top level:\n"));
-  for (node = mshed_utf_node_get_first_child (root); node; node = mshed_utf_node_get_next (node))
-    {
-      guint index = mshed_utf_node_get_index (node);
-
-      if (index < 12)
-        g_string_append_printf (out, "  %s%s\n", mshed_utf_node_get_name (node),
-                                mshed_utf_node_is_directory (node) ? "\\" : "");
-      else if (mshed_utf_node_get_next (node) == NULL)
-        g_string_append_printf (out, _("  … and %u more (mshed-cli ls lists every node)\n"),
-                                index + 1 - 12);
-    }
+  if (mshed_cli_utf_is_dfm (path, utf))
+    mshed_cli_dfm_summary (out, utf, diags);
+  else
+    print_top_level (out, root);
   if (diags->n_errors || diags->n_warnings)
     g_string_append_printf (out, _("Validation:  %u errors, %u warnings (tolerant mode; run "
                                    "“mshed-cli validate %s” for the list)\n"),

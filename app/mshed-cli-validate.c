@@ -29,6 +29,7 @@
 #include <sys/stat.h>
 
 #include "mshed-cli-private.h"
+#include "mshed-dfm-schema.h"
 #include "mshed-error.h"
 #include "mshed-schema.h"
 
@@ -40,18 +41,29 @@
 typedef struct {
   guint n_files;
   guint n_models;
+  guint n_dfm;       /* Freelancer deformable models */
+  guint n_utf;       /* other UTF files */
   guint n_unreadable;
   guint n_errors;
   guint n_warnings;
   guint n_infos;
 } Totals;
 
+/* What a readable file was checked as. */
+typedef enum {
+  KIND_NRES,
+  KIND_DFM,
+  KIND_UTF,
+} Kind;
+
+static const char *const kind_names[] = { "nres", "dfm", "utf" };
+
 /* One file of the run, or a folder that cannot be opened, in the order of the output. */
 typedef struct {
   char     *spec;        /* the path as printed */
   gboolean  named;       /* named on the command line: ARCHIVE:ENTRY works, no magic check */
   gboolean  done;        /* checked (under Validate.lock while there are workers) */
-  gboolean  skipped;     /* found in a folder and not an NRes file: prints nothing */
+  gboolean  skipped;     /* found in a folder and neither NRes nor UTF: prints nothing */
   char     *unreadable;  /* why it could not be read, or NULL */
   GString  *text;        /* text: its lines; JSON: its elements of "diagnostics" */
   GString  *file_json;   /* JSON: its element of "files" */
@@ -222,6 +234,7 @@ diagnostic_to_json (GString               *array,
                     const char            *file,
                     const MshedDiagnostic *d)
 {
+  const MshedDfmTableInfo *dfm_table = mshed_dfm_schema_get_table ((MshedDfmTable) d->table);
   const MshedTableInfo *table = NULL;
   JsonWriter w;
 
@@ -230,12 +243,13 @@ diagnostic_to_json (GString               *array,
   json_begin_element (&w, array);
   json_string (&w, "file", file);
   json_string (&w, "entry", d->entry);
+  json_string (&w, "path", d->path);
   json_string (&w, "severity", mshed_severity_to_string (d->severity));
   json_string (&w, "check", mshed_check_to_string (d->check));
   json_int (&w, "check_code", d->check, TRUE);
   json_int (&w, "res_type", d->res_type, d->res_type != G_MAXUINT32);
   json_int (&w, "res_index", d->res_index, d->res_index >= 0);
-  json_string (&w, "table", table ? table->name : NULL);
+  json_string (&w, "table", table ? table->name : dfm_table ? dfm_table->name : NULL);
   json_int (&w, "record", d->record, d->record >= 0);
   json_string (&w, "field", d->field);
   json_int (&w, "offset", (gint64) d->offset, TRUE);
@@ -250,6 +264,7 @@ static void
 report (Item                   *item,
         gboolean                json,
         const MshedDiagnostics *diags,
+        Kind                    kind,
         guint                   n_models,
         const char             *failure)
 {
@@ -287,6 +302,7 @@ report (Item                   *item,
       json_begin_element (&w, item->file_json);
       json_string (&w, "file", item->spec);
       json_bool (&w, "readable", TRUE);
+      json_string (&w, "kind", kind_names[kind]);
       json_int (&w, "models", n_models, TRUE);
       json_int (&w, "errors", errors, TRUE);
       json_int (&w, "warnings", warnings, TRUE);
@@ -295,6 +311,8 @@ report (Item                   *item,
     }
   item->totals.n_files++;
   item->totals.n_models += n_models;
+  item->totals.n_dfm += kind == KIND_DFM;
+  item->totals.n_utf += kind == KIND_UTF;
   item->totals.n_errors += errors;
   item->totals.n_warnings += warnings;
 }
@@ -324,7 +342,7 @@ check_entry (Item       *item,
   if (outer == NULL)
     {
       failure = g_strdup_printf ("%s: %s", path, error->message);
-      report (item, json, diags, 0, failure);
+      report (item, json, diags, KIND_NRES, 0, failure);
       return;
     }
   index = mshed_nres_lookup_name (outer, entry);
@@ -332,12 +350,12 @@ check_entry (Item       *item,
     {
       failure = g_strdup_printf (_("%s: the archive has no entry named “%s” (see “mshed-cli ls "
                                    "%s”)"), path, entry, path);
-      report (item, json, diags, 0, failure);
+      report (item, json, diags, KIND_NRES, 0, failure);
       return;
     }
   mshed_validate_nested_entry (mshed_nres_peek_entry (outer, (guint) index), (guint) index,
                                mode, diags);
-  report (item, json, diags, 1, NULL);
+  report (item, json, diags, KIND_NRES, 1, NULL);
 }
 
 static void
@@ -364,19 +382,26 @@ check_item (Item      *item,
       item->unreadable = g_strdup (error->message);
       return;
     }
+  diags = mshed_diagnostics_new ();
+  if (mshed_cli_has_utf_magic (bytes))
+    {
+      gboolean dfm = FALSE;
+      gboolean read = mshed_cli_validate_utf (bytes, item->spec, mode, diags, &dfm, &error);
+
+      report (item, json, diags, dfm ? KIND_DFM : KIND_UTF, 0, read ? NULL : error->message);
+      return;
+    }
   if (!item->named && !mshed_cli_has_nres_magic (bytes))
     {
       item->skipped = TRUE;
       return;
     }
-
-  diags = mshed_diagnostics_new ();
   if (!mshed_validate_file_bytes (bytes, mode, diags, &n_models, &error))
     {
-      report (item, json, diags, 0, error->message);
+      report (item, json, diags, KIND_NRES, 0, error->message);
       return;
     }
-  report (item, json, diags, n_models, NULL);
+  report (item, json, diags, KIND_NRES, n_models, NULL);
 }
 
 /* Printing, in order (main thread) ------------------------------------------------------- */
@@ -387,6 +412,8 @@ totals_add (Totals       *sum,
 {
   sum->n_files += t->n_files;
   sum->n_models += t->n_models;
+  sum->n_dfm += t->n_dfm;
+  sum->n_utf += t->n_utf;
   sum->n_unreadable += t->n_unreadable;
   sum->n_errors += t->n_errors;
   sum->n_warnings += t->n_warnings;
@@ -596,7 +623,8 @@ child_type (const char *path)
 
 /* Walks @path (a GString that ends in the directory's path; restored on return) in name
  * order. Subdirectories are followed, links to directories are not; regular files (also
- * through links) are validated when they start with "NRes", the rest are skipped silently.
+ * through links) are validated when they start with "NRes" or "UTF ", the rest are skipped
+ * silently.
  * The file types come from readdir, so a file costs no stat() of its own: only open, fstat
  * and read in mshed_load_file. */
 static void
@@ -667,6 +695,16 @@ validate_tree (Validate   *self,
   g_string_chunk_free (names);
 }
 
+/* ", " and a count in its translated plural form */
+static void
+append_count (GString    *s,
+              const char *format,
+              guint       n)
+{
+  g_string_append (s, ", ");
+  g_string_append_printf (s, format, n);
+}
+
 static char *
 summary_line (const Totals *t)
 {
@@ -674,9 +712,18 @@ summary_line (const Totals *t)
 
   g_string_append_printf (s, g_dngettext (NULL, "%u file", "%u files", t->n_files),
                           t->n_files);
-  g_string_append (s, ", ");
-  g_string_append_printf (s, g_dngettext (NULL, "%u model", "%u models", t->n_models),
-                          t->n_models);
+  /* "0 models" only when there is nothing else to count */
+  if (t->n_models || (t->n_dfm == 0 && t->n_utf == 0))
+    {
+      g_string_append (s, ", ");
+      g_string_append_printf (s, g_dngettext (NULL, "%u model", "%u models", t->n_models),
+                              t->n_models);
+    }
+  if (t->n_dfm)
+    append_count (s, g_dngettext (NULL, "%u DFM model", "%u DFM models", t->n_dfm), t->n_dfm);
+  if (t->n_utf)
+    append_count (s, g_dngettext (NULL, "%u other UTF file", "%u other UTF files", t->n_utf),
+                  t->n_utf);
   g_string_append (s, ": ");
   g_string_append_printf (s, g_dngettext (NULL, "%u error", "%u errors", t->n_errors),
                           t->n_errors);
@@ -708,6 +755,8 @@ print_json (Validate   *self,
   json_begin (&totals, self->out, 1);
   json_int (&totals, "files", t->n_files, TRUE);
   json_int (&totals, "models", t->n_models, TRUE);
+  json_int (&totals, "dfm", t->n_dfm, TRUE);
+  json_int (&totals, "utf", t->n_utf, TRUE);
   json_int (&totals, "errors", t->n_errors, TRUE);
   json_int (&totals, "warnings", t->n_warnings, TRUE);
   json_int (&totals, "infos", t->n_infos, TRUE);
@@ -745,12 +794,15 @@ mshed_cli_validate (int    argc,
   };
   int status;
 
-  context = mshed_cli_context_new ("PATH…", _("Check models and archives against the format "
-                                              "rules. A directory is searched recursively for "
-                                              "files that start with “NRes”. An archive is "
-                                              "checked as a container and every *.msh entry "
-                                              "in it as a nested model; ARCHIVE:ENTRY checks "
-                                              "one nested model.\n\nExit status: 0 no errors "
+  context = mshed_cli_context_new ("PATH…", _("Check models, archives and Freelancer UTF "
+                                              "files against the format rules. A directory is "
+                                              "searched recursively for files that start with "
+                                              "“NRes” or “UTF ”. An archive is checked as a "
+                                              "container and every *.msh entry in it as a "
+                                              "nested model; ARCHIVE:ENTRY checks one nested "
+                                              "model. A deformable model (.dfm) is checked "
+                                              "with the DFM rules, any other UTF file as a "
+                                              "container.\n\nExit status: 0 no errors "
                                               "(warnings are listed), 1 errors found, 2 a file "
                                               "could not be read."), entries);
   if (!mshed_cli_parse (context, &argc, &argv))

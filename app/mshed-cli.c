@@ -34,7 +34,8 @@ static const MshedCliCommand commands[] = {
     N_("Check files or whole directories against the format rules") },
   { "roundtrip", mshed_cli_roundtrip, "FILE…",
     N_("Decode and re-encode, and compare the bytes") },
-  { "dump", mshed_cli_dump, "FILE --table TABLE [--json] [--decoded] [--range A..B]",
+  { "dump", mshed_cli_dump,
+    "FILE --table TABLE [--json] [--decoded] [--range A..B] | --list [FILE]",
     N_("Print one table of a model") },
   { "ls", mshed_cli_ls, "ARCHIVE",
     N_("List the entries of an archive") },
@@ -316,13 +317,27 @@ mshed_cli_triangle_count (const MshedModel *model)
   return total;
 }
 
-gboolean
-mshed_cli_has_nres_magic (GBytes *bytes)
+static gboolean
+has_magic (GBytes  *bytes,
+           guint32  magic)
 {
   gsize size = 0;
   const guint8 *data = g_bytes_get_data (bytes, &size);
 
-  return size >= 4 && mshed_read_u32 (data) == MSHED_NRES_MAGIC;
+  return size >= 4 && mshed_read_u32 (data) == magic;
+}
+
+gboolean
+mshed_cli_has_nres_magic (GBytes *bytes)
+{
+  return has_magic (bytes, MSHED_NRES_MAGIC);
+}
+
+/* "UTF ": a Freelancer UTF file (docs/utf.md) */
+gboolean
+mshed_cli_has_utf_magic (GBytes *bytes)
+{
+  return has_magic (bytes, MSHED_UTF_SIGNATURE);
 }
 
 /* Main ----------------------------------------------------------------------------------- */

@@ -19,12 +19,7 @@
 static MshedUtf *
 read_tree (const char *name)
 {
-  g_autoptr(GBytes) bytes = read_file (name);
-  g_autoptr(GError) error = NULL;
-  MshedUtf *utf = mshed_utf_parse (bytes, MSHED_MODE_STRICT, NULL, &error);
-
-  g_assert_no_error (error);
-  return utf;
+  return read_utf_tree (name, MSHED_MODE_STRICT);
 }
 
 static void

@@ -228,3 +228,16 @@ check_json_with_python (const char *text)
   g_assert_no_error (error);
   g_assert_true (WIFEXITED (wait_status) && WEXITSTATUS (wait_status) == 0);
 }
+
+/* The UTF tree of a file in the temporary directory (docs/utf.md), read in @mode. */
+MshedUtf *
+read_utf_tree (const char *name,
+               MshedMode   mode)
+{
+  g_autoptr(GBytes) bytes = read_file (name);
+  g_autoptr(GError) error = NULL;
+  MshedUtf *utf = mshed_utf_parse (bytes, mode, NULL, &error);
+
+  g_assert_no_error (error);
+  return utf;
+}

@@ -11,6 +11,8 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 
+#include "mshed-utf.h"
+
 G_BEGIN_DECLS
 
 typedef struct {
@@ -45,6 +47,9 @@ guint32   resource_offset    (GBytes     *file,
 GBytes   *patch_u16          (GBytes     *bytes,
                               gsize       offset,
                               guint16     value);
+
+MshedUtf *read_utf_tree      (const char *name,
+                              MshedMode   mode);
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
 

@@ -1,0 +1,216 @@
+/* mshed-cli-dfm.c
+ *
+ * Copyright 2026 The mshed authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Freelancer deformable models (docs/dfm.md) in mshed-cli: which UTF files are DFMs, the typed
+ * summary of `info`, and `validate` of UTF files (a DFM with the rules of docs/dfm.md §14,
+ * any other UTF file as a container, docs/utf.md §9).
+ */
+#define G_LOG_DOMAIN "mshed-cli"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "mshed-cli-private.h"
+#include "mshed-dfm.h"
+
+static gboolean
+named_dfm (const char *path)
+{
+  gsize n = strlen (path);
+
+  return n >= 4 && g_ascii_strcasecmp (path + n - 4, ".dfm") == 0;
+}
+
+/**
+ * mshed_cli_utf_is_dfm:
+ * @utf: (nullable): the file's tree, NULL when it could not be read
+ *
+ * A UTF file is taken for a deformable model when it is named *.dfm, or when its root has a
+ * `Skeleton` directory (Librelancer's test, docs/dfm.md §7) or a `MultiLevel\Mesh0` (a rigid
+ * .3db has `MultiLevel\Level0`, so `MultiLevel` alone is no sign).
+ */
+gboolean
+mshed_cli_utf_is_dfm (const char     *path,
+                      const MshedUtf *utf)
+{
+  MshedUtfNode *node;
+
+  if (named_dfm (path))
+    return TRUE;
+  if (utf == NULL)
+    return FALSE;
+  node = mshed_utf_lookup (utf, "\\Skeleton");
+  if (node && mshed_utf_node_is_directory (node))
+    return TRUE;
+  node = mshed_utf_lookup (utf, "\\MultiLevel\\Mesh0");
+  return node && mshed_utf_node_is_directory (node);
+}
+
+/**
+ * mshed_cli_validate_utf:
+ * @dfm: (out): whether the file was checked as a deformable model
+ *
+ * The container rules of docs/utf.md §9 in @mode, then, for a deformable model, the rules of
+ * docs/dfm.md §14, every finding added to @diags.
+ *
+ * Returns: FALSE with @error when the container could not be read at all
+ */
+gboolean
+mshed_cli_validate_utf (GBytes            *bytes,
+                        const char        *path,
+                        MshedMode          mode,
+                        MshedDiagnostics  *diags,
+                        gboolean          *dfm,
+                        GError           **error)
+{
+  g_autoptr(MshedUtf) utf = mshed_utf_parse (bytes, mode, diags, error);
+  g_autoptr(MshedDfm) view = NULL;
+
+  *dfm = mshed_cli_utf_is_dfm (path, utf);
+  if (utf == NULL)
+    return FALSE;
+  if (*dfm)
+    view = mshed_dfm_new (utf, mode, diags, NULL);  /* strict: NULL after errors, all listed */
+  return TRUE;
+}
+
+/* info ----------------------------------------------------------------------------------- */
+
+static void
+print_levels (GString        *out,
+              const MshedDfm *dfm)
+{
+  guint n_levels = mshed_dfm_get_n_levels (dfm);
+
+  g_string_append_printf (out, _("Levels:      %u\n"), n_levels);
+  if (n_levels == 0)
+    return;
+  g_string_append (out, _("  level  fraction  groups  strips  strip indices  triangles  "
+                          "elements  points  influences  UV1\n"));
+  for (guint l = 0; l < n_levels; l++)
+    {
+      MshedDfmLevel level;
+      guint strips = 0;
+      guint64 strip_indices = 0, triangles = 0;
+      char fraction[G_ASCII_DTOSTR_BUF_SIZE] = "-";
+
+      if (!mshed_dfm_get_level (dfm, l, &level))
+        continue;
+      for (guint g = 0; g < level.n_groups; g++)
+        {
+          MshedDfmGroup group;
+          gsize n = 0;
+          g_autofree guint16 *tris = mshed_dfm_dup_triangles (dfm, l, g, &n);
+
+          if (mshed_dfm_get_group (dfm, l, g, &group) && group.strip)
+            {
+              strips++;
+              strip_indices += group.n_indices;
+            }
+          triangles += n;
+        }
+      if (level.has_fraction)
+        g_ascii_formatd (fraction, sizeof fraction, "%g", level.fraction);
+      g_string_append_printf (out, "  %5u  %-8s  %6u  %6u  %13" PRIu64 "  %9" PRIu64
+                              "  %8u  %6u  %10u  %s\n", l, fraction, level.n_groups, strips,
+                              strip_indices, triangles, level.n_elements, level.n_points,
+                              level.n_chain, level.has_uv1 ? _("yes") : _("no"));
+    }
+}
+
+static void
+print_skeleton (GString        *out,
+                const MshedDfm *dfm)
+{
+  guint n_bones = mshed_dfm_get_n_bones (dfm), n_parts = mshed_dfm_get_n_parts (dfm);
+  guint detached = 0, fixed = 0, revolute = 0, with_root = 0;
+  guint kinds[MSHED_DFM_N_JOINT_KINDS] = { 0 };
+  guint n_joints = mshed_dfm_get_n_joints (dfm);
+  gboolean first = TRUE;
+
+  for (guint p = 0; p < n_parts; p++)
+    {
+      MshedDfmPart part;
+
+      if (mshed_dfm_get_part (dfm, p, &part) && part.root)
+        with_root++;
+    }
+  for (guint b = 0; b < n_bones; b++)
+    {
+      MshedDfmBone bone;
+
+      if (!mshed_dfm_get_bone (dfm, b, &bone))
+        continue;
+      if (bone.part < 0)
+        detached++;
+      for (guint h = 0; h < bone.n_hardpoints; h++)
+        {
+          MshedDfmHardpoint hp;
+
+          if (mshed_dfm_get_hardpoint (dfm, b, h, &hp))
+            {
+              if (hp.revolute)
+                revolute++;
+              else
+                fixed++;
+            }
+        }
+    }
+  for (guint j = 0; j < n_joints; j++)
+    {
+      MshedDfmJoint joint;
+
+      if (mshed_dfm_get_joint (dfm, j, &joint))
+        kinds[joint.kind]++;
+    }
+
+  g_string_append_printf (out, _("Parts:       %u (%u Root)\n"), n_parts, with_root);
+  g_string_append_printf (out, _("Bones:       %u, %u detached (named by no part)\n"), n_bones,
+                          detached);
+  g_string_append_printf (out, _("Joints:      %u"), n_joints);
+  for (guint k = 0; k < MSHED_DFM_N_JOINT_KINDS; k++)
+    if (kinds[k])
+      {
+        g_string_append_printf (out, "%s%u %s", first ? ": " : ", ", kinds[k],
+                                mshed_dfm_joint_kind_name ((MshedDfmJointKind) k));
+        first = FALSE;
+      }
+  g_string_append_c (out, '\n');
+  g_string_append_printf (out, _("Hardpoints:  %u (%u fixed, %u revolute)\n"), fixed + revolute,
+                          fixed, revolute);
+}
+
+/**
+ * mshed_cli_dfm_summary:
+ *
+ * Appends what `info` shows of a deformable model: the skeleton, the levels with their
+ * counts, parts, bones, joints by kind, hardpoints and materials; the findings of a tolerant
+ * validation go to @diags.
+ */
+void
+mshed_cli_dfm_summary (GString          *out,
+                       MshedUtf         *utf,
+                       MshedDiagnostics *diags)
+{
+  g_autoptr(MshedDfm) dfm = mshed_dfm_new (utf, MSHED_MODE_TOLERANT, diags, NULL);
+  const char *skeleton, *exporter;
+  char scale[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (dfm == NULL)
+    return;
+  skeleton = mshed_dfm_get_skeleton_name (dfm);
+  exporter = mshed_dfm_get_exporter_version (dfm);
+  g_ascii_formatd (scale, sizeof scale, "%g", mshed_dfm_get_scale (dfm));
+  g_string_append_printf (out, _("Kind:        deformable model (DFM), skeleton “%s”, scale "
+                                 "%s\n"), skeleton ? skeleton : "-", scale);
+  g_string_append_printf (out, _("Exporter:    %s\n"), exporter ? exporter : "-");
+  print_levels (out, dfm);
+  print_skeleton (out, dfm);
+  g_string_append_printf (out, _("Materials:   %u, %u textures embedded\n"),
+                          mshed_dfm_get_n_materials (dfm), mshed_dfm_get_n_textures (dfm));
+}

@@ -334,8 +334,12 @@ MshedDfmTable
 mshed_dfm_schema_table_in_scope (MshedDfmScope  scope,
                                  const char    *node_name)
 {
+  /* the first byte, folded (docs/utf.md §3.4), rules out most names without a full compare */
+  guint8 first = mshed_utf_name_fold ((guint8) node_name[0]);
+
   for (guint i = 0; i < MSHED_DFM_N_TABLES; i++)
-    if (tables[i].scope == scope && mshed_utf_name_compare (tables[i].node, node_name) == 0)
+    if (tables[i].scope == scope && mshed_utf_name_fold ((guint8) tables[i].node[0]) == first
+        && mshed_utf_name_compare (tables[i].node, node_name) == 0)
       return tables[i].id;
   return MSHED_DFM_TABLE_NONE;
 }

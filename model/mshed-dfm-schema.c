@@ -323,6 +323,33 @@ mshed_dfm_schema_find_field (const MshedDfmTableInfo *table,
   return NULL;
 }
 
+#define N_SCOPES (MSHED_DFM_SCOPE_MATERIAL + 1)
+G_STATIC_ASSERT (MSHED_DFM_N_TABLES < G_MAXUINT8);
+
+/* the tables of each scope, in table order, ending with G_MAXUINT8: a lookup compares only the
+ * names of its own scope */
+static const guint8 *
+scope_tables (MshedDfmScope scope)
+{
+  static guint8 index[N_SCOPES][MSHED_DFM_N_TABLES + 1];
+  static gsize ready = 0;
+
+  if (g_once_init_enter (&ready))
+    {
+      for (guint sc = 0; sc < N_SCOPES; sc++)
+        {
+          guint n = 0;
+
+          for (guint i = 0; i < MSHED_DFM_N_TABLES; i++)
+            if (tables[i].scope == (MshedDfmScope) sc)
+              index[sc][n++] = (guint8) i;
+          index[sc][n] = G_MAXUINT8;
+        }
+      g_once_init_leave (&ready, 1);
+    }
+  return index[scope];
+}
+
 /**
  * mshed_dfm_schema_table_in_scope:
  * @node_name: a file name, matched ignoring ASCII case (docs/utf.md §3.4)
@@ -334,9 +361,15 @@ MshedDfmTable
 mshed_dfm_schema_table_in_scope (MshedDfmScope  scope,
                                  const char    *node_name)
 {
-  for (guint i = 0; i < MSHED_DFM_N_TABLES; i++)
-    if (tables[i].scope == scope && mshed_utf_name_compare (tables[i].node, node_name) == 0)
-      return tables[i].id;
+  /* the first byte, folded (docs/utf.md §3.4), rules out most names without a full compare */
+  guint8 first = mshed_utf_name_fold ((guint8) node_name[0]);
+
+  if ((guint) scope >= N_SCOPES)
+    return MSHED_DFM_TABLE_NONE;
+  for (const guint8 *i = scope_tables (scope); *i != G_MAXUINT8; i++)
+    if (mshed_utf_name_fold ((guint8) tables[*i].node[0]) == first
+        && mshed_utf_name_compare (tables[*i].node, node_name) == 0)
+      return tables[*i].id;
   return MSHED_DFM_TABLE_NONE;
 }
 

@@ -84,7 +84,7 @@ find_child (const MshedUtfNode *dir,
 static GHashTable *
 name_table_new (void)
 {
-  return g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  return g_hash_table_new_full (mshed_utf_name_hash, mshed_utf_name_equal, g_free, NULL);
 }
 
 static void
@@ -92,21 +92,15 @@ name_table_add (GHashTable *table,
                 const char *name,
                 gint        index)
 {
-  char *key = g_ascii_strdown (name, -1);
-
-  if (!g_hash_table_contains (table, key))
-    g_hash_table_insert (table, key, GINT_TO_POINTER (index + 1));
-  else
-    g_free (key);
+  if (!g_hash_table_contains (table, name))
+    g_hash_table_insert (table, g_strdup (name), GINT_TO_POINTER (index + 1));
 }
 
 static gint
 name_table_find (GHashTable *table,
                  const char *name)
 {
-  g_autofree char *key = g_ascii_strdown (name, -1);
-
-  return GPOINTER_TO_INT (g_hash_table_lookup (table, key)) - 1;
+  return GPOINTER_TO_INT (g_hash_table_lookup (table, name)) - 1;
 }
 
 /* the files of @dir that the schema places in @scope with ids base .. base + n − 1 */

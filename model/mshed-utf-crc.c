@@ -53,12 +53,6 @@ mshed_utf_crc_table_entry (guint index)
   return crc_table[index];
 }
 
-static inline guint8
-fold (guint8 c)
-{
-  return (c >= 0x41 && c <= 0x5A) ? (guint8) (c + 0x20) : c;
-}
-
 /**
  * mshed_utf_crc_bytes:
  *
@@ -72,7 +66,7 @@ mshed_utf_crc_bytes (const guint8 *bytes,
 
   crc_table_init ();
   for (gsize i = 0; i < len; i++)
-    crc = (crc >> 8) ^ crc_table[(crc ^ fold (bytes[i])) & 0xFF];
+    crc = (crc >> 8) ^ crc_table[(crc ^ mshed_utf_name_fold (bytes[i])) & 0xFF];
   return ~crc;
 }
 
@@ -104,14 +98,42 @@ mshed_utf_name_compare (const char *a,
 
   for (;; p++, q++)
     {
-      guint8 ca = fold (*p);
-      guint8 cb = fold (*q);
+      guint8 ca = mshed_utf_name_fold (*p);
+      guint8 cb = mshed_utf_name_fold (*q);
 
       if (ca != cb)
         return ca < cb ? -1 : 1;
       if (ca == 0)
         return 0;
     }
+}
+
+/**
+ * mshed_utf_name_hash:
+ *
+ * A #GHashFunc for names that agrees with mshed_utf_name_equal: names that differ only in
+ * ASCII case (docs/utf.md §3.4) hash alike.
+ */
+guint
+mshed_utf_name_hash (gconstpointer name)
+{
+  guint h = 5381;
+
+  for (const guint8 *p = name; *p; p++)
+    h = (h << 5) + h + mshed_utf_name_fold (*p);
+  return h;
+}
+
+/**
+ * mshed_utf_name_equal:
+ *
+ * A #GEqualFunc: whether two names match ignoring ASCII case (docs/utf.md §3.4).
+ */
+gboolean
+mshed_utf_name_equal (gconstpointer a,
+                      gconstpointer b)
+{
+  return mshed_utf_name_compare (a, b) == 0;
 }
 
 /* Windows-1252 0x80..0x9F; 0 = undefined (treewyrm encodes names as Windows-1252, §6) */

@@ -22,12 +22,22 @@ typedef struct {
   guint second;  /* even */
 } MshedUtfDosTime;
 
+/* the ASCII case fold of one name byte (docs/utf.md §3.4): `A`..`Z` to lower case */
+static inline guint8
+mshed_utf_name_fold (guint8 c)
+{
+  return (c >= 0x41 && c <= 0x5A) ? (guint8) (c + 0x20) : c;
+}
+
 guint32         mshed_utf_crc_table_entry     (guint              index);
 guint32         mshed_utf_crc                 (const char        *name);
 guint32         mshed_utf_crc_bytes           (const guint8      *bytes,
                                                gsize              len);
 int             mshed_utf_name_compare        (const char        *a,
                                                const char        *b);
+guint           mshed_utf_name_hash           (gconstpointer      name);
+gboolean        mshed_utf_name_equal          (gconstpointer      a,
+                                               gconstpointer      b);
 char           *mshed_utf_name_to_display     (const char        *name);
 gboolean        mshed_utf_dos_time_decode     (guint32            value,
                                                MshedUtfDosTime   *out);

@@ -86,7 +86,8 @@ _mshed_utf_cmp_u64 (guint64 a,
 MshedUtf     *_mshed_utf_alloc        (void);
 guint64       _mshed_utf_next_source_id (void);
 MshedUtfNode *_mshed_utf_node_alloc   (gboolean      is_dir,
-                                       const char   *name);
+                                       const char   *name,
+                                       GBytes       *data);
 void          _mshed_utf_append_child (MshedUtfNode *parent,
                                        MshedUtfNode *child);
 const MshedUtfSource *_mshed_utf_node_source (const MshedUtf     *self,

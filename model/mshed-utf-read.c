@@ -34,6 +34,7 @@ typedef struct {
   guint64           names_used;  /* bytes of the dictionary names are read from */
   guint8           *occupied;    /* one bit per tree byte that belongs to an entry read */
   guint8           *starts;      /* one bit per tree offset where an entry was read */
+  guint32           valid_time;  /* the last DOS time found valid (entries mostly share one) */
 } Reader;
 
 typedef struct {
@@ -63,6 +64,39 @@ bit_set (guint8 *bits,
          guint64 i)
 {
   bits[i >> 3] |= (guint8) (1u << (i & 7));
+}
+
+/* the mask of bits @from..@to - 1 of one byte (0 <= from < to <= 8) */
+static inline guint8
+byte_mask (guint from,
+           guint to)
+{
+  return (guint8) ((0xFFu << from) & (0xFFu >> (8 - to)));
+}
+
+/* Sets (@set) or tests bits @from..@to - 1 a byte at a time. Returns whether any was set
+ * before. */
+static gboolean
+bits_range (guint8  *bits,
+            guint64  from,
+            guint64  to,
+            gboolean set)
+{
+  guint8 any = 0;
+
+  while (from < to)
+    {
+      guint64 byte = from >> 3;
+      guint lo = (guint) (from & 7);
+      guint hi = to - (byte << 3) >= 8 ? 8 : (guint) (to - (byte << 3));
+      guint8 mask = byte_mask (lo, hi);
+
+      any |= bits[byte] & mask;
+      if (set)
+        bits[byte] |= mask;
+      from = (byte << 3) + hi;
+    }
+  return any != 0;
 }
 
 static gboolean
@@ -318,8 +352,7 @@ read_entry (Reader       *r,
   for (guint i = 0; i < N_FIELDS; i++)
     s.f[i] = mshed_read_u32 (r->data + at + 4 * i);
   s.slot = slot;
-  for (guint64 b = slot; b < (guint64) slot + MSHED_UTF_ENTRY_SIZE; b++)
-    bit_set (r->occupied, b);
+  bits_range (r->occupied, slot, (guint64) slot + MSHED_UTF_ENTRY_SIZE, TRUE);
   bit_set (r->starts, slot);
 
   s.name = read_name (r, parent, slot, s.f[F_NAME], &name_ok);
@@ -357,8 +390,13 @@ read_entry (Reader       *r,
           _("UTF entry %s, field sharingAttributes: 0x%X instead of 0 (kept)"), ENTRY_PATH,
           s.f[F_SHARE]);
   for (guint i = F_CTIME; i <= F_MTIME; i++)
-    if (s.f[i] != 0 && !mshed_utf_dos_time_decode (s.f[i], NULL))
+    if (s.f[i] != 0 && s.f[i] != r->valid_time)
       {
+        if (mshed_utf_dos_time_decode (s.f[i], NULL))
+          {
+            r->valid_time = s.f[i];
+            continue;
+          }
         note (r, MSHED_SEVERITY_INFO, MSHED_CHECK_UTF_TIMESTAMP, ENTRY_PATH, field_names[i],
               at + 4 * i, _("UTF entry %s, field %s: 0x%08X is not a valid DOS date and time "
                             "(kept)"), ENTRY_PATH, field_names[i], s.f[i]);
@@ -414,7 +452,7 @@ read_entry (Reader       *r,
     }
 
   g_array_append_val (r->utf->src, s);
-  node = _mshed_utf_node_alloc (is_dir, s.name);
+  node = _mshed_utf_node_alloc (is_dir, s.name, s.data);
   node->src = r->utf->src->len - 1;
   node->source_id = r->utf->source_id;
   node->attributes = attr;
@@ -425,11 +463,6 @@ read_entry (Reader       *r,
   node->sizes[0] = s.f[F_ALLOC];
   node->sizes[1] = s.f[F_USED];
   node->sizes[2] = s.f[F_UNCOMPRESSED];
-  if (!is_dir)
-    {
-      g_bytes_unref (node->data);
-      node->data = g_bytes_ref (s.data);
-    }
   if (parent)
     _mshed_utf_append_child (parent, node);
   return node;
@@ -492,12 +525,11 @@ read_tree (Reader *r)
                      fr->field_at, _("UTF entry %s, field %s: entry offset %u leads to an entry "
                                      "that is already part of the tree (a cycle)"),
                      HOLDER_PATH, fr->field, off);
-      for (guint64 b = off; b < (guint64) off + MSHED_UTF_ENTRY_SIZE; b++)
-        if (bit_get (r->occupied, b))
-          return fail (r, MSHED_MODEL_ERROR_CONTAINER, MSHED_CHECK_UTF_ENTRY_OVERLAP, HOLDER_PATH,
-                       fr->field, fr->field_at,
-                       _("UTF entry %s, field %s: the entry at tree offset %u overlaps another "
-                         "entry"), HOLDER_PATH, fr->field, off);
+      if (bits_range (r->occupied, off, (guint64) off + MSHED_UTF_ENTRY_SIZE, FALSE))
+        return fail (r, MSHED_MODEL_ERROR_CONTAINER, MSHED_CHECK_UTF_ENTRY_OVERLAP, HOLDER_PATH,
+                     fr->field, fr->field_at,
+                     _("UTF entry %s, field %s: the entry at tree offset %u overlaps another "
+                       "entry"), HOLDER_PATH, fr->field, off);
       if (off % MSHED_UTF_ENTRY_SIZE != 0
           && !soft (r, MSHED_CHECK_UTF_LINK_ALIGN, HOLDER_PATH, fr->field, fr->field_at,
                     _("the entry is read at that offset"),
@@ -545,6 +577,43 @@ entry_at (Reader             *r,
   return (guint64) r->h.tree_offset + _mshed_utf_node_source (r->utf, node)->slot + 4 * field;
 }
 
+/* siblings up to this many are compared pairwise (a bounded cost per child); more go through
+ * a hash table, so a hostile directory stays linear */
+#define DUPLICATE_PAIRWISE_MAX 8
+
+static void
+check_duplicates (Reader             *r,
+                  const MshedUtfNode *dir)
+{
+  g_autoptr(GHashTable) seen = NULL;
+  guint n = 0;
+
+  for (MshedUtfNode *c = dir->first_child; c && n <= DUPLICATE_PAIRWISE_MAX; c = c->next)
+    n++;
+  if (n > DUPLICATE_PAIRWISE_MAX)
+    seen = g_hash_table_new (mshed_utf_name_hash, mshed_utf_name_equal);
+
+  for (MshedUtfNode *c = dir->first_child; c; c = c->next)
+    {
+      gboolean duplicate = FALSE;
+
+      if (seen)
+        duplicate = !g_hash_table_add (seen, c->name);
+      else
+        for (MshedUtfNode *e = dir->first_child; e != c && !duplicate; e = e->next)
+          duplicate = g_ascii_strcasecmp (e->name, c->name) == 0;
+      if (duplicate)
+        {
+          g_autofree char *cpath = mshed_utf_node_dup_path (c);
+
+          note (r, MSHED_SEVERITY_WARNING, MSHED_CHECK_UTF_DUPLICATE_NAME, cpath,
+                "nameOffset", entry_at (r, c, F_NAME),
+                _("UTF entry %s: an earlier sibling has the same name, ignoring case; "
+                  "lookups find only the first"), cpath);
+        }
+    }
+}
+
 static void
 check_nodes (Reader *r)
 {
@@ -562,25 +631,7 @@ check_nodes (Reader *r)
                                             "write empty directories)"), path);
         }
       if (n->is_dir && n->first_child && n->first_child->next)
-        {
-          g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal,
-                                                               g_free, NULL);
-
-          for (MshedUtfNode *c = n->first_child; c; c = c->next)
-            {
-              char *folded = g_ascii_strdown (c->name, -1);
-
-              if (!g_hash_table_add (seen, folded))
-                {
-                  g_autofree char *cpath = mshed_utf_node_dup_path (c);
-
-                  note (r, MSHED_SEVERITY_WARNING, MSHED_CHECK_UTF_DUPLICATE_NAME, cpath,
-                        "nameOffset", entry_at (r, c, F_NAME),
-                        _("UTF entry %s: an earlier sibling has the same name, ignoring case; "
-                          "lookups find only the first"), cpath);
-                }
-            }
-        }
+        check_duplicates (r, n);
       if (!n->is_dir && mshed_utf_is_string_leaf_name (n->name))
         {
           gsize size;

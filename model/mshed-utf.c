@@ -63,9 +63,11 @@ _mshed_utf_alloc (void)
   return self;
 }
 
+/* @data: (nullable): a file's payload (referenced; NULL: empty) */
 MshedUtfNode *
 _mshed_utf_node_alloc (gboolean    is_dir,
-                       const char *name)
+                       const char *name,
+                       GBytes     *data)
 {
   MshedUtfNode *node = g_new0 (MshedUtfNode, 1);
 
@@ -74,7 +76,7 @@ _mshed_utf_node_alloc (gboolean    is_dir,
   node->src = -1;
   node->attributes = is_dir ? MSHED_UTF_ATTR_DIRECTORY : MSHED_UTF_ATTR_FILE;
   if (!is_dir)
-    node->data = g_bytes_new (NULL, 0);
+    node->data = data ? g_bytes_ref (data) : g_bytes_new (NULL, 0);
   return node;
 }
 
@@ -123,7 +125,7 @@ mshed_utf_new (void)
   self->header.entry_size = MSHED_UTF_ENTRY_SIZE;
   self->header.filetime = mshed_utf_filetime_from_datetime (now);
   self->new_time = mshed_utf_dos_time_encode (now);
-  self->root = _mshed_utf_node_alloc (TRUE, MSHED_UTF_ROOT_NAME);
+  self->root = _mshed_utf_node_alloc (TRUE, MSHED_UTF_ROOT_NAME, NULL);
   for (guint i = 0; i < 3; i++)
     self->root->times[i] = self->new_time;
   self->modified = TRUE;
@@ -641,7 +643,7 @@ MshedUtfNode *
 mshed_utf_node_new_directory (MshedUtf   *self,
                               const char *name)
 {
-  MshedUtfNode *node = _mshed_utf_node_alloc (TRUE, name);
+  MshedUtfNode *node = _mshed_utf_node_alloc (TRUE, name, NULL);
 
   stamp (self, node);
   return node;
@@ -658,14 +660,9 @@ mshed_utf_node_new_file (MshedUtf   *self,
                          const char *name,
                          GBytes     *data)
 {
-  MshedUtfNode *node = _mshed_utf_node_alloc (FALSE, name);
+  MshedUtfNode *node = _mshed_utf_node_alloc (FALSE, name, data);
 
   stamp (self, node);
-  if (data)
-    {
-      g_bytes_unref (node->data);
-      node->data = g_bytes_ref (data);
-    }
   return node;
 }
 

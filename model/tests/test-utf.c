@@ -623,6 +623,57 @@ test_depth (void)
     }
 }
 
+/* §3.4: siblings whose names differ only in ASCII case are reported once each after the first,
+ * in small directories (compared pairwise) and large ones (through a hash table) alike; bytes
+ * outside A..Z are not folded */
+static void
+test_duplicate_names (void)
+{
+  static const guint sizes[] = { 4, 8, 9, 40 };
+
+  for (guint k = 0; k < G_N_ELEMENTS (sizes); k++)
+    {
+      guint n = sizes[k];
+      g_autoptr(MshedUtf) utf = mshed_utf_new ();
+      g_autoptr(GBytes) out = NULL;
+      g_autoptr(MshedUtf) back = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autoptr(MshedDiagnostics) diags = mshed_diagnostics_new ();
+      MshedUtfNode *root = mshed_utf_get_root (utf);
+      guint found = 0;
+
+      for (guint i = 0; i < n; i++)
+        {
+          /* child 0 "Dup", the last two "dUP" and "DUP", child 1 "\xC0" and child 2 "\xE0"
+           * (Windows-1252 À and à: different names) */
+          g_autofree char *name = i == 0 ? g_strdup ("Dup") : i == n - 2 ? g_strdup ("dUP")
+                                  : i == n - 1 ? g_strdup ("DUP") : i == 1 ? g_strdup ("\xC0")
+                                  : i == 2 ? g_strdup ("\xE0") : g_strdup_printf ("f%u", i);
+          MshedUtfNode *file = mshed_utf_node_new_file (utf, name, NULL);
+
+          g_assert_true (mshed_utf_insert_child (utf, root, i, file, NULL));
+        }
+      out = mshed_utf_serialize (utf, MSHED_UTF_WRITE_CANONICAL, NULL, NULL);
+      back = mshed_utf_parse (out, MSHED_MODE_STRICT, diags, &error);
+      g_assert_no_error (error);
+      for (guint i = 0; i < mshed_diagnostics_get_n_items (diags); i++)
+        {
+          const MshedDiagnostic *d = mshed_diagnostics_get (diags, i);
+          guint child = found == 0 ? n - 2 : n - 1;
+
+          if (d->check != MSHED_CHECK_UTF_DUPLICATE_NAME)
+            continue;
+          g_assert_cmpuint (found, <, 2);
+          g_assert_cmpstr (d->path, ==, found == 0 ? "\\dUP" : "\\DUP");
+          g_assert_cmpstr (d->field, ==, "nameOffset");
+          /* the entries follow the root in the tree block at 56 */
+          g_assert_cmpuint (d->offset, ==, 56 + 44 * (child + 1) + 4);
+          found++;
+        }
+      g_assert_cmpuint (found, ==, 2);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -636,6 +687,7 @@ main (int   argc,
   g_test_add_func ("/model/utf/example-write", test_example_write);
   g_test_add_func ("/model/utf/odd-read", test_odd_read);
   g_test_add_func ("/model/utf/depth", test_depth);
+  g_test_add_func ("/model/utf/duplicate-names", test_duplicate_names);
   for (guint i = 0; i < G_N_ELEMENTS (rules); i++)
     {
       g_autofree char *path = g_strdup_printf ("/model/utf/rule/%s", rules[i].name);

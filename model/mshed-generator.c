@@ -343,8 +343,8 @@ plan_nodes (Gen *gen)
         }
 
       /* names: Cyrillic for node 0 and some others, the last one empty, ASCII otherwise */
-      if (gen->params->empty_names && n == gen->n_nodes - 1
-          && (n > 0 || !gen->params->cyrillic_names))
+      if (gen->params->empty_names && n == gen->n_nodes - 1 &&
+          (n > 0 || !gen->params->cyrillic_names))
         {
           node->name = NULL;
           node->name_len = 0;

@@ -244,7 +244,8 @@ about_action (GSimpleAction *action,
                          "program-name", "mshed",
                          "logo-icon-name", APP_ID,
                          "version", PACKAGE_VERSION,
-                         "comments", _("A table-and-hex editor for Parkan: Iron Strategy MSH models"),
+                         "comments",
+                         _("A table-and-hex editor for Parkan: Iron Strategy MSH models"),
                          "authors", authors,
                          /* translators: put your name here */
                          "translator-credits", _("translator-credits"),
@@ -348,9 +349,11 @@ mshed_application_startup (GApplication *app)
   else
     g_debug ("GSettings schema %s not installed: window layout will not be remembered", APP_ID);
 
-  g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions, G_N_ELEMENTS (app_actions), app);
+  g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions, G_N_ELEMENTS (app_actions),
+                                   app);
   for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
-    gtk_application_set_accels_for_action (GTK_APPLICATION (app), accels[i].action, accels[i].accels);
+    gtk_application_set_accels_for_action (GTK_APPLICATION (app), accels[i].action,
+                                           accels[i].accels);
   /* the icon ships in the resources too (uninstalled builds, a Devel build's own name) */
   gtk_window_set_default_icon_name (gtk_icon_theme_has_icon (gtk_icon_theme_get_for_display (
                                                                gdk_display_get_default ()), APP_ID)

@@ -24,8 +24,10 @@ _mshed_window_actions_update (MshedWindow *self)
 
   gtk_widget_action_set_enabled (widget, "win.save", has_doc);
   gtk_widget_action_set_enabled (widget, "win.save-as", has_doc);
-  gtk_widget_action_set_enabled (widget, "win.undo", has_doc && mshed_document_can_undo (self->document));
-  gtk_widget_action_set_enabled (widget, "win.redo", has_doc && mshed_document_can_redo (self->document));
+  gtk_widget_action_set_enabled (widget, "win.undo",
+                                 has_doc && mshed_document_can_undo (self->document));
+  gtk_widget_action_set_enabled (widget, "win.redo",
+                                 has_doc && mshed_document_can_redo (self->document));
   gtk_widget_action_set_enabled (widget, "win.find", has_doc);
   gtk_widget_action_set_enabled (widget, "win.rename-node", has_doc);
   gtk_widget_action_set_enabled (widget, "win.recompute-all",
@@ -165,7 +167,8 @@ on_stale_response (GtkDialog   *dialog,
       if (!mshed_document_recompute_stale_all (req->self->document, MSHED_DERIVED_DETERMINED,
                                                &error))
         {
-          _mshed_window_show_error (req->self, _("Could not recompute the stale data"), error->message);
+          _mshed_window_show_error (req->self, _("Could not recompute the stale data"),
+                                    error->message);
           save_request_free (req);
           return;
         }

@@ -149,8 +149,10 @@ show_archive (MshedWindow *self,
     }
   gtk_column_view_set_model (self->archive_view,
                              GTK_SELECTION_MODEL (gtk_single_selection_new (G_LIST_MODEL (store))));
-  title = g_strdup_printf (g_dngettext (NULL, "%s: %u entry, %u model — activate a model to open it",
-                                        "%s: %u entries, %u models — activate a model to open it", n),
+  title = g_strdup_printf (g_dngettext (NULL,
+                                        "%s: %u entry, %u model — activate a model to open it",
+                                        "%s: %u entries, %u models — activate a model to open it",
+                                        n),
                            base, n, n_models);
   gtk_label_set_label (self->archive_title, title);
 

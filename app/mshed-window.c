@@ -460,7 +460,8 @@ save_window_state (MshedWindow *self)
     return;
   gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);
   _mshed_window_layout_save (self, settings);
-  g_settings_set_boolean (settings, "window-maximized", gtk_window_is_maximized (GTK_WINDOW (self)));
+  g_settings_set_boolean (settings, "window-maximized",
+                          gtk_window_is_maximized (GTK_WINDOW (self)));
   if (!gtk_window_is_maximized (GTK_WINDOW (self)))
     {
       g_settings_set_int (settings, "window-width", width);
@@ -478,7 +479,8 @@ on_unknown_record_activated (MshedWindow       *self,
   gtk_notebook_set_current_page (self->side_notebook, 1);
   mshed_hex_view_show_record (self->hex_view, id, row);
   if (_mshed_window_select_grid (self, id))
-    mshed_table_view_reveal (grid_for (self, id == MSHED_TABLE_NORMALS ? MSHED_TABLE_POSITIONS : id),
+    mshed_table_view_reveal (grid_for (self,
+                                       id == MSHED_TABLE_NORMALS ? MSHED_TABLE_POSITIONS : id),
                              row, NULL);
 }
 

@@ -13,7 +13,8 @@
 
 #include "mshed-diagnostic.h"
 
-G_DEFINE_BOXED_TYPE (MshedDiagnostic, mshed_diagnostic, mshed_diagnostic_copy, mshed_diagnostic_free)
+G_DEFINE_BOXED_TYPE (MshedDiagnostic, mshed_diagnostic,
+                     mshed_diagnostic_copy, mshed_diagnostic_free)
 
 MshedDiagnostic *
 mshed_diagnostic_copy (const MshedDiagnostic *self)

@@ -13,7 +13,8 @@
 
 G_BEGIN_DECLS
 
-/* One code per invariant of the spec (docs/nres.md §8, docs/msh.md §3 and §9). Tests assert on them. */
+/* One code per invariant of the spec (docs/nres.md §8, docs/msh.md §3 and §9). Tests assert on
+ * them. */
 typedef enum {
   /* container, docs/nres.md §8 */
   MSHED_CHECK_NRES_TOO_SHORT = 1,

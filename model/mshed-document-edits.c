@@ -732,7 +732,9 @@ mshed_document_set_resource_name (MshedDocument *self,
   if (len > MSHED_NRES_NAME_SIZE - 1)
     {
       g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_RANGE,
-                   _("NRes directory record %u, field name: “%s” is %zu bytes long; at most 35 fit"), res_index, name, len);
+                   _("NRes directory record %u, field name: “%s” is %zu bytes long; "
+                     "at most 35 fit"),
+                   res_index, name, len);
       return FALSE;
     }
   mshed_entry_header_get (mshed_nres_peek_entry (doc_nres (self), res_index), &h);
@@ -808,8 +810,9 @@ mshed_document_replace_bytes (MshedDocument *self,
                             e->type_id == 10))
     {
       g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_RANGE,
-                   _("Resource %u (Res%u) holds fixed-size records: replacing %zu bytes with %zu would change its length. Use the row "
-                     "commands (or a rename for Res10) instead."),
+                   _("Resource %u (Res%u) holds fixed-size records: replacing %zu bytes with %zu "
+                     "would change its length. Use the row commands (or a rename for Res10) "
+                     "instead."),
                    res_index, e->type_id, old_length, len);
       return FALSE;
     }

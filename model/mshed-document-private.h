@@ -5,7 +5,8 @@
  *
  * Shared by mshed-document.c (core: primitives, history, signals, validation),
  * mshed-document-save.c (serialising and saving),
- * mshed-document-stale.c (the stale set), mshed-document-edits.c (cell, name, raw and resource edits, recompute) and
+ * mshed-document-stale.c (the stale set),
+ * mshed-document-edits.c (cell, name, raw and resource edits, recompute) and
  * mshed-document-rows.c (row insert/delete/duplicate/move with reference fix-ups).
  */
 #pragma once

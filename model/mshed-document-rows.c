@@ -360,8 +360,8 @@ rebuild_nodes (MshedDocument *self,
           {
             g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_UNSUPPORTED,
                          _("Table nodes, row %u, field hdr3: %u does not end a track of the "
-                           "key pool in node order (docs/msh.md §7.7), so nodes cannot be inserted, "
-                           "removed or moved"), i, h3);
+                           "key pool in node order (docs/msh.md §7.7), so nodes cannot be "
+                           "inserted, removed or moved"), i, h3);
             return FALSE;
           }
         track_start[i] = start;
@@ -650,7 +650,8 @@ row_op (MshedDocument *self,
       if (rlen != (gsize) n * info->stride)
         {
           g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_RANGE,
-                       _("Table %s: %u new rows need %zu bytes, not %zu"), info->name, n, (gsize) n * info->stride, rlen);
+                       _("Table %s: %u new rows need %zu bytes, not %zu"), info->name, n,
+                       (gsize) n * info->stride, rlen);
           return FALSE;
         }
     }

@@ -332,7 +332,8 @@ plan_nodes (Gen *gen)
           if (rng_chance (rng, 0.4))
             node->cell[5 + group] = assign_cell (gen, 1, max_slots, lod0);
           if (rng_chance (rng, 0.25))
-            node->cell[10 + group] = assign_cell (gen, 2, max_slots, lod0);  /* lod 1 may be a gap */
+            /* lod 1 may be a gap */
+            node->cell[10 + group] = assign_cell (gen, 2, max_slots, lod0);
           if (rng_chance (rng, 0.15))
             {
               guint other = (group + 1 + rng_below (rng, MSHED_N_GROUPS - 1)) % MSHED_N_GROUPS;
@@ -342,7 +343,8 @@ plan_nodes (Gen *gen)
         }
 
       /* names: Cyrillic for node 0 and some others, the last one empty, ASCII otherwise */
-      if (gen->params->empty_names && n == gen->n_nodes - 1 && (n > 0 || !gen->params->cyrillic_names))
+      if (gen->params->empty_names && n == gen->n_nodes - 1 &&
+          (n > 0 || !gen->params->cyrillic_names))
         {
           node->name = NULL;
           node->name_len = 0;
@@ -734,7 +736,7 @@ write_slots (Gen    *gen,
     }
 }
 
-/* Animation, docs/msh.md §7.7 ------------------------------------------------------------------- */
+/* Animation, docs/msh.md §7.7 ------------------------------------------------------------------ */
 
 static void
 write_key (guint8       *rec,
@@ -1183,7 +1185,8 @@ static const char *const archive_bases[] = {
   "hangar", "bridge",
 };
 
-/* Odd-case names with characters between 'Z' and 'a' to exercise the sort fold (docs/nres.md §5.2). */
+/* Odd-case names with characters between 'Z' and 'a' to exercise the sort fold
+ * (docs/nres.md §5.2). */
 static void
 make_base_name (Rng   *rng,
                 guint  index,

@@ -233,7 +233,8 @@ mshed_nres_parse (GBytes            *bytes,
   if (len < MSHED_NRES_HEADER_SIZE)
     return parse_fail (diags, error, MSHED_MODEL_ERROR_TRUNCATED, MSHED_CHECK_NRES_TOO_SHORT,
                        -1, "header", 0,
-                       g_strdup_printf (_("NRes header: the data is %zu bytes long, shorter than the 16-byte header"), len));
+                       g_strdup_printf (_("NRes header: the data is %zu bytes long, shorter than "
+                                          "the 16-byte header"), len));
 
   if (memcmp (data, "NL\0\1", 4) == 0)
     return parse_fail (diags, error, MSHED_MODEL_ERROR_UNSUPPORTED, MSHED_CHECK_NRES_RSLI,
@@ -710,7 +711,9 @@ mshed_nres_set_name (MshedNres  *self,
   if (len > MSHED_NRES_NAME_SIZE - 1)
     {
       g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_RANGE,
-                   _("NRes directory record %u, field name: “%s” is %zu bytes long; at most 35 fit"), index, name, len);
+                   _("NRes directory record %u, field name: “%s” is %zu bytes long; "
+                     "at most 35 fit"),
+                   index, name, len);
       return FALSE;
     }
   memset (e->name, 0, MSHED_NRES_NAME_SIZE);

@@ -999,7 +999,8 @@ follow_partners (const MshedModel *model,
       gboolean linked = FALSE;
 
       if (n == MSHED_NONE || n == before[0] || n == before[1] || n == before[2] ||
-          n < st->tri_start || n >= st->tri_start + st->n || mshed_sorted_rows_contain (rows, n_rows, n))
+          n < st->tri_start || n >= st->tri_start + st->n ||
+          mshed_sorted_rows_contain (rows, n_rows, n))
         continue;
       local = n - st->tri_start;
       rec = partner_record (model, partners, n);
@@ -1276,7 +1277,7 @@ mshed_compute_attributes (const MshedModel *model,
   return TRUE;
 }
 
-/* Animation map (docs/msh.md §7.7 writer procedure) --------------------------------------------- */
+/* Animation map (docs/msh.md §7.7 writer procedure) -------------------------------------------- */
 
 gboolean
 mshed_compute_animation_map (const MshedModel *model,

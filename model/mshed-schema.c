@@ -28,7 +28,8 @@
 static const MshedField node_fields[] = {
   { "hdr0", 0, MSHED_FIELD_U16, U | H, NO, 0, N_("Node flags (meaning unknown)") },
   { "hdr1", 2, MSHED_FIELD_U16, S, MSHED_TABLE_NODES, 0, N_("Parent node (none: root)") },
-  { "hdr2", 4, MSHED_FIELD_U16, S, MSHED_TABLE_MAP, 0, N_("Start of the frame map in Res19 (none: static)") },
+  { "hdr2", 4, MSHED_FIELD_U16, S, MSHED_TABLE_MAP, 0,
+    N_("Start of the frame map in Res19 (none: static)") },
   { "hdr3", 6, MSHED_FIELD_U16, S, MSHED_TABLE_KEYS, 0, N_("Fallback key in Res8") },
   { "slot0", 8, MSHED_FIELD_U16, S, MSHED_TABLE_SLOTS, 0, N_("Slot for LOD 0, group 0") },
   { "slot1", 10, MSHED_FIELD_U16, S, MSHED_TABLE_SLOTS, 0, N_("Slot for LOD 0, group 1") },
@@ -73,7 +74,8 @@ static const MshedField header_fields[] = {
 };
 
 static const MshedField slot_fields[] = {
-  { "triStart", 0, MSHED_FIELD_U16, 0, MSHED_TABLE_TRIS, 0, N_("First triangle descriptor in Res7") },
+  { "triStart", 0, MSHED_FIELD_U16, 0, MSHED_TABLE_TRIS, 0,
+    N_("First triangle descriptor in Res7") },
   { "triCount", 2, MSHED_FIELD_U16, 0, NO, 0, N_("Number of triangle descriptors") },
   { "batchStart", 4, MSHED_FIELD_U16, 0, MSHED_TABLE_BATCHES, 0, N_("First batch in Res13") },
   { "batchCount", 6, MSHED_FIELD_U16, 0, NO, 0, N_("Number of batches") },
@@ -113,7 +115,8 @@ static const MshedField uv_fields[] = {
 };
 
 static const MshedField index_fields[] = {
-  { "index", 0, MSHED_FIELD_U16, 0, MSHED_TABLE_POSITIONS, 0, N_("Vertex, relative to the batch's baseVertex") },
+  { "index", 0, MSHED_FIELD_U16, 0, MSHED_TABLE_POSITIONS, 0,
+    N_("Vertex, relative to the batch's baseVertex") },
 };
 
 static const MshedField tri_fields[] = {
@@ -146,7 +149,8 @@ static const MshedField batch_fields[] = {
   { "indexCount", 8, MSHED_FIELD_U16, 0, NO, 0, N_("Number of Res6 indices") },
   { "indexStart", 10, MSHED_FIELD_U32, 0, MSHED_TABLE_INDICES, 0, N_("First Res6 index") },
   { "unk14", 14, MSHED_FIELD_U16, U | H, NO, 0, N_("Unknown word at +14") },
-  { "baseVertex", 16, MSHED_FIELD_U32, 0, MSHED_TABLE_POSITIONS, 0, N_("Added to every index of the batch") },
+  { "baseVertex", 16, MSHED_FIELD_U32, 0, MSHED_TABLE_POSITIONS, 0,
+    N_("Added to every index of the batch") },
 };
 
 static const MshedField extra15_fields[] = {

@@ -405,7 +405,8 @@ mshed_validate_nested_entry (const MshedNresEntry *e,
 
   if (size < 4 || mshed_read_u32 (data) != MSHED_NRES_MAGIC)
     {
-      mshed_diagnostics_add (diags, MSHED_SEVERITY_ERROR, MSHED_CHECK_NRES_NESTED, G_MAXUINT32, (gint) index,
+      mshed_diagnostics_add (diags, MSHED_SEVERITY_ERROR, MSHED_CHECK_NRES_NESTED, G_MAXUINT32,
+                             (gint) index,
                              MSHED_TABLE_DIRECTORY, index, "data_offset", e->data_offset,
                              _("NRes directory record %u (“%s”): named like a model, but its "
                                "%zu-byte payload does not start with an NRes "

@@ -4,9 +4,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * A deterministic generator of UTF files (docs/utf.md): generic trees, laid out canonically
- * (docs/utf.md §8) or in any of the non-canonical ways the writer must preserve (docs/utf.md §7), and the node
- * skeleton of a Freelancer deformable model (DFM) with payloads of plausible sizes. There are
- * no game files in the project; tests use these instead.
+ * (docs/utf.md §8) or in any of the non-canonical ways the writer must preserve
+ * (docs/utf.md §7), and the node skeleton of a Freelancer deformable model (DFM) with payloads
+ * of plausible sizes. There are no game files in the project; tests use these instead.
  *
  * The output depends only on the parameters (a splitmix64 stream per seed). Generated files
  * parse in strict mode without errors; non-canonical layouts carry only the warnings and notes
@@ -24,20 +24,27 @@ G_BEGIN_DECLS
 
 /* How mshed_utf_layout places a tree in a file. 0 is the canonical layout of docs/utf.md §8. */
 typedef enum {
-  MSHED_UTF_GEN_NAMES_FIRST     = 1 << 0,   /* dictionary before the tree (voice banks, docs/utf.md §1) */
+  MSHED_UTF_GEN_NAMES_FIRST     = 1 << 0,   /* dictionary before the tree (voice banks,
+                                             * docs/utf.md §1) */
   MSHED_UTF_GEN_DATA_FIRST      = 1 << 1,   /* data block before the dictionary (docs/utf.md §1) */
-  MSHED_UTF_GEN_SHUFFLE_ENTRIES = 1 << 2,   /* entries in a random physical order (docs/utf.md §3.3) */
-  MSHED_UTF_GEN_NAMES_SLACK     = 1 << 3,   /* dictionary over-allocated, slack non-zero (docs/utf.md §4) */
-  MSHED_UTF_GEN_LEADING_EMPTY   = 1 << 4,   /* dictionary starts with an empty string (docs/utf.md §4) */
+  MSHED_UTF_GEN_SHUFFLE_ENTRIES = 1 << 2,   /* entries in a random physical order
+                                             * (docs/utf.md §3.3) */
+  MSHED_UTF_GEN_NAMES_SLACK     = 1 << 3,   /* dictionary over-allocated, slack non-zero
+                                             * (docs/utf.md §4) */
+  MSHED_UTF_GEN_LEADING_EMPTY   = 1 << 4,   /* dictionary starts with an empty string
+                                             * (docs/utf.md §4) */
   MSHED_UTF_GEN_NO_DEDUP        = 1 << 5,   /* every entry stores its own copy of its name */
   MSHED_UTF_GEN_EXACT_ALLOC     = 1 << 6,   /* dataSizeAllocated = dataSizeUsed (treewyrm) */
-  MSHED_UTF_GEN_PAD_JUNK        = 1 << 7,   /* payload padding holds non-zero bytes (docs/utf.md §5) */
-  MSHED_UTF_GEN_SHARE_PAYLOADS  = 1 << 8,   /* identical payloads share one range (docs/utf.md §5) */
+  MSHED_UTF_GEN_PAD_JUNK        = 1 << 7,   /* payload padding holds non-zero bytes
+                                             * (docs/utf.md §5) */
+  MSHED_UTF_GEN_SHARE_PAYLOADS  = 1 << 8,   /* identical payloads share one range
+                                             * (docs/utf.md §5) */
   MSHED_UTF_GEN_GAPS            = 1 << 9,   /* unreferenced bytes between regions and payloads
                                              * and after the end (docs/utf.md §7 item 5) */
   MSHED_UTF_GEN_TREE_SLACK      = 1 << 10,  /* unreachable entries and trailing bytes in the
                                              * tree block */
-  MSHED_UTF_GEN_HEADER_EXTRA    = 1 << 11,  /* entryOffset, unusedOffset/Size set (docs/utf.md §2) */
+  MSHED_UTF_GEN_HEADER_EXTRA    = 1 << 11,  /* entryOffset, unusedOffset/Size set
+                                             * (docs/utf.md §2) */
   MSHED_UTF_GEN_REVERSE_DATA    = 1 << 12,  /* payloads stored in reverse tree order */
   MSHED_UTF_GEN_ALL_LAYOUTS     = (1 << 13) - 1,
 } MshedUtfGenLayout;

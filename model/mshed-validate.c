@@ -155,7 +155,8 @@ mshed_validate_nres_layout (const MshedNres  *nres,
     return;
   dir_offset = total - (guint64) n * MSHED_NRES_RECORD_SIZE;
 
-  /* Sort table (docs/nres.md §5.2). A table that is not even a permutation was reported by the parser. */
+  /* Sort table (docs/nres.md §5.2). A table that is not even a permutation was reported by the
+   * parser. */
   if (n > 0)
     {
       gboolean permutation = TRUE;
@@ -875,7 +876,7 @@ check_nodes (Ctx *c)
     _mshed_rules_node (&c->rules, c->res[1].data + (gsize) n * 38, n);
 }
 
-/* Canonical animation layout (docs/msh.md §7.7), warnings --------------------------------------- */
+/* Canonical animation layout (docs/msh.md §7.7), warnings -------------------------------------- */
 
 static inline float
 key_time (const Ctx *c,

@@ -3,8 +3,9 @@
  * Copyright 2026 The mshed authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Container and model validation (docs/nres.md §7.2/§8, docs/msh.md §3 and §9). Every finding becomes a
- * structured MshedDiagnostic. Strict mode: every violated invariant of docs/msh.md §9.1 is an error.
+ * Container and model validation (docs/nres.md §7.2/§8, docs/msh.md §3 and §9). Every finding
+ * becomes a structured MshedDiagnostic. Strict mode: every violated invariant of docs/msh.md §9.1
+ * is an error.
  * Tolerant mode: the same checks, but locally broken items are reported as dropped (warnings)
  * and the model stays loadable; consumers use the bounds-checked accessors and skip them.
  */

@@ -148,7 +148,8 @@ main (int   argc,
   bytes = mshed_generate_model_bytes (&params);
   dir = g_dir_make_tmp ("mshed-bench-XXXXXX", NULL);
   path = g_build_filename (dir, "big.msh", NULL);
-  g_file_set_contents (path, g_bytes_get_data (bytes, NULL), (gssize) g_bytes_get_size (bytes), NULL);
+  g_file_set_contents (path, g_bytes_get_data (bytes, NULL), (gssize) g_bytes_get_size (bytes),
+                       NULL);
 
   app = mshed_application_new ();
   g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
@@ -169,8 +170,8 @@ main (int   argc,
   c1 = cpu_time ();
   g_print ("open %uk-triangle model (%.1f MB) to first drawn window: %.1f ms (opening %.1f ms, "
            "first frame %.1f ms; CPU time of all threads %.1f ms)\n",
-           params.n_triangles / 1000, g_bytes_get_size (bytes) / 1e6, (t1 - t0) / 1000.0, (t_call - t0) / 1000.0,
-           (t1 - t_call) / 1000.0, (c1 - c0) / 1000.0);
+           params.n_triangles / 1000, g_bytes_get_size (bytes) / 1e6, (t1 - t0) / 1000.0,
+           (t_call - t0) / 1000.0, (t1 - t_call) / 1000.0, (c1 - c0) / 1000.0);
 
   /* a grid builds its rows when first shown */
   t0 = g_get_monotonic_time ();
@@ -182,7 +183,8 @@ main (int   argc,
   g_print ("first switch to the triangle grid, until drawn: %.1f ms (CPU time %.1f ms)\n",
            (t1 - t0) / 1000.0, (c1 - c0) / 1000.0);
   wait_paints (2);
-  scroller = GTK_SCROLLED_WINDOW (find_type (GTK_WIDGET (window->grids[3]), GTK_TYPE_SCROLLED_WINDOW));
+  scroller = GTK_SCROLLED_WINDOW (find_type (GTK_WIDGET (window->grids[3]),
+                                             GTK_TYPE_SCROLLED_WINDOW));
   adj = gtk_scrolled_window_get_vadjustment (scroller);
   t0 = g_get_monotonic_time ();
   c0 = cpu_time ();

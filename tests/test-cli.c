@@ -636,8 +636,8 @@ run_reference (const char  *name,
   const char *argv[] = { python, script, name, NULL };
   int wait_status = 0;
 
-  g_assert_true (g_spawn_sync (cli_test_dir (), (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, out,
-                               NULL, &wait_status, &error));
+  g_assert_true (g_spawn_sync (cli_test_dir (), (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                               out, NULL, &wait_status, &error));
   g_assert_no_error (error);
   g_assert_true (WIFEXITED (wait_status));
   return WEXITSTATUS (wait_status);

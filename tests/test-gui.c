@@ -213,7 +213,8 @@ test_broken_opens_tolerant (void)
   offset = mshed_model_get_record_offset (model, MSHED_TABLE_SLOTS, 0) + 6;
   data = g_memdup2 (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
   mshed_write_u16 (data + offset, 0x7FFF);
-  g_assert_true (g_file_set_contents (path, (const char *) data, (gssize) g_bytes_get_size (bytes), NULL));
+  g_assert_true (g_file_set_contents (path, (const char *) data,
+                                      (gssize) g_bytes_get_size (bytes), NULL));
 
   window = mshed_window_new (app);
   gtk_window_present (GTK_WINDOW (window));
@@ -878,7 +879,8 @@ test_shortcuts_list_readme_keys (void)
 {
   g_autofree char *readme_path = g_test_build_filename (G_TEST_DIST, "..", "README.md", NULL);
   g_autofree char *readme = NULL;
-  g_autoptr(GtkBuilder) builder = gtk_builder_new_from_resource ("/org/mshed/Mshed/gtk/help-overlay.ui");
+  g_autoptr(GtkBuilder) builder =
+    gtk_builder_new_from_resource ("/org/mshed/Mshed/gtk/help-overlay.ui");
   g_autoptr(GSList) objects = gtk_builder_get_objects (builder);
   g_autoptr(GArray) listed = g_array_new (FALSE, FALSE, sizeof (Key));
   g_autoptr(GRegex) regex = NULL;

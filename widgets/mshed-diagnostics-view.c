@@ -104,7 +104,8 @@ filter_func (gpointer item,
 static void
 update_summary (MshedDiagnosticsView *self)
 {
-  const MshedDiagnostics *diags = self->document ? mshed_document_get_diagnostics (self->document) : NULL;
+  const MshedDiagnostics *diags = self->document ? mshed_document_get_diagnostics (self->document)
+                                                 : NULL;
   g_autofree char *text = NULL;
 
   if (diags == NULL)
@@ -113,7 +114,8 @@ update_summary (MshedDiagnosticsView *self)
     text = g_strdup (_("No problems found"));
   else
     {
-      g_autofree char *e = g_strdup_printf (g_dngettext (NULL, "%u error", "%u errors", diags->n_errors),
+      g_autofree char *e = g_strdup_printf (g_dngettext (NULL, "%u error", "%u errors",
+                                                         diags->n_errors),
                                             diags->n_errors);
       g_autofree char *w = g_strdup_printf (g_dngettext (NULL, "%u warning", "%u warnings",
                                                          diags->n_warnings), diags->n_warnings);
@@ -158,7 +160,8 @@ static void
 on_activate (MshedDiagnosticsView *self,
              guint                 position)
 {
-  g_autoptr(MshedDiagnosticItem) item = g_list_model_get_item (G_LIST_MODEL (self->filtered), position);
+  g_autoptr(MshedDiagnosticItem) item = g_list_model_get_item (G_LIST_MODEL (self->filtered),
+                                                               position);
 
   if (item != NULL)
     g_signal_emit (self, signals[DIAGNOSTIC_ACTIVATED], 0, item->diag);
@@ -459,8 +462,8 @@ static void
 mshed_diagnostics_view_init (MshedDiagnosticsView *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
-  gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
-                                  GTK_ORIENTATION_VERTICAL);
+  gtk_orientable_set_orientation (
+    GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))), GTK_ORIENTATION_VERTICAL);
 
   self->store = g_list_store_new (MSHED_TYPE_DIAGNOSTIC_ITEM);
   self->filter = gtk_custom_filter_new (filter_func, self, NULL);

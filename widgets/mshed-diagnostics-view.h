@@ -12,7 +12,8 @@
 G_BEGIN_DECLS
 
 #define MSHED_TYPE_DIAGNOSTICS_VIEW (mshed_diagnostics_view_get_type ())
-G_DECLARE_FINAL_TYPE (MshedDiagnosticsView, mshed_diagnostics_view, MSHED, DIAGNOSTICS_VIEW, GtkWidget)
+G_DECLARE_FINAL_TYPE (MshedDiagnosticsView, mshed_diagnostics_view, MSHED, DIAGNOSTICS_VIEW,
+                      GtkWidget)
 
 GtkWidget     *mshed_diagnostics_view_new          (void);
 void           mshed_diagnostics_view_set_document (MshedDiagnosticsView *self,

@@ -215,7 +215,8 @@ update_recomputed_bounds (MshedModelView *self)
   n_slots = mshed_model_get_n_rows (model, MSHED_TABLE_SLOTS);
   slots = g_new0 (MshedSlotBounds, MAX (n_slots, 1));
   for (guint s = 0; s < n_slots; s++)
-    if (mshed_document_get_row_stale (self->document, MSHED_TABLE_SLOTS, s) & MSHED_DERIVED_SLOT_BOUNDS)
+    if (mshed_document_get_row_stale (self->document, MSHED_TABLE_SLOTS, s) &
+        MSHED_DERIVED_SLOT_BOUNDS)
       {
         guint8 raw[40];
 
@@ -230,7 +231,8 @@ update_recomputed_bounds (MshedModelView *self)
         slots[s].valid = TRUE;
         any = TRUE;
       }
-  if (mshed_document_get_row_stale (self->document, MSHED_TABLE_HEADER, 0) & MSHED_DERIVED_HEADER_BOUNDS)
+  if (mshed_document_get_row_stale (self->document, MSHED_TABLE_HEADER, 0) &
+      MSHED_DERIVED_HEADER_BOUNDS)
     {
       guint8 raw[140];
       float *f = (float *) &header;
@@ -516,7 +518,8 @@ mshed_model_view_set_selection (MshedModelView       *self,
   if (selection && self->last_pick.hit &&
       mshed_selection_contains (selection, MSHED_TABLE_BATCHES, self->last_pick.batch))
     mshed_renderer_select (self->renderer, MSHED_SELECT_TRIANGLE,
-                           MSHED_TRIANGLE_KEY (self->last_pick.batch, self->last_pick.triangle), TRUE);
+                           MSHED_TRIANGLE_KEY (self->last_pick.batch, self->last_pick.triangle),
+                           TRUE);
   apply_vertex_selection (self);
   redraw (self);
 }
@@ -602,7 +605,8 @@ mshed_model_view_pick (MshedModelView *self,
     return FALSE;
   scale = gtk_widget_get_scale_factor (GTK_WIDGET (self));
   device_size (self, &w, &h);
-  return mshed_renderer_pick (self->renderer, w, h, (int) floor (x * scale), (int) floor (y * scale), out);
+  return mshed_renderer_pick (self->renderer, w, h, (int) floor (x * scale),
+                              (int) floor (y * scale), out);
 }
 
 const MshedPick *
@@ -661,7 +665,8 @@ on_drag_begin (GtkGestureDrag *gesture,
                MshedModelView *self)
 {
   self->drag_button = gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture));
-  self->drag_modifiers = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
+  self->drag_modifiers =
+    gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
   self->drag_x = x;
   self->drag_y = y;
   self->drag_last_x = self->drag_last_y = 0.0;
@@ -899,7 +904,8 @@ mshed_model_view_save_png (MshedModelView  *self,
     return FALSE;
   if (!gdk_texture_save_to_png (texture, path))
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Cannot write the picture to “%s”"), path);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Cannot write the picture to “%s”"),
+                   path);
       return FALSE;
     }
   return TRUE;
@@ -1016,7 +1022,8 @@ mshed_model_view_get_property (GObject    *object,
 
   if (prop_id >= PROP_SHOW_SHADED && prop_id < N_PROPS)
     {
-      g_value_set_boolean (value, (self->overlays & overlay_props[prop_id - PROP_SHOW_SHADED].flag) != 0);
+      g_value_set_boolean (value,
+                           (self->overlays & overlay_props[prop_id - PROP_SHOW_SHADED].flag) != 0);
       return;
     }
   switch (prop_id)
@@ -1259,13 +1266,14 @@ mshed_model_view_class_init (MshedModelViewClass *klass)
     {
       g_autofree char *action = g_strconcat ("view.", overlay_props[i].name, NULL);
 
-      gtk_widget_class_install_property_action (widget_class, action,
-                                                g_param_spec_get_name (properties[PROP_SHOW_SHADED + i]));
+      gtk_widget_class_install_property_action (
+        widget_class, action, g_param_spec_get_name (properties[PROP_SHOW_SHADED + i]));
     }
   gtk_widget_class_install_property_action (widget_class, "view.stale-bounds", "show-stale-bounds");
   gtk_widget_class_install_property_action (widget_class, "view.playing", "playing");
   gtk_widget_class_install_action (widget_class, "view.frame-all", NULL, frame_all_action);
-  gtk_widget_class_install_action (widget_class, "view.frame-selection", NULL, frame_selection_action);
+  gtk_widget_class_install_action (widget_class, "view.frame-selection", NULL,
+                                   frame_selection_action);
 
   gtk_widget_class_set_css_name (widget_class, "modelview");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);

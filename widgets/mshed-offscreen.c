@@ -80,7 +80,8 @@ open_display (EGLint *major,
         return display;
     }
   if (has_word (client_ext, "EGL_EXT_platform_device") &&
-      (has_word (client_ext, "EGL_EXT_device_enumeration") || has_word (client_ext, "EGL_EXT_device_base")))
+      (has_word (client_ext, "EGL_EXT_device_enumeration") ||
+       has_word (client_ext, "EGL_EXT_device_base")))
     {
       EGLDeviceEXT devices[16];
       EGLint n = 0;
@@ -125,7 +126,8 @@ create_framebuffer (MshedOffscreen  *self,
   glGenRenderbuffers (1, &self->color);
   glGenRenderbuffers (1, &self->depth);
   glBindRenderbuffer (GL_RENDERBUFFER, self->color);
-  glRenderbufferStorageMultisample (GL_RENDERBUFFER, self->samples, GL_RGBA8, self->width, self->height);
+  glRenderbufferStorageMultisample (GL_RENDERBUFFER, self->samples, GL_RGBA8, self->width,
+                                    self->height);
   glBindRenderbuffer (GL_RENDERBUFFER, self->depth);
   glRenderbufferStorageMultisample (GL_RENDERBUFFER, self->samples, GL_DEPTH_COMPONENT24,
                                     self->width, self->height);
@@ -195,7 +197,8 @@ mshed_offscreen_new (int      width,
 
   ext = eglQueryString (self->display, EGL_EXTENSIONS);
   if (ext == NULL || !has_word (ext, "EGL_KHR_surfaceless_context") ||
-      !(has_word (ext, "EGL_KHR_no_config_context") || has_word (ext, "EGL_MESA_configless_context")) ||
+      !(has_word (ext, "EGL_KHR_no_config_context") ||
+        has_word (ext, "EGL_MESA_configless_context")) ||
       !has_word (ext, "EGL_KHR_create_context"))
     {
       g_set_error (error, MSHED_RENDER_ERROR, MSHED_RENDER_ERROR_UNSUPPORTED,

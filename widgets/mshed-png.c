@@ -64,7 +64,8 @@ mshed_png_encode (const guint8 *rgba,
   guint8 ihdr[13];
   GByteArray *out;
 
-  if (width <= 0 || height <= 0 || width > 1 << 15 || height > 1 << 15 || stride < 4 * (gsize) width)
+  if (width <= 0 || height <= 0 || width > 1 << 15 || height > 1 << 15 ||
+      stride < 4 * (gsize) width)
     return NULL;
   raw_len = row * (gsize) height;
   raw = g_malloc (raw_len);

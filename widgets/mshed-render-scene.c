@@ -427,7 +427,8 @@ slot_triangle_total (MshedRenderScene *self,
   guint n_batches = mshed_model_get_n_rows (self->model, MSHED_TABLE_BATCHES);
   guint64 total = 0;
 
-  for (guint b = slot->batch_start; b < (guint) slot->batch_start + slot->batch_count && b < n_batches; b++)
+  for (guint b = slot->batch_start;
+       b < (guint) slot->batch_start + slot->batch_count && b < n_batches; b++)
     {
       MshedBatch batch;
 
@@ -508,7 +509,8 @@ mshed_render_scene_descriptors_to_triangles (MshedRenderScene     *self,
     return;
 
   base = s.tri_start;
-  for (guint b = s.batch_start; b < (guint) s.batch_start + s.batch_count && lo < n_descriptors; b++)
+  for (guint b = s.batch_start;
+       b < (guint) s.batch_start + s.batch_count && lo < n_descriptors; b++)
     {
       MshedBatch rec;
       guint n;

@@ -107,7 +107,8 @@ box (MshedRenderer *self,
 
   for (guint i = 0; i < 8; i++)
     {
-      float p[3] = { (i & 1) ? max[0] : min[0], (i & 2) ? max[1] : min[1], (i & 4) ? max[2] : min[2] };
+      float p[3] = { (i & 1) ? max[0] : min[0], (i & 2) ? max[1] : min[1],
+                     (i & 4) ? max[2] : min[2] };
 
       transform_point (m, p, corners[i]);
     }
@@ -123,7 +124,8 @@ max_scale (const float m[16])
   float s = 0.0f;
 
   for (guint c = 0; c < 3; c++)
-    s = MAX (s, sqrtf (m[4 * c] * m[4 * c] + m[4 * c + 1] * m[4 * c + 1] + m[4 * c + 2] * m[4 * c + 2]));
+    s = MAX (s, sqrtf (m[4 * c] * m[4 * c] + m[4 * c + 1] * m[4 * c + 1] +
+                       m[4 * c + 2] * m[4 * c + 2]));
   return s;
 }
 
@@ -355,7 +357,8 @@ _mshed_renderer_build_bounds (MshedRenderer *self)
           }
       }
 
-  if (!(self->overlays & (MSHED_OVERLAY_HULL | MSHED_OVERLAY_HEADER_SPHERE | MSHED_OVERLAY_CAPSULE)) ||
+  if (!(self->overlays & (MSHED_OVERLAY_HULL | MSHED_OVERLAY_HEADER_SPHERE |
+                          MSHED_OVERLAY_CAPSULE)) ||
       !mshed_model_get_header (self->model, &header))
     return;
   {

@@ -189,7 +189,8 @@ static const char points_vs[] =
   "uniform mat4 u_model;\n"
   "void main () {\n"
   "  gl_PointSize = 7.0;\n"
-  "  gl_Position = a_sel > 0.5 ? u_vp * (u_model * vec4 (a_pos, 1.0)) : vec4 (2.0, 2.0, 2.0, 1.0);\n"
+  "  gl_Position = a_sel > 0.5 ? u_vp * (u_model * vec4 (a_pos, 1.0))"
+  " : vec4 (2.0, 2.0, 2.0, 1.0);\n"
   "}\n";
 
 /* Programs ------------------------------------------------------------------------------- */

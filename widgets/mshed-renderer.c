@@ -506,8 +506,10 @@ item_level (MshedRenderer       *self,
 {
   if (mshed_renderer_is_selected (self, MSHED_SELECT_BATCH, item->batch))
     return 1;
-  if ((item->node != MSHED_NONE && mshed_renderer_is_selected (self, MSHED_SELECT_NODE, item->node)) ||
-      (item->slot != MSHED_NONE && mshed_renderer_is_selected (self, MSHED_SELECT_SLOT, item->slot)))
+  if ((item->node != MSHED_NONE &&
+       mshed_renderer_is_selected (self, MSHED_SELECT_NODE, item->node)) ||
+      (item->slot != MSHED_NONE &&
+       mshed_renderer_is_selected (self, MSHED_SELECT_SLOT, item->slot)))
     return 0;
   return -1;
 }
@@ -517,7 +519,8 @@ select_triangle_cb (guint    batch,
                     guint    triangle,
                     gpointer user_data)
 {
-  mshed_renderer_select (user_data, MSHED_SELECT_TRIANGLE, MSHED_TRIANGLE_KEY (batch, triangle), TRUE);
+  mshed_renderer_select (user_data, MSHED_SELECT_TRIANGLE, MSHED_TRIANGLE_KEY (batch, triangle),
+                         TRUE);
 }
 
 static void
@@ -616,7 +619,8 @@ mshed_renderer_frame_all (MshedRenderer *self,
   float min[3], max[3];
   MshedHeader header;
 
-  if (self->scene && mshed_render_scene_compute_world_bounds (self->scene, visible_filter, self, min, max) &&
+  if (self->scene &&
+      mshed_render_scene_compute_world_bounds (self->scene, visible_filter, self, min, max) &&
       frame_bounds (self, min, max, aspect))
     return;
   /* Nothing drawn: the header sphere, else the unit sphere. */
@@ -710,9 +714,11 @@ rebuild_selection_ranges (MshedRenderer *self,
                           GArray        *elements)
 {
   guint n_items = 0, n_elem = 0, n_tris = 0;
-  const MshedDrawItem *items = self->scene ? mshed_render_scene_get_items (self->scene, &n_items) : NULL;
+  const MshedDrawItem *items = self->scene ? mshed_render_scene_get_items (self->scene, &n_items)
+                                           : NULL;
   const guint32 *all = self->scene ? mshed_render_scene_get_elements (self->scene, &n_elem) : NULL;
-  const guint32 *tri_map = self->scene ? mshed_render_scene_get_tri_map (self->scene, &n_tris) : NULL;
+  const guint32 *tri_map = self->scene ? mshed_render_scene_get_tri_map (self->scene, &n_tris)
+                                       : NULL;
   GHashTable *tris = self->selection[MSHED_SELECT_TRIANGLE];
   guint total = 0;
 
@@ -953,7 +959,8 @@ draw_selection (MshedRenderer *self,
 
               if (ranges->count[level] == 0 || !_mshed_renderer_item_visible (self, &items[i]))
                 continue;
-              set_item_uniforms (&self->mesh, mshed_render_scene_get_world (self->scene, items[i].node));
+              set_item_uniforms (&self->mesh,
+                                 mshed_render_scene_get_world (self->scene, items[i].node));
               glDrawElements (GL_TRIANGLES, (GLsizei) ranges->count[level], GL_UNSIGNED_INT,
                               (void *) ((gsize) ranges->first[level] * sizeof (guint32)));
               self->stats.n_draw_calls++;
@@ -1087,8 +1094,10 @@ ensure_pick_target (MshedRenderer *self,
   glRenderbufferStorage (GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, width, height);
   glBindRenderbuffer (GL_RENDERBUFFER, 0);
   glBindFramebuffer (GL_FRAMEBUFFER, self->pick_fbo);
-  glFramebufferRenderbuffer (GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, self->pick_color);
-  glFramebufferRenderbuffer (GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, self->pick_depth);
+  glFramebufferRenderbuffer (GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER,
+                             self->pick_color);
+  glFramebufferRenderbuffer (GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER,
+                             self->pick_depth);
   self->pick_width = width;
   self->pick_height = height;
   if (glCheckFramebufferStatus (GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE)
@@ -1118,7 +1127,8 @@ mshed_renderer_pick (MshedRenderer *self,
   out->node = out->slot = out->batch = MSHED_NONE;
   out->triangle = out->index_position = out->item = out->descriptor = G_MAXUINT;
   out->vertices[0] = out->vertices[1] = out->vertices[2] = G_MAXUINT;
-  if (self->scene == NULL || width <= 0 || height <= 0 || x < 0 || y < 0 || x >= width || y >= height)
+  if (self->scene == NULL || width <= 0 || height <= 0 || x < 0 || y < 0 || x >= width ||
+      y >= height)
     return FALSE;
 
   mshed_renderer_prepare (self);

@@ -64,7 +64,8 @@ typedef enum {
 } MshedSelectKind;
 
 /* A triangle of a batch as one number (indexCount is 16-bit: at most 21845 triangles). */
-#define MSHED_TRIANGLE_KEY(batch, triangle) (((guint) (batch) << 15) | ((guint) (triangle) & 0x7fff))
+#define MSHED_TRIANGLE_KEY(batch, triangle) \
+  (((guint) (batch) << 15) | ((guint) (triangle) & 0x7fff))
 
 typedef struct {
   guint node;             /* MSHED_NONE: nothing at the pixel (or all-batches mode) */

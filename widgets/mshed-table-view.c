@@ -304,9 +304,11 @@ refresh_cell (GtkWidget *inscription)
   if (cell->ref.column == INDEX_COLUMN)
     {
       text = g_strdup_printf ("%u", index);
-      severity = _mshed_table_view_collect_diags (_mshed_table_view_lookup_diags (self, self->table, index), NULL, tip);
+      severity = _mshed_table_view_collect_diags (
+                   _mshed_table_view_lookup_diags (self, self->table, index), NULL, tip);
       if (self->table == MSHED_TABLE_NODES)
-        _mshed_table_view_collect_diags (_mshed_table_view_lookup_diags (self, MSHED_TABLE_NAMES, index), NULL, tip);
+        _mshed_table_view_collect_diags (
+          _mshed_table_view_lookup_diags (self, MSHED_TABLE_NAMES, index), NULL, tip);
     }
   else if (c != NULL)
     {
@@ -316,9 +318,11 @@ refresh_cell (GtkWidget *inscription)
                                               &is_none);
       if (c->kind == MSHED_COLUMN_NAME || c->kind == MSHED_COLUMN_NAME_LENGTH ||
           c->kind == MSHED_COLUMN_NAME_HEX)
-        severity = _mshed_table_view_collect_diags (_mshed_table_view_lookup_diags (self, MSHED_TABLE_NAMES, index), NULL, tip);
+        severity = _mshed_table_view_collect_diags (
+                     _mshed_table_view_lookup_diags (self, MSHED_TABLE_NAMES, index), NULL, tip);
       else if (field != NULL)
-        severity = _mshed_table_view_collect_diags (_mshed_table_view_lookup_diags (self, c->table, index), field, tip);
+        severity = _mshed_table_view_collect_diags (
+                     _mshed_table_view_lookup_diags (self, c->table, index), field, tip);
       if (c->stale_mask != MSHED_DERIVED_NONE)
         stale = (mshed_document_get_row_stale (self->document, c->table, index) &
                  c->stale_mask) != 0;
@@ -371,9 +375,11 @@ index_query_tooltip_cb (GtkWidget  *inscription,
 
   if (index == G_MAXUINT || self->document == NULL)
     return FALSE;
-  _mshed_table_view_collect_diags (_mshed_table_view_lookup_diags (self, self->table, index), NULL, tip);
+  _mshed_table_view_collect_diags (_mshed_table_view_lookup_diags (self, self->table, index),
+                                   NULL, tip);
   if (self->table == MSHED_TABLE_NODES)
-    _mshed_table_view_collect_diags (_mshed_table_view_lookup_diags (self, MSHED_TABLE_NAMES, index), NULL, tip);
+    _mshed_table_view_collect_diags (
+      _mshed_table_view_lookup_diags (self, MSHED_TABLE_NAMES, index), NULL, tip);
   offset = _mshed_table_view_record_file_offset (self, index);
   where = offset != G_MAXUINT64 ? mshed_hex_describe_file_offset (self->document, offset) : NULL;
   if (where != NULL)

@@ -3,8 +3,9 @@
  * Copyright 2026 The mshed authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * NRes archives read and laid out byte by byte (docs/nres.md §1, §2 and §3) for tests of the writer, so
- * that test inputs and expected outputs never come from the code under test. Header-only.
+ * NRes archives read and laid out byte by byte (docs/nres.md §1, §2 and §3) for tests of the
+ * writer, so that test inputs and expected outputs never come from the code under test.
+ * Header-only.
  */
 #pragma once
 

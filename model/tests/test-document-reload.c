@@ -249,7 +249,8 @@ test_reload_structure (void)
       guint n_entries;
 
       fixture_setup (&f, 73 + i, TRUE);
-      n_entries = mshed_nres_get_n_entries (mshed_model_get_nres (mshed_document_get_model (f.doc)));
+      n_entries =
+        mshed_nres_get_n_entries (mshed_model_get_nres (mshed_document_get_model (f.doc)));
       disk = change_on_disk (f.path, f.path, edits[i]);
 
       g_assert_true (mshed_document_reload (f.doc, &error));
@@ -259,12 +260,14 @@ test_reload_structure (void)
       g_assert_true (g_bytes_equal (file, disk));
       doc_test_assert_valid (f.doc);
       if (edits[i] == remove_last_resource)
-        g_assert_cmpuint (mshed_nres_get_n_entries (mshed_model_get_nres (mshed_document_get_model (f.doc))),
+        g_assert_cmpuint (mshed_nres_get_n_entries (
+                            mshed_model_get_nres (mshed_document_get_model (f.doc))),
                           ==, n_entries - 1);
 
       g_assert_true (mshed_document_undo (f.doc));
       assert_model_bytes (f.doc, f.original);
-      g_assert_cmpuint (mshed_nres_get_n_entries (mshed_model_get_nres (mshed_document_get_model (f.doc))),
+      g_assert_cmpuint (mshed_nres_get_n_entries (
+                          mshed_model_get_nres (mshed_document_get_model (f.doc))),
                         ==, n_entries);
       doc_test_assert_valid (f.doc);
       g_assert_true (mshed_document_redo (f.doc));

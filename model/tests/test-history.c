@@ -369,7 +369,8 @@ random_command (MshedDocument *doc,
       size = mshed_nres_entry_get_size (e);
       off = size ? (gsize) g_rand_int_range (rand, 0, (gint32) size) : 0;
       old_len = MIN (size - off, (gsize) g_rand_int_range (rand, 0, 8));
-      new_len = (e->type_id == 3 || e->type_id == 7) ? old_len : (gsize) g_rand_int_range (rand, 0, 16);
+      new_len = (e->type_id == 3 || e->type_id == 7) ? old_len
+                                                     : (gsize) g_rand_int_range (rand, 0, 16);
       for (guint i = 0; i < sizeof buf; i++)
         buf[i] = (guint8) g_rand_int (rand);
       bytes = g_bytes_new (buf, new_len);

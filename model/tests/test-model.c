@@ -91,7 +91,8 @@ build_tiny (const guint8 *name,
   mshed_nres_append_entry (nres, 19, 0, 1, 2, NULL, NULL, 0);
   mshed_nres_append_entry (nres, 9, 7, 8, 9, NULL, "opaque", 6);
   mshed_nres_append_entry (nres, 10, 1, 0, 0, NULL, names->data, names->len);
-  mshed_nres_append_entry (nres, 0x52414557, 0, 0, 0, NULL, "1\n0 X\n", 6);  /* unknown type: carried through */
+  /* unknown type: carried through */
+  mshed_nres_append_entry (nres, 0x52414557, 0, 0, 0, NULL, "1\n0 X\n", 6);
   return mshed_nres_serialize (nres, NULL);
 }
 
@@ -117,7 +118,8 @@ test_accessors (void)
   g_assert_nonnull (model);
   g_assert_true (mshed_model_has_node_records (model));
   g_assert_cmpuint (mshed_model_get_n_rows (model, MSHED_TABLE_NODES), ==, 1);
-  g_assert_cmpuint (mshed_model_get_n_rows (model, MSHED_TABLE_HEADER), ==, 1);  /* 208 bytes: still one */
+  /* 208 bytes: still one */
+  g_assert_cmpuint (mshed_model_get_n_rows (model, MSHED_TABLE_HEADER), ==, 1);
   g_assert_cmpuint (mshed_model_get_n_rows (model, MSHED_TABLE_SLOTS), ==, 1);
   g_assert_cmpuint (mshed_model_get_n_rows (model, MSHED_TABLE_POSITIONS), ==, 3);
   g_assert_cmpuint (mshed_model_get_n_rows (model, MSHED_TABLE_MAP), ==, 0);
@@ -182,8 +184,10 @@ test_names_broken (void)
   g_autoptr(GBytes) bytes = build_tiny (bad, sizeof bad);
   g_autoptr(GBytes) empty = build_tiny (NULL, 0);
   g_autoptr(GError) error = NULL;
-  g_autoptr(MshedModel) model = mshed_model_new_from_bytes (bytes, MSHED_MODE_TOLERANT, NULL, &error);
-  g_autoptr(MshedModel) model2 = mshed_model_new_from_bytes (empty, MSHED_MODE_TOLERANT, NULL, &error);
+  g_autoptr(MshedModel) model = mshed_model_new_from_bytes (bytes, MSHED_MODE_TOLERANT, NULL,
+                                                            &error);
+  g_autoptr(MshedModel) model2 = mshed_model_new_from_bytes (empty, MSHED_MODE_TOLERANT, NULL,
+                                                             &error);
   g_autofree char *shown = NULL;
   const guint8 *text;
   guint32 len;

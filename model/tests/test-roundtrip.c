@@ -498,7 +498,8 @@ check_geometry (MshedModel *model,
                     {
                       guint16 v;
 
-                      g_assert_true (mshed_model_get_index (model, batch.index_start + 3 * t + k, &v));
+                      g_assert_true (mshed_model_get_index (model, batch.index_start + 3 * t + k,
+                                                            &v));
                       g_assert_true (mshed_model_get_position (model, batch.base_vertex + v, p[k]));
                     }
                   for (guint k = 0; k < 3; k++)
@@ -536,8 +537,8 @@ check_geometry (MshedModel *model,
   g_assert_cmpuint (next_desc, ==, n_desc);
 
   /* header: the box (hull corners), sphere and capsule hold the posed model: every vertex a
-   * node draws, moved by the node's pose at every frame under both readings of docs/msh.md §7.4 (for the
-   * legacy layout, whose nodes cannot be read, the raw positions) */
+   * node draws, moved by the node's pose at every frame under both readings of docs/msh.md §7.4
+   * (for the legacy layout, whose nodes cannot be read, the raw positions) */
   g_assert_true (mshed_model_get_header (model, &h));
   for (guint i = 0; i < 8; i++)
     for (guint k = 0; k < 3; k++)
@@ -1122,8 +1123,9 @@ check_archive (GBytes *bytes,
             if (w >= 0)
               {
                 const MshedNresEntry *we = mshed_nres_peek_entry (nres, (guint) w);
-                g_autofree char *text = g_strndup ((const char *) mshed_nres_entry_get_data (we, NULL),
-                                                   mshed_nres_entry_get_size (we));
+                g_autofree char *text =
+                  g_strndup ((const char *) mshed_nres_entry_get_data (we, NULL),
+                             mshed_nres_entry_get_size (we));
 
                 g_assert_cmpuint (we->type_id, ==, MSHED_WEAR_TYPE);
                 g_assert_cmpuint (g_ascii_strtoull (text, NULL, 10), >, max_material (model));
@@ -1195,7 +1197,8 @@ test_archive_edit (void)
 
   g_assert_no_error (error);
   for (guint i = 0; i < mshed_nres_get_n_entries (outer) && target < 0; i++)
-    if (entry_is_model (mshed_nres_peek_entry (outer, i)) && i + 1 < mshed_nres_get_n_entries (outer))
+    if (entry_is_model (mshed_nres_peek_entry (outer, i)) &&
+        i + 1 < mshed_nres_get_n_entries (outer))
       target = (gint) i;
   g_assert_cmpint (target, >=, 0);
 
@@ -1220,11 +1223,13 @@ test_archive_edit (void)
       {
         static const guint8 fresh[] = "_modified";  /* 9 bytes + NUL */
 
-        mshed_nres_entry_splice (mshed_model_get_nres (model), (guint) res10, off + 4, 0, fresh, 10);
+        mshed_nres_entry_splice (mshed_model_get_nres (model), (guint) res10, off + 4, 0,
+                                 fresh, 10);
         grow = 10;
       }
     else
-      mshed_nres_entry_splice (mshed_model_get_nres (model), (guint) res10, off + 4 + len, 0, more, 9);
+      mshed_nres_entry_splice (mshed_model_get_nres (model), (guint) res10, off + 4 + len, 0,
+                               more, 9);
     mshed_write_u32 (len_word, len + 9);
     mshed_nres_entry_splice (mshed_model_get_nres (model), (guint) res10, off, 4, len_word, 4);
   }
@@ -1361,7 +1366,8 @@ test_non_canonical (void)
 
   /* same-size edit inside a nested model: move one vertex */
   {
-    g_autoptr(GBytes) payload = mshed_nres_entry_dup_bytes (mshed_nres_peek_entry (nres, model_index));
+    g_autoptr(GBytes) payload =
+      mshed_nres_entry_dup_bytes (mshed_nres_peek_entry (nres, model_index));
     g_autoptr(MshedNres) inner = mshed_nres_parse (payload, MSHED_MODE_STRICT, NULL, &error);
     g_autoptr(MshedModel) model = NULL;
     g_autoptr(GBytes) inner_out = NULL;

@@ -1111,7 +1111,7 @@ test_bitflips (void)
       }
 }
 
-/* Container layout, docs/nres.md §7.2 ----------------------------------------------------------- */
+/* Container layout, docs/nres.md §7.2 ---------------------------------------------------------- */
 
 /* The three-entry test vector of docs/nres.md §9 */
 static guint8 *

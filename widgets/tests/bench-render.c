@@ -111,7 +111,8 @@ main (int   argc,
   mshed_renderer_get_stats (r, &stats);
 
   printf ("GL renderer:                 %s\n", mshed_offscreen_get_renderer (off));
-  printf ("model:                       %u triangles drawn, %u vertices, %u draw items, %u draw calls\n",
+  printf ("model:                       %u triangles drawn, %u vertices, %u draw items, "
+          "%u draw calls\n",
           (guint) stats.n_triangles, n_vertices, stats.n_items, stats.n_draw_calls);
   printf ("generate + parse:            %.1f ms\n", t_gen);
   printf ("first frame (scene + upload): %.1f ms\n", t_first);

@@ -102,7 +102,8 @@ build_model_bytes (guint node_stride)
   mshed_write_f32 (res2 + 0x70 + 24, 1.0f);
   /* descriptors: slot s owns [triStart, +triCount) = its batches' triangles in order */
   put_slot (res2, 0, 0, 2, 0, 1, (const float[]) { -2, 0, -1, -1, 0, 1 });
-  put_slot (res2, 1, 2, 2, 1, 1, (const float[]) { -0.5f, 0, -1, 0.5f, 0, 3 });  /* stale: max z 3 */
+  /* slot 1 is stale: max z 3 */
+  put_slot (res2, 1, 2, 2, 1, 1, (const float[]) { -0.5f, 0, -1, 0.5f, 0, 3 });
   put_slot (res2, 2, 4, 2, 2, 1, (const float[]) { -2, 0, -0.5f, -1.5f, 0, 0 });
   put_slot (res2, 3, 6, 4, 3, 3, (const float[]) { -2, 0, -0.5f, -1.5f, 0, 0 });
   put_slot (res2, 4, 10, 0, 5, 3, (const float[]) { 0, 0, 0, 0, 0, 0 });

@@ -189,7 +189,9 @@ fixture_setup (Fixture       *f,
   gtk_window_set_child (GTK_WINDOW (f->window), GTK_WIDGET (f->view));
   mshed_model_view_set_document (f->view, f->document);
   gtk_window_present (GTK_WINDOW (f->window));
-  for (guint i = 0; i < 100 && (f->renders == 0 || !gtk_widget_get_mapped (GTK_WIDGET (f->view))); i++)
+  for (guint i = 0;
+       i < 100 && (f->renders == 0 || !gtk_widget_get_mapped (GTK_WIDGET (f->view)));
+       i++)
     spin (20);
   g_assert_cmpuint (f->renders, >, 0);
   g_assert_no_error (gtk_gl_area_get_error (GTK_GL_AREA (f->view)));
@@ -241,7 +243,8 @@ test_edit (Fixture       *f,
   capture (f);
   g_assert_false (drawn_at (f, 1.9f, 2.1f));
   /* moving vertex 6 (quad B's top right corner) to z = 2 re-uploads that vertex only */
-  g_assert_true (mshed_document_set_field (f->document, MSHED_TABLE_POSITIONS, 6, "z", 2.0, &error));
+  g_assert_true (mshed_document_set_field (f->document, MSHED_TABLE_POSITIONS, 6, "z", 2.0,
+                                           &error));
   g_assert_no_error (error);
   capture (f);
   mshed_renderer_get_stats (mshed_model_view_get_renderer (f->view), &stats);
@@ -252,7 +255,8 @@ test_edit (Fixture       *f,
   capture (f);
   g_assert_false (drawn_at (f, 1.9f, 2.1f));
   /* a batch edit (topology): batch 1 draws quad A's vertices under node 1 */
-  g_assert_true (mshed_document_set_field (f->document, MSHED_TABLE_BATCHES, 1, "baseVertex", 0, &error));
+  g_assert_true (mshed_document_set_field (f->document, MSHED_TABLE_BATCHES, 1, "baseVertex", 0,
+                                           &error));
   g_assert_no_error (error);
   capture (f);
   g_assert_true (drawn_at (f, 0.0f, 0.5f));
@@ -269,13 +273,15 @@ test_pick (Fixture       *f,
   NEED_DISPLAY ();
   capture (f);
   world_to_window (f, 1.75f, 0.0f, &px, &py);
-  g_assert_true (mshed_model_view_pick (f->view, px - f->bounds.origin.x, py - f->bounds.origin.y, &pick));
+  g_assert_true (mshed_model_view_pick (f->view, px - f->bounds.origin.x, py - f->bounds.origin.y,
+                                        &pick));
   g_assert_cmpuint (pick.node, ==, 1);
   g_assert_cmpuint (pick.batch, ==, 1);
   g_assert_cmpuint (pick.triangle, ==, 0);
   g_assert_cmpuint (pick.descriptor, ==, 2);
   world_to_window (f, 0.0f, 0.5f, &px, &py);
-  g_assert_false (mshed_model_view_pick (f->view, px - f->bounds.origin.x, py - f->bounds.origin.y, &pick));
+  g_assert_false (mshed_model_view_pick (f->view, px - f->bounds.origin.x, py - f->bounds.origin.y,
+                                         &pick));
 }
 
 static void
@@ -358,7 +364,8 @@ test_save_png (Fixture       *f,
   texture = gdk_texture_new_from_filename (path, &error);
   g_assert_no_error (error);
   g_assert_cmpint (gdk_texture_get_width (texture), ==,
-                   gtk_widget_get_width (GTK_WIDGET (f->view)) * gtk_widget_get_scale_factor (GTK_WIDGET (f->view)));
+                   gtk_widget_get_width (GTK_WIDGET (f->view)) *
+                   gtk_widget_get_scale_factor (GTK_WIDGET (f->view)));
   g_remove (path);
 
   /* a fixed size */

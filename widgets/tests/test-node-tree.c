@@ -217,7 +217,8 @@ test_rename (void)
   name = mshed_model_dup_name (model_of (&f), node);
   g_assert_cmpstr (name, ==, "Башня_2");
   row = _mshed_node_tree_find_row_widget (f.tree, node);
-  g_assert_cmpstr (gtk_inscription_get_text (GTK_INSCRIPTION (find_child (row, GTK_TYPE_INSCRIPTION, "node-name"))),
+  g_assert_cmpstr (gtk_inscription_get_text (GTK_INSCRIPTION (find_child (row, GTK_TYPE_INSCRIPTION,
+                                                                          "node-name"))),
                    ==, "Башня_2");
   {
     const guint8 *raw;
@@ -240,12 +241,14 @@ test_rename (void)
 
   /* double-click (the list's activate) opens the editor too */
   g_signal_emit_by_name (find_child (GTK_WIDGET (f.tree), GTK_TYPE_LIST_VIEW, NULL), "activate",
-                         gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (_mshed_node_tree_get_rows (f.tree))));
+                         gtk_single_selection_get_selected (
+                           GTK_SINGLE_SELECTION (_mshed_node_tree_get_rows (f.tree))));
   g_assert_true (mshed_cell_editor_is_open (editor));
   gtk_popover_popdown (GTK_POPOVER (editor));
 
   /* the user's selection is reported */
-  gtk_selection_model_select_item (GTK_SELECTION_MODEL (_mshed_node_tree_get_rows (f.tree)), 1, TRUE);
+  gtk_selection_model_select_item (GTK_SELECTION_MODEL (_mshed_node_tree_get_rows (f.tree)), 1,
+                                   TRUE);
   g_assert_cmpuint (selected->len, ==, 1);
 
   fixture_teardown (&f);

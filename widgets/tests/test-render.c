@@ -52,7 +52,8 @@ test_scene_elements (void)
   g_assert_cmpuint (n_tris, ==, 7);
   g_assert_cmpuint (mshed_render_scene_get_skip_count (scene, MSHED_SCENE_SKIP_BATCH_SHORT), ==, 1);
   g_assert_cmpuint (mshed_render_scene_get_skip_count (scene, MSHED_SCENE_SKIP_BATCH_RANGE), ==, 1);
-  g_assert_cmpuint (mshed_render_scene_get_skip_count (scene, MSHED_SCENE_SKIP_TRIANGLE_VERTEX), ==, 1);
+  g_assert_cmpuint (mshed_render_scene_get_skip_count (scene, MSHED_SCENE_SKIP_TRIANGLE_VERTEX),
+                    ==, 1);
 
   /* batch 1: Res6[0..5] + baseVertex 4 */
   g_assert_true (mshed_render_scene_get_batch_range (scene, 1, &first, &count, &tri_first));
@@ -125,7 +126,8 @@ test_scene_items (void)
   assert_items (scene, (const guint[]) { 0, 0, 0, 1, 1, 1 }, 2);
   mshed_render_scene_set_view (scene, 0, 1);
   assert_items (scene, (const guint[]) { 0, 3, 4 }, 1);
-  g_assert_cmpuint (mshed_render_scene_get_skip_count (scene, MSHED_SCENE_SKIP_SLOT_BATCH_RANGE), ==, 1);
+  g_assert_cmpuint (mshed_render_scene_get_skip_count (scene, MSHED_SCENE_SKIP_SLOT_BATCH_RANGE),
+                    ==, 1);
   mshed_render_scene_set_view (scene, 1, 0);
   assert_items (scene, (const guint[]) { 0, 2, 2 }, 1);
   mshed_render_scene_set_view (scene, 0, 2);
@@ -719,8 +721,10 @@ test_gl_overlays_selection (void)
 
     g_array_append_val (sel->tris, d);
     mshed_renderer_set_selection (r, sel);
-    g_assert_true (mshed_renderer_is_selected (r, MSHED_SELECT_TRIANGLE, MSHED_TRIANGLE_KEY (1, 1)));
-    g_assert_false (mshed_renderer_is_selected (r, MSHED_SELECT_TRIANGLE, MSHED_TRIANGLE_KEY (1, 0)));
+    g_assert_true (mshed_renderer_is_selected (r, MSHED_SELECT_TRIANGLE,
+                                               MSHED_TRIANGLE_KEY (1, 1)));
+    g_assert_false (mshed_renderer_is_selected (r, MSHED_SELECT_TRIANGLE,
+                                                MSHED_TRIANGLE_KEY (1, 0)));
     px = render (r);
     to_pixel (1.25f, 1.0f, &x, &y);
     g_assert_true (is_orange (px + 4 * ((gsize) (int) y * W + (int) x)));
@@ -837,8 +841,9 @@ exercise_scene (MshedRenderScene *scene)
 
       mshed_render_scene_compute_slot_bounds (scene, s, &b);
       mshed_render_scene_triangle_to_descriptor (scene, s, 3, 1);
-      mshed_render_scene_descriptors_to_triangles (scene, s, descriptors, G_N_ELEMENTS (descriptors),
-                                                   count_cb, &n_mapped);
+      mshed_render_scene_descriptors_to_triangles (scene, s, descriptors,
+                                                   G_N_ELEMENTS (descriptors), count_cb,
+                                                   &n_mapped);
     }
   g_assert_cmpuint (n_mapped, <=, G_N_ELEMENTS (descriptors) * (n_slots + 2));
   mshed_render_scene_set_time (scene, 1.5f, NULL);
@@ -864,7 +869,8 @@ test_scene_hostile (void)
 
       /* the payloads sit between the 16-byte header and the directory */
       for (guint k = 0; k < n; k++)
-        copy[g_test_rand_int_range (16, (gint32) size - 64 * 11)] = (guint8) g_test_rand_int_range (0, 256);
+        copy[g_test_rand_int_range (16, (gint32) size - 64 * 11)] =
+          (guint8) g_test_rand_int_range (0, 256);
       bytes = g_bytes_new_take (g_steal_pointer (&copy), size);
       model = mshed_model_new_from_bytes (bytes, MSHED_MODE_TOLERANT, diags, NULL);
       if (model == NULL)
@@ -976,7 +982,8 @@ test_cli_render (void)
   g_assert_no_error (error);
   msh = g_build_filename (dir, "quads.msh", NULL);
   png = g_build_filename (dir, "out.png", NULL);
-  g_assert_true (g_file_set_contents (msh, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error));
+  g_assert_true (g_file_set_contents (msh, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
+                                      &error));
 
   /* Front view of lod 0 group 0. frame-all fits the sphere around x -2..2, z -0.5..1.5
    * (centre (0, 0, 0.5), radius sqrt 5) at distance r / sin 20° * 1.05, where the view is
@@ -1040,10 +1047,12 @@ test_cli_render (void)
   }
 
   /* bad usage */
-  g_assert_false (run_cli ((const char *[]) { "render", msh, "-o", png, "--lod", "3", NULL }, &status));
+  g_assert_false (run_cli ((const char *[]) { "render", msh, "-o", png, "--lod", "3", NULL },
+                           &status));
   g_assert_cmpint (WEXITSTATUS (status), ==, 2);
   g_assert_false (run_cli ((const char *[]) { "render", msh, NULL }, &status));
-  g_assert_false (run_cli ((const char *[]) { "render", msh, "-o", png, "--size", "0x10", NULL }, &status));
+  g_assert_false (run_cli ((const char *[]) { "render", msh, "-o", png, "--size", "0x10", NULL },
+                           &status));
 
   g_remove (png);
   g_remove (msh);

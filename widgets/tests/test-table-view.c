@@ -165,7 +165,8 @@ test_columns (void)
   g_assert_false (c->raw);
   c = mshed_table_model_get_column (verts, (guint) mshed_table_model_find_column (verts, "nx.raw"));
   g_assert_true (c->raw);
-  g_assert_true (mshed_table_model_get_column (verts, (guint) mshed_table_model_find_column (verts, "nw"))->raw);
+  g_assert_true (mshed_table_model_get_column (verts, (guint) mshed_table_model_find_column (
+                                                        verts, "nw"))->raw);
   g_assert_cmpint (mshed_table_model_find_column (verts, "u"), >=, 0);
   g_assert_cmpint (mshed_table_model_find_column (verts, "v.raw"), >=, 0);
 
@@ -178,14 +179,17 @@ test_columns (void)
   g_assert_cmpstr (mshed_table_model_get_column (names, 2)->title, ==, "bytes");
 
   /* directory: type, name, attributes, size, data_offset, sort index (as mshed-cli dump) */
-  g_assert_cmpstr (mshed_table_model_get_column (dir, (guint) mshed_table_model_find_column (dir, "data_offset"))->title,
+  g_assert_cmpstr (mshed_table_model_get_column (dir, (guint) mshed_table_model_find_column (
+                                                        dir, "data_offset"))->title,
                    ==, "data_offset");
   g_assert_cmpint (mshed_table_model_find_column (dir, "type"), ==, 0);
   g_assert_cmpint (mshed_table_model_find_column (dir, "name"), ==, 1);
   g_assert_cmpint (mshed_table_model_find_column (dir, "attr3"), >=, 0);
   g_assert_cmpint (mshed_table_model_find_column (dir, "sort_index"), >=, 0);
-  g_assert_false (mshed_table_model_get_column (dir, (guint) mshed_table_model_find_column (dir, "size"))->editable);
-  g_assert_true (mshed_table_model_get_column (dir, (guint) mshed_table_model_find_column (dir, "attr1"))->editable);
+  g_assert_false (mshed_table_model_get_column (dir, (guint) mshed_table_model_find_column (
+                                                       dir, "size"))->editable);
+  g_assert_true (mshed_table_model_get_column (dir, (guint) mshed_table_model_find_column (
+                                                      dir, "attr1"))->editable);
 }
 
 /* Editing a slot cell through the editor, undo, redo -------------------------------------- */
@@ -219,7 +223,8 @@ test_edit_slot_cell (void)
   g_assert_true (cell_has_class (f.view, node, "slot1", "current"));
   gtk_widget_activate_action (GTK_WIDGET (f.view), "table.edit", NULL);
   g_assert_true (mshed_cell_editor_is_open (_mshed_table_view_get_editor (f.view)));
-  g_assert_cmpstr (gtk_editable_get_text (mshed_cell_editor_get_entry (_mshed_table_view_get_editor (f.view))),
+  g_assert_cmpstr (gtk_editable_get_text (mshed_cell_editor_get_entry (
+                                            _mshed_table_view_get_editor (f.view))),
                    ==, expect);
 
   g_free (expect);
@@ -944,7 +949,8 @@ test_filter_sort (void)
       double v;
 
       g_assert_true (mshed_table_model_get_cell_value (model, mshed_table_row_get_index (r),
-                                                       (guint) mshed_table_model_find_column (model, "slot0"),
+                                                       (guint) mshed_table_model_find_column (
+                                                         model, "slot0"),
                                                        &v));
       g_assert_cmpfloat (v, <=, prev);
       prev = v;
@@ -1005,7 +1011,8 @@ test_lazy_large (void)
   mshed_table_view_set_document (f.view, f.doc);
   mshed_table_view_set_document (MSHED_TABLE_VIEW (indices), f.doc);
   f.window = widget_test_window (box, 1200, 700);
-  g_test_message ("first frame with both grids in %.0f ms", (g_get_monotonic_time () - t0) / 1000.0);
+  g_test_message ("first frame with both grids in %.0f ms",
+                  (g_get_monotonic_time () - t0) / 1000.0);
 
   model = _mshed_table_view_get_model (f.view);
   n = g_list_model_get_n_items (G_LIST_MODEL (model));
@@ -1013,14 +1020,17 @@ test_lazy_large (void)
   g_assert_cmpuint (n, ==, mshed_model_get_n_rows (mshed_document_get_model (f.doc),
                                                    MSHED_TABLE_TRIS));
   g_assert_cmpuint (n, >, 10000);
-  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (_mshed_table_view_get_model (MSHED_TABLE_VIEW (indices)))),
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (
+                      _mshed_table_view_get_model (MSHED_TABLE_VIEW (indices)))),
                     ==, 3 * MSHED_GEN_MAX_TRIANGLES);
   g_test_message ("live rows: %u triangles, %u indices; created %" G_GUINT64_FORMAT,
                   mshed_table_model_get_n_live_rows (model),
-                  mshed_table_model_get_n_live_rows (_mshed_table_view_get_model (MSHED_TABLE_VIEW (indices))),
+                  mshed_table_model_get_n_live_rows (
+                    _mshed_table_view_get_model (MSHED_TABLE_VIEW (indices))),
                   mshed_table_model_get_n_created (model));
   g_assert_cmpuint (mshed_table_model_get_n_live_rows (model), <, 400);
-  g_assert_cmpuint (mshed_table_model_get_n_live_rows (_mshed_table_view_get_model (MSHED_TABLE_VIEW (indices))),
+  g_assert_cmpuint (mshed_table_model_get_n_live_rows (
+                      _mshed_table_view_get_model (MSHED_TABLE_VIEW (indices))),
                     <, 400);
   g_assert_cmpuint (mshed_table_model_get_n_created (model), <, 2000);
 
@@ -1037,13 +1047,15 @@ test_lazy_large (void)
   g_assert_cmpuint (mshed_table_model_get_n_live_rows (model), <, 400);
 
   /* sorting the whole table keeps no row objects (numeric keys, not items) */
-  sort = GTK_SORT_LIST_MODEL (gtk_multi_selection_get_model (GTK_MULTI_SELECTION (_mshed_table_view_get_rows (f.view))));
+  sort = GTK_SORT_LIST_MODEL (gtk_multi_selection_get_model (
+                                GTK_MULTI_SELECTION (_mshed_table_view_get_rows (f.view))));
   t0 = g_get_monotonic_time ();
   sort_by (f.view, "nX", GTK_SORT_ASCENDING);
   wait_sorted (sort);
   widget_test_iterate (100);
   g_test_message ("sorted 200k rows in %.0f ms; live rows %u",
-                  (g_get_monotonic_time () - t0) / 1000.0, mshed_table_model_get_n_live_rows (model));
+                  (g_get_monotonic_time () - t0) / 1000.0,
+                  mshed_table_model_get_n_live_rows (model));
   g_assert_cmpuint (mshed_table_model_get_n_live_rows (model), <, 400);
 
   /* filtering the 600,000 indices (incrementally) by row number and by value */
@@ -1190,10 +1202,12 @@ test_screenshot (void)
 
       gtk_notebook_set_current_page (GTK_NOTEBOOK (notebook), (int) i);
       if (tables[i] == MSHED_TABLE_POSITIONS)
-        mshed_table_view_set_show_raw (MSHED_TABLE_VIEW (gtk_notebook_get_nth_page (GTK_NOTEBOOK (notebook), (int) i)),
+        mshed_table_view_set_show_raw (MSHED_TABLE_VIEW (gtk_notebook_get_nth_page (
+                                         GTK_NOTEBOOK (notebook), (int) i)),
                                        TRUE);
       if (tables[i] == MSHED_TABLE_SLOTS)
-        mshed_table_view_reveal (MSHED_TABLE_VIEW (gtk_notebook_get_nth_page (GTK_NOTEBOOK (notebook), (int) i)),
+        mshed_table_view_reveal (MSHED_TABLE_VIEW (gtk_notebook_get_nth_page (
+                                   GTK_NOTEBOOK (notebook), (int) i)),
                                  0, "aabbMinX");
       widget_test_iterate (100);
       widget_test_screenshot (f.window, file);

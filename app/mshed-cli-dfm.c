@@ -18,39 +18,6 @@
 #include "mshed-cli-private.h"
 #include "mshed-dfm.h"
 
-static gboolean
-named_dfm (const char *path)
-{
-  gsize n = strlen (path);
-
-  return n >= 4 && g_ascii_strcasecmp (path + n - 4, ".dfm") == 0;
-}
-
-/**
- * mshed_cli_utf_is_dfm:
- * @utf: (nullable): the file's tree, NULL when it could not be read
- *
- * A UTF file is taken for a deformable model when it is named *.dfm, or when its root has a
- * `Skeleton` directory (Librelancer's test, docs/dfm.md §7) or a `MultiLevel\Mesh0` (a rigid
- * .3db has `MultiLevel\Level0`, so `MultiLevel` alone is no sign).
- */
-gboolean
-mshed_cli_utf_is_dfm (const char     *path,
-                      const MshedUtf *utf)
-{
-  MshedUtfNode *node;
-
-  if (named_dfm (path))
-    return TRUE;
-  if (utf == NULL)
-    return FALSE;
-  node = mshed_utf_lookup (utf, "\\Skeleton");
-  if (node && mshed_utf_node_is_directory (node))
-    return TRUE;
-  node = mshed_utf_lookup (utf, "\\MultiLevel\\Mesh0");
-  return node && mshed_utf_node_is_directory (node);
-}
-
 /**
  * mshed_cli_validate_utf:
  * @dfm: (out): whether the file was checked as a deformable model
@@ -71,7 +38,7 @@ mshed_cli_validate_utf (GBytes            *bytes,
   g_autoptr(MshedUtf) utf = mshed_utf_parse (bytes, mode, diags, error);
   g_autoptr(MshedDfm) view = NULL;
 
-  *dfm = mshed_cli_utf_is_dfm (path, utf);
+  *dfm = mshed_dfm_file_is_dfm (path, utf);
   if (utf == NULL)
     return FALSE;
   if (*dfm)

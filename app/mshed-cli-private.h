@@ -113,8 +113,6 @@ int          mshed_cli_utf_roundtrip_one (GString   *out,
                                           const char *path);
 
 /* Freelancer deformable models (mshed-cli-dfm.c, dump in mshed-cli-dump.c). */
-gboolean     mshed_cli_utf_is_dfm       (const char       *path,
-                                         const MshedUtf   *utf);
 gboolean     mshed_cli_validate_utf     (GBytes           *bytes,
                                          const char       *path,
                                          MshedMode         mode,

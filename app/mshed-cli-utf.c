@@ -20,6 +20,7 @@
 
 #include "mshed-bytes.h"
 #include "mshed-cli-private.h"
+#include "mshed-dfm.h"
 #include "mshed-utf-crc.h"
 #include "mshed-utf.h"
 
@@ -150,7 +151,7 @@ mshed_cli_utf_info (const char *path)
   g_string_append_printf (out, _("Tree:        %u directories, %u leaves (%" PRIu64 " bytes of "
                                  "data), %u levels deep\n"),
                           dirs, leaves, data, depth_max);
-  if (mshed_cli_utf_is_dfm (path, utf))
+  if (mshed_dfm_file_is_dfm (path, utf))
     mshed_cli_dfm_summary (out, utf, diags);
   else
     print_top_level (out, root);

@@ -303,6 +303,14 @@ mshed_window_open (MshedWindow *self,
     {
       g_autofree char *primary = g_strdup_printf (_("Could not open “%s”"), spec);
 
+      if (mshed_utf_file_has_signature (spec))
+        {
+          g_clear_error (&error);
+          g_set_error (&error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_UNSUPPORTED,
+                       _("%s is a Freelancer UTF file. The window does not show UTF files yet; "
+                         "mshed-cli info, ls, validate, dump, extract and edit work on it."),
+                       spec);
+        }
       gtk_label_set_label (self->empty_message, error->message);
       if (gtk_widget_get_mapped (GTK_WIDGET (self)))
         _mshed_window_show_error (self, primary, error->message);

@@ -99,6 +99,245 @@ mshed_command_new_custom (gpointer       data,
   return self;
 }
 
+/* UTF ------------------------------------------------------------------------------------ */
+
+/* Who owns the subtree of a UTF_INSERT / UTF_REMOVE: the tree while it is in it, the command
+ * while it is out. */
+typedef struct {
+  MshedUtfNode *subtree;
+  gboolean      owned;
+} UtfHold;
+
+static void
+utf_hold_free (gpointer data)
+{
+  UtfHold *hold = data;
+
+  if (hold->owned)
+    mshed_utf_node_free (hold->subtree);
+  g_free (hold);
+}
+
+static MshedCommand *
+utf_alloc (MshedCommandKind kind,
+           MshedUtfNode    *node)
+{
+  MshedCommand *self = command_alloc (kind, 0);
+
+  self->node = node;
+  return self;
+}
+
+MshedCommand *
+mshed_command_new_utf_splice (MshedUtfNode *node,
+                              gsize         offset,
+                              GBytes       *old_bytes,
+                              GBytes       *new_bytes)
+{
+  MshedCommand *self = utf_alloc (MSHED_COMMAND_SPLICE, node);
+
+  self->offset = offset;
+  self->old_bytes = g_bytes_ref (old_bytes);
+  self->new_bytes = g_bytes_ref (new_bytes);
+  return self;
+}
+
+MshedCommand *
+mshed_command_new_utf_rename (MshedUtfNode *node,
+                              const char   *old_name,
+                              const char   *new_name)
+{
+  MshedCommand *self = utf_alloc (MSHED_COMMAND_UTF_RENAME, node);
+
+  self->old_bytes = g_bytes_new (old_name, strlen (old_name));
+  self->new_bytes = g_bytes_new (new_name, strlen (new_name));
+  return self;
+}
+
+static MshedCommand *
+utf_subtree_command (MshedCommandKind kind,
+                     MshedUtfNode    *node,
+                     MshedUtfNode    *parent,
+                     guint            index,
+                     gboolean         owned)
+{
+  MshedCommand *self = utf_alloc (kind, node);
+  UtfHold *hold = g_new0 (UtfHold, 1);
+
+  hold->subtree = node;
+  hold->owned = owned;
+  self->parent = parent;
+  self->index = index;
+  self->data = hold;
+  self->data_free = utf_hold_free;
+  self->data_size = sizeof *hold;
+  return self;
+}
+
+/**
+ * mshed_command_new_utf_insert:
+ * @subtree: (transfer full): a subtree in no tree (mshed_utf_node_new_*, or taken out)
+ */
+MshedCommand *
+mshed_command_new_utf_insert (MshedUtfNode *parent,
+                              guint         index,
+                              MshedUtfNode *subtree)
+{
+  return utf_subtree_command (MSHED_COMMAND_UTF_INSERT, subtree, parent, index, TRUE);
+}
+
+MshedCommand *
+mshed_command_new_utf_remove (MshedUtfNode *node)
+{
+  return utf_subtree_command (MSHED_COMMAND_UTF_REMOVE, node, mshed_utf_node_get_parent (node),
+                              mshed_utf_node_get_index (node), FALSE);
+}
+
+MshedCommand *
+mshed_command_new_utf_move (MshedUtfNode *node,
+                            MshedUtfNode *new_parent,
+                            guint         new_index)
+{
+  MshedCommand *self = utf_alloc (MSHED_COMMAND_UTF_MOVE, node);
+
+  self->parent = mshed_utf_node_get_parent (node);
+  self->index = mshed_utf_node_get_index (node);
+  self->new_parent = new_parent;
+  self->new_index = new_index;
+  return self;
+}
+
+static char *
+bytes_to_name (GBytes *bytes)
+{
+  gsize len = 0;
+  const char *data = g_bytes_get_data (bytes, &len);
+
+  return g_strndup (data, len);
+}
+
+static gboolean
+apply_utf_splice (MshedUtf     *utf,
+                  MshedUtfNode *node,
+                  gsize         offset,
+                  GBytes       *remove,
+                  GBytes       *insert)
+{
+  gsize size = 0, rlen = g_bytes_get_size (remove), ilen = 0;
+  const guint8 *cur = mshed_utf_node_peek_data (node, &size);
+  const guint8 *idata = g_bytes_get_data (insert, &ilen);
+  g_autoptr(GBytes) old = NULL;
+  guint8 *buf;
+
+  if (mshed_utf_node_is_directory (node) || !mshed_range_ok (offset, rlen, size))
+    {
+      g_critical ("splice of a UTF entry at %zu+%zu outside its %zu bytes", offset, rlen, size);
+      return FALSE;
+    }
+  buf = g_malloc (size - rlen + ilen + 1);
+  if (offset > 0)
+    memcpy (buf, cur, offset);
+  if (ilen > 0)
+    memcpy (buf + offset, idata, ilen);
+  if (size > offset + rlen)
+    memcpy (buf + offset + ilen, cur + offset + rlen, size - offset - rlen);
+  {
+    g_autoptr(GBytes) data = g_bytes_new_take (buf, size - rlen + ilen);
+
+    old = mshed_utf_set_data (utf, node, data);
+  }
+  return TRUE;
+}
+
+/**
+ * mshed_command_apply_utf:
+ * @utf: the container the command was recorded on
+ * @reverse: undo instead of do
+ */
+gboolean
+mshed_command_apply_utf (const MshedCommand *self,
+                         MshedUtf           *utf,
+                         gboolean            reverse)
+{
+  switch (self->kind)
+    {
+    case MSHED_COMMAND_SPLICE:
+      g_return_val_if_fail (self->node != NULL, FALSE);
+      return apply_utf_splice (utf, self->node, self->offset,
+                               reverse ? self->new_bytes : self->old_bytes,
+                               reverse ? self->old_bytes : self->new_bytes);
+
+    case MSHED_COMMAND_UTF_RENAME:
+      {
+        g_autofree char *name = bytes_to_name (reverse ? self->old_bytes : self->new_bytes);
+
+        g_free (mshed_utf_rename (utf, self->node, name));
+        return TRUE;
+      }
+
+    case MSHED_COMMAND_UTF_INSERT:
+    case MSHED_COMMAND_UTF_REMOVE:
+      {
+        UtfHold *hold = self->data;
+        gboolean insert = (self->kind == MSHED_COMMAND_UTF_INSERT) != reverse;
+
+        g_return_val_if_fail (hold != NULL && hold->owned == insert, FALSE);
+        if (insert)
+          {
+            if (!mshed_utf_insert_child (utf, self->parent, self->index, hold->subtree, NULL))
+              {
+                g_critical ("a UTF subtree no longer fits where it was recorded");
+                return FALSE;
+              }
+            hold->owned = FALSE;
+          }
+        else
+          {
+            mshed_utf_remove (utf, hold->subtree, NULL, NULL);
+            hold->owned = TRUE;
+          }
+        return TRUE;
+      }
+
+    case MSHED_COMMAND_UTF_MOVE:
+      if (!mshed_utf_move (utf, self->node, reverse ? self->parent : self->new_parent,
+                           reverse ? self->index : self->new_index, NULL, NULL, NULL))
+        {
+          g_critical ("a UTF move no longer fits the tree it was recorded on");
+          return FALSE;
+        }
+      return TRUE;
+
+    case MSHED_COMMAND_CUSTOM:
+    case MSHED_COMMAND_UTF_REPLACE:
+      return TRUE;
+
+    default:
+      g_critical ("an NRes command applied to a UTF container");
+      return FALSE;
+    }
+}
+
+MshedPayloadRef
+mshed_command_get_payload (const MshedCommand *self)
+{
+  if (self->node != NULL)
+    return MSHED_PAYLOAD_UTF (self->node);
+  return MSHED_PAYLOAD_NRES (self->res_index);
+}
+
+/* The document swaps its whole UTF state with @data (a reload). */
+MshedCommand *
+mshed_command_new_utf_replace (gpointer       data,
+                               GDestroyNotify data_free,
+                               gsize          data_size)
+{
+  MshedCommand *self = mshed_command_new_custom (data, data_free, data_size);
+
+  self->kind = MSHED_COMMAND_UTF_REPLACE;
+  return self;
+}
+
 /* Custom data cannot be copied generically; the copy shares nothing and carries none. */
 MshedCommand *
 mshed_command_copy (const MshedCommand *self)

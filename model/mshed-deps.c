@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "mshed-deps.h"
+#include "mshed-dfm-schema.h"
 #include "mshed-schema.h"
 
 typedef struct {
@@ -32,6 +33,14 @@ typedef struct {
 #define BR MSHED_DERIVED_BATCH_RANGES
 #define SR MSHED_DERIVED_SLOT_RANGES
 #define XS MSHED_DERIVED_EXTRA_STREAMS
+#define GC MSHED_DERIVED_DFM_GROUP_COUNT
+#define UC MSHED_DERIVED_DFM_UV_VERTEX_COUNT
+#define PI MSHED_DERIVED_DFM_PART_INDEX
+#define MC MSHED_DERIVED_DFM_MATERIAL_COUNT
+#define LB MSHED_DERIVED_DFM_LOD_BITS
+#define FR MSHED_DERIVED_DFM_FRACTIONS
+#define DN MSHED_DERIVED_DFM_VERTEX_NORMALS
+#define BT MSHED_DERIVED_DFM_BONE_TO_ROOT
 
 /* docs/msh.md §10.3, one row per edit kind. Updates that a command performs itself (attr1 of a
  * resized table, Res10 records, hdr1/hdr2/hdr3 renumbering, node slot cells, container
@@ -58,6 +67,20 @@ static const KindInfo kinds[MSHED_N_EDIT_KINDS] = {
   [MSHED_EDIT_OPAQUE] = { "opaque", N_("Edit unknown data"), 0, 0 },
   [MSHED_EDIT_DIRECTORY] = { "directory", N_("Edit the NRes directory"), AT, 0 },
   [MSHED_EDIT_RESOURCES] = { "resources", N_("Add or remove a resource"), 0, 0 },
+  /* docs/dfm.md §15.1 */
+  [MSHED_EDIT_DFM_POINTS] = { "dfm-points", N_("Move points"), 0, DN },
+  [MSHED_EDIT_DFM_TOPOLOGY] = { "dfm-topology", N_("Change face group triangles"), 0, DN },
+  [MSHED_EDIT_DFM_ELEMENTS] = { "dfm-elements", N_("Change elements"), 0, DN },
+  [MSHED_EDIT_DFM_SKIN] = { "dfm-skin", N_("Change skinning"), 0, 0 },
+  [MSHED_EDIT_DFM_UV] = { "dfm-uv", N_("Change UVs or normals"), 0, 0 },
+  [MSHED_EDIT_DFM_UV_VERTICES] = { "dfm-uv-vertices", N_("Add or remove UV bone vertices"),
+                                   UC, 0 },
+  [MSHED_EDIT_DFM_GROUPS] = { "dfm-groups", N_("Add or remove face groups"), GC, 0 },
+  [MSHED_EDIT_DFM_LEVELS] = { "dfm-levels", N_("Add or remove levels"), FR | LB, 0 },
+  [MSHED_EDIT_DFM_BONES] = { "dfm-bones", N_("Add, remove, move or rename bones"), PI, 0 },
+  [MSHED_EDIT_DFM_MATERIALS] = { "dfm-materials", N_("Add or remove materials"), MC, 0 },
+  [MSHED_EDIT_DFM_JOINTS] = { "dfm-joints", N_("Change joints"), BT, 0 },
+  [MSHED_EDIT_UTF_TREE] = { "utf-tree", N_("Change the UTF tree"), 0, 0 },
 };
 
 typedef struct {
@@ -79,6 +102,19 @@ static const DerivedInfo derived[MSHED_N_DERIVED] = {
   { "batch-ranges", N_("Batch index ranges"), MSHED_TABLE_BATCHES, FALSE },
   { "slot-ranges", N_("Slot triangle and batch ranges"), MSHED_TABLE_SLOTS, FALSE },
   { "extra-streams", N_("Extra per-vertex streams"), MSHED_TABLE_EXTRA15, FALSE },
+  { "dfm-group-count", N_("Face group counts"),
+    MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_GROUP_COUNT), TRUE },
+  { "dfm-uv-vertex-count", N_("UV bone vertex count"),
+    MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_UV_VERTEX_COUNT), TRUE },
+  { "dfm-part-index", N_("Part indices"), MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_PART_INDEX), TRUE },
+  { "dfm-material-count", N_("Material count"),
+    MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_MATERIAL_COUNT), TRUE },
+  { "dfm-lod-bits", N_("Lod Bits"), MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_LOD_BITS), TRUE },
+  { "dfm-fractions", N_("Level fractions"), MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_FRACTIONS), TRUE },
+  { "dfm-vertex-normals", N_("Point normals"),
+    MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_VERTEX_NORMALS), TRUE },
+  { "dfm-bone-to-root", N_("Bone to root (bind pose)"),
+    MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_BONE_TO_ROOT), TRUE },
 };
 
 typedef struct {
@@ -131,6 +167,24 @@ static const Reason reasons[] = {
                                  "count (docs/msh.md §7.7)") },
   { MSHED_EDIT_DIRECTORY, AT, N_("The attributes no longer follow the resource's size and "
                                  "type (docs/msh.md §3)") },
+  { MSHED_EDIT_DFM_POINTS, DN, N_("Moving points may change the normals around them "
+                                  "(optional)") },
+  { MSHED_EDIT_DFM_TOPOLOGY, DN, N_("Different triangles change point normals (optional)") },
+  { MSHED_EDIT_DFM_ELEMENTS, DN, N_("Elements that use other points change point normals "
+                                    "(optional)") },
+  { MSHED_EDIT_DFM_UV_VERTICES, UC, N_("UV_vertex_count must be the number of UV_vertex_id "
+                                       "entries (docs/dfm.md §6.4)") },
+  { MSHED_EDIT_DFM_GROUPS, GC, N_("Face_groups/Count must be the number of Group "
+                                  "directories (docs/dfm.md §4)") },
+  { MSHED_EDIT_DFM_LEVELS, FR, N_("Fractions must hold one value per mesh (docs/dfm.md §3)") },
+  { MSHED_EDIT_DFM_LEVELS, LB, N_("Lod Bits set one bit per level, all or none "
+                                  "(docs/dfm.md §10.3)") },
+  { MSHED_EDIT_DFM_BONES, PI, N_("A part's Index must be the position of its bone "
+                                 "(docs/dfm.md §8)") },
+  { MSHED_EDIT_DFM_MATERIALS, MC, N_("Material count must be the number of materials "
+                                     "(docs/dfm.md §11)") },
+  { MSHED_EDIT_DFM_JOINTS, BT, N_("A changed joint moves the rest pose of the bones below it; "
+                                  "their Bone to root may no longer match (docs/dfm.md §9.2)") },
 };
 
 MshedDerived
@@ -228,6 +282,62 @@ is (const char *field,
   return g_ascii_strcasecmp (field, name) == 0;
 }
 
+static MshedEditKind
+classify_dfm (MshedDfmTable table)
+{
+  switch (table)
+    {
+    case MSHED_DFM_TABLE_POINTS:
+      return MSHED_EDIT_DFM_POINTS;
+    case MSHED_DFM_TABLE_TRISTRIP:
+    case MSHED_DFM_TABLE_FACE_INDICES:
+      return MSHED_EDIT_DFM_TOPOLOGY;
+    case MSHED_DFM_TABLE_POINT_INDICES:
+    case MSHED_DFM_TABLE_UV0_INDICES:
+    case MSHED_DFM_TABLE_UV1_INDICES:
+      return MSHED_EDIT_DFM_ELEMENTS;
+    case MSHED_DFM_TABLE_POINT_BONE_FIRST:
+    case MSHED_DFM_TABLE_POINT_BONE_COUNT:
+    case MSHED_DFM_TABLE_BONE_ID_CHAIN:
+    case MSHED_DFM_TABLE_BONE_WEIGHT_CHAIN:
+      return MSHED_EDIT_DFM_SKIN;
+    case MSHED_DFM_TABLE_VERTEX_NORMALS:
+    case MSHED_DFM_TABLE_UV0:
+    case MSHED_DFM_TABLE_UV1:
+    case MSHED_DFM_TABLE_UV_BONE_ID:
+    case MSHED_DFM_TABLE_UV_PLANE_DISTANCE:
+    case MSHED_DFM_TABLE_BONE_X_TO_U_SCALE:
+    case MSHED_DFM_TABLE_BONE_Y_TO_V_SCALE:
+    case MSHED_DFM_TABLE_MIN_DU:
+    case MSHED_DFM_TABLE_MAX_DU:
+    case MSHED_DFM_TABLE_MIN_DV:
+    case MSHED_DFM_TABLE_MAX_DV:
+    case MSHED_DFM_TABLE_UV_DEFAULT_LIST:
+      return MSHED_EDIT_DFM_UV;
+    case MSHED_DFM_TABLE_UV_VERTEX_ID:
+      return MSHED_EDIT_DFM_UV_VERTICES;
+    case MSHED_DFM_TABLE_FILE_NAME:
+      return MSHED_EDIT_DFM_BONES;
+    case MSHED_DFM_TABLE_CONS_FIX:
+    case MSHED_DFM_TABLE_CONS_REV:
+    case MSHED_DFM_TABLE_CONS_PRIS:
+    case MSHED_DFM_TABLE_CONS_CYL:
+    case MSHED_DFM_TABLE_CONS_SPHERE:
+    case MSHED_DFM_TABLE_CONS_LOOSE:
+      return MSHED_EDIT_DFM_JOINTS;
+    case MSHED_DFM_TABLE_GROUP_COUNT:
+    case MSHED_DFM_TABLE_UV_VERTEX_COUNT:
+    case MSHED_DFM_TABLE_PART_INDEX:
+    case MSHED_DFM_TABLE_MATERIAL_COUNT:
+    case MSHED_DFM_TABLE_LOD_BITS:
+    case MSHED_DFM_TABLE_FRACTIONS:
+    case MSHED_DFM_TABLE_BONE_TO_ROOT:
+      return MSHED_EDIT_DERIVED;
+    default:
+      return MSHED_EDIT_OPAQUE;
+    }
+}
+
 MshedEditKind
 mshed_deps_classify_field (MshedTableId  table,
                            const char   *field)
@@ -235,6 +345,8 @@ mshed_deps_classify_field (MshedTableId  table,
   const MshedTableInfo *info;
   const MshedField *f;
 
+  if ((gint) table >= MSHED_DFM_TABLE_FIRST && (gint) table < MSHED_DFM_TABLE_LAST)
+    return classify_dfm ((MshedDfmTable) table);
   if (table < 0 || table >= MSHED_N_TABLES)
     return MSHED_EDIT_OPAQUE;
   info = mshed_schema_get_table (table);

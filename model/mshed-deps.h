@@ -36,6 +36,19 @@ typedef enum {
   MSHED_EDIT_OPAQUE,             /* unknown fields, extra streams, opaque resources */
   MSHED_EDIT_DIRECTORY,          /* NRes type / attributes / entry name */
   MSHED_EDIT_RESOURCES,          /* add or remove a whole resource */
+  /* Freelancer DFM in a UTF tree (docs/dfm.md §15.1); DERIVED and OPAQUE serve it too */
+  MSHED_EDIT_DFM_POINTS,         /* Points */
+  MSHED_EDIT_DFM_TOPOLOGY,       /* Tristrip_indices / Face_indices */
+  MSHED_EDIT_DFM_ELEMENTS,       /* Point_indices, UV0/UV1_indices */
+  MSHED_EDIT_DFM_SKIN,           /* Point_bone_first/count, Bone_id/weight_chain */
+  MSHED_EDIT_DFM_UV,             /* UV0, UV1, the UV bone block's values, Vertex_normals */
+  MSHED_EDIT_DFM_UV_VERTICES,    /* UV_vertex_id entries added or removed */
+  MSHED_EDIT_DFM_GROUPS,         /* Group<n> directories added or removed */
+  MSHED_EDIT_DFM_LEVELS,         /* Mesh<n> directories added or removed */
+  MSHED_EDIT_DFM_BONES,          /* bone directories added, removed, moved or renamed; File name */
+  MSHED_EDIT_DFM_MATERIALS,      /* material directories added or removed */
+  MSHED_EDIT_DFM_JOINTS,         /* Cons records */
+  MSHED_EDIT_UTF_TREE,           /* any other UTF entry added, removed, moved or renamed */
   MSHED_N_EDIT_KINDS
 } MshedEditKind;
 
@@ -60,18 +73,38 @@ typedef enum {
   MSHED_DERIVED_BATCH_RANGES   = 1 << 8,  /* Res13 indexStart/indexCount/baseVertex: review */
   MSHED_DERIVED_SLOT_RANGES    = 1 << 9,  /* Res2 tri/batch ranges: review */
   MSHED_DERIVED_EXTRA_STREAMS  = 1 << 10, /* Res15/16/18 counts in step with Res3: review */
+  /* Freelancer DFM (docs/dfm.md §15.1); rows are the scope index (mesh, part, bone) */
+  MSHED_DERIVED_DFM_GROUP_COUNT    = 1 << 11, /* Face_groups/Count (rows: meshes); determined */
+  MSHED_DERIVED_DFM_UV_VERTEX_COUNT = 1 << 12, /* UV_vertex_count (rows: meshes); determined */
+  MSHED_DERIVED_DFM_PART_INDEX     = 1 << 13, /* a part's Index (rows: parts); determined */
+  MSHED_DERIVED_DFM_MATERIAL_COUNT = 1 << 14, /* Material library/Material count; determined */
+  MSHED_DERIVED_DFM_LOD_BITS       = 1 << 15, /* Lod Bits all or nothing (rows: bones);
+                                               * determined */
+  MSHED_DERIVED_DFM_FRACTIONS      = 1 << 16, /* one Fractions value per mesh; convention */
+  MSHED_DERIVED_DFM_VERTEX_NORMALS = 1 << 17, /* Vertex_normals (rows: meshes; optional);
+                                               * convention */
+  MSHED_DERIVED_DFM_BONE_TO_ROOT   = 1 << 18, /* Bone to root from the Cons rest chain (rows:
+                                               * bones); convention */
 } MshedDerived;
 
-#define MSHED_N_DERIVED 11
+#define MSHED_N_DERIVED 19
+/* The targets of each format (a document only ever marks those of its own). */
+#define MSHED_DERIVED_MSH ((MshedDerived) ((1u << 11) - 1))
+#define MSHED_DERIVED_DFM ((MshedDerived) (((1u << MSHED_N_DERIVED) - 1) & ~(guint) MSHED_DERIVED_MSH))
 #define MSHED_DERIVED_SLOT_BOUNDS (MSHED_DERIVED_SLOT_BOX | MSHED_DERIVED_SLOT_SPHERE)
 #define MSHED_DERIVED_BOUNDS (MSHED_DERIVED_SLOT_BOUNDS | MSHED_DERIVED_HEADER_BOUNDS)
 /* What the format determines: a recompute reproduces an unmodified model exactly. */
 #define MSHED_DERIVED_DETERMINED (MSHED_DERIVED_SLOT_BOX | MSHED_DERIVED_ATTRIBUTES | \
-                                  MSHED_DERIVED_ANIMATION_MAP)
+                                  MSHED_DERIVED_ANIMATION_MAP | MSHED_DERIVED_DFM_GROUP_COUNT | \
+                                  MSHED_DERIVED_DFM_UV_VERTEX_COUNT | \
+                                  MSHED_DERIVED_DFM_PART_INDEX | \
+                                  MSHED_DERIVED_DFM_MATERIAL_COUNT | MSHED_DERIVED_DFM_LOD_BITS)
 /* What only mshed's own conventions can recompute (explicit requests only). */
 #define MSHED_DERIVED_CONVENTION (MSHED_DERIVED_SLOT_SPHERE | MSHED_DERIVED_HEADER_BOUNDS | \
                                   MSHED_DERIVED_TRI_NORMALS | MSHED_DERIVED_TRI_LINKS | \
-                                  MSHED_DERIVED_VERTEX_NORMALS)
+                                  MSHED_DERIVED_VERTEX_NORMALS | MSHED_DERIVED_DFM_FRACTIONS | \
+                                  MSHED_DERIVED_DFM_VERTEX_NORMALS | \
+                                  MSHED_DERIVED_DFM_BONE_TO_ROOT)
 /* What the document can recompute by itself. */
 #define MSHED_DERIVED_RECOMPUTABLE (MSHED_DERIVED_DETERMINED | MSHED_DERIVED_CONVENTION)
 
@@ -94,7 +127,8 @@ gboolean      mshed_derived_is_convention   (MshedDerived   target);
 /* Index 0..MSHED_N_DERIVED-1 of a single flag, -1 when @target is not exactly one flag. */
 gint          mshed_derived_get_index       (MshedDerived   target);
 
-/* Which edit kind a change of @field in @table is (NULL field: the whole record). */
+/* Which edit kind a change of @field in @table is (NULL field: the whole record). DFM tables
+ * (MSHED_DFM_TABLE_ID) are classified too: a payload edit of that table's node. */
 MshedEditKind mshed_deps_classify_field     (MshedTableId   table,
                                              const char    *field);
 

@@ -145,33 +145,32 @@ mshed_dfm_dup_triangles (const MshedDfm *self,
 }
 
 /**
- * mshed_dfm_set_triangles:
+ * mshed_dfm_encode_triangles:
  * @triangles: 3 × @n_triangles element indices
- * @node: (out) (optional) (transfer none): the file that was replaced
+ * @node: (out) (transfer none): the file that would hold them
  *
- * Replaces the group's indices: a strip group gets a strip encoded with
- * mshed_dfm_strip_encode (docs/dfm.md §5.3, runs joined), a `Face_indices` group the list.
- * Triangles with two equal corners cannot be drawn by a strip and are refused. The edit is
- * mshed_utf_set_data: its inverse is mshed_utf_set_data (@node, returned bytes).
+ * The payload a group's index file would get for @triangles, without changing anything: a
+ * strip group gets a strip encoded with mshed_dfm_strip_encode (docs/dfm.md §5.3, runs
+ * joined), a `Face_indices` group the list. Triangles with two equal corners cannot be drawn
+ * by a strip and are refused.
  *
- * Returns: (transfer full) (nullable): the bytes the file held before, NULL on error
+ * Returns: (transfer full) (nullable): the new payload, NULL on error
  */
 GBytes *
-mshed_dfm_set_triangles (MshedDfm       *self,
-                         guint           level,
-                         guint           group,
-                         const guint16  *triangles,
-                         gsize           n_triangles,
-                         MshedUtfNode  **node,
-                         GError        **error)
+mshed_dfm_encode_triangles (const MshedDfm  *self,
+                            guint            level,
+                            guint            group,
+                            const guint16   *triangles,
+                            gsize            n_triangles,
+                            MshedUtfNode   **node,
+                            GError         **error)
 {
   const DfmGroup *g = _mshed_dfm_group_at (self, level, group);
   MshedUtfNode *target;
   g_autoptr(GBytes) bytes = NULL;
   gsize dropped = 0;
 
-  if (node)
-    *node = NULL;
+  *node = NULL;
   target = g ? g->files[MSHED_DFM_TABLE_TRISTRIP - DFM_GROUP_BASE] : NULL;
   if (target)
     bytes = mshed_dfm_strip_encode (triangles, n_triangles, MSHED_DFM_STRIP_JOIN, &dropped);
@@ -199,8 +198,37 @@ mshed_dfm_set_triangles (MshedDfm       *self,
                                 dropped), dropped);
       return NULL;
     }
+  *node = target;
+  return g_steal_pointer (&bytes);
+}
+
+/**
+ * mshed_dfm_set_triangles:
+ * @triangles: 3 × @n_triangles element indices
+ * @node: (out) (optional) (transfer none): the file that was replaced
+ *
+ * Replaces the group's indices with mshed_dfm_encode_triangles. The edit is
+ * mshed_utf_set_data: its inverse is mshed_utf_set_data (@node, returned bytes).
+ *
+ * Returns: (transfer full) (nullable): the bytes the file held before, NULL on error
+ */
+GBytes *
+mshed_dfm_set_triangles (MshedDfm       *self,
+                         guint           level,
+                         guint           group,
+                         const guint16  *triangles,
+                         gsize           n_triangles,
+                         MshedUtfNode  **node,
+                         GError        **error)
+{
+  MshedUtfNode *target = NULL;
+  g_autoptr(GBytes) bytes = mshed_dfm_encode_triangles (self, level, group, triangles,
+                                                        n_triangles, &target, error);
+
   if (node)
     *node = target;
+  if (bytes == NULL)
+    return NULL;
   return mshed_utf_set_data (self->utf, target, bytes);
 }
 

@@ -592,6 +592,32 @@ mshed_utf_looks_like_dfm (const MshedUtf *utf)
          find_child (root, "MultiLevel", TRUE) != NULL;
 }
 
+/**
+ * mshed_dfm_file_is_dfm:
+ * @path: (nullable): the file's name
+ * @utf: (nullable): the file's tree, NULL when it could not be read
+ *
+ * A UTF file is taken for a deformable model when it is named *.dfm, or when its root has a
+ * `Skeleton` directory (Librelancer's test, docs/dfm.md §7) or a `MultiLevel\Mesh0` (a rigid
+ * .3db has `MultiLevel\Level0`, so `MultiLevel` alone is no sign).
+ */
+gboolean
+mshed_dfm_file_is_dfm (const char     *path,
+                       const MshedUtf *utf)
+{
+  MshedUtfNode *mesh0;
+  gsize n = path ? strlen (path) : 0;
+
+  if (n >= 4 && g_ascii_strcasecmp (path + n - 4, ".dfm") == 0)
+    return TRUE;
+  if (utf == NULL)
+    return FALSE;
+  if (find_child (mshed_utf_get_root (utf), "Skeleton", TRUE) != NULL)
+    return TRUE;
+  mesh0 = find_child (find_child (mshed_utf_get_root (utf), "MultiLevel", TRUE), "Mesh0", TRUE);
+  return mesh0 != NULL;
+}
+
 /* Addressing ------------------------------------------------------------------------------ */
 
 const DfmMesh *

@@ -171,6 +171,8 @@ void          mshed_dfm_unref               (MshedDfm          *self);
 MshedUtf     *mshed_dfm_get_utf             (const MshedDfm    *self);
 void          mshed_dfm_refresh             (MshedDfm          *self);
 gboolean      mshed_utf_looks_like_dfm      (const MshedUtf    *utf);
+gboolean      mshed_dfm_file_is_dfm         (const char        *path,
+                                             const MshedUtf    *utf);
 
 /* Tables by schema address (see MshedDfmScope for what @a and @b select) */
 MshedUtfNode *mshed_dfm_find_node           (const MshedDfm    *self,
@@ -233,6 +235,13 @@ gboolean      mshed_dfm_get_uv_bone_vertex  (const MshedDfm    *self,
                                              guint              k,
                                              guint32           *uv,
                                              float              default_uv[2]);
+GBytes       *mshed_dfm_encode_triangles    (const MshedDfm    *self,
+                                             guint              level,
+                                             guint              group,
+                                             const guint16     *triangles,
+                                             gsize              n_triangles,
+                                             MshedUtfNode     **node,
+                                             GError           **error);
 GBytes       *mshed_dfm_set_triangles       (MshedDfm          *self,
                                              guint              level,
                                              guint              group,

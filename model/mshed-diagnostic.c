@@ -396,12 +396,18 @@ mshed_diagnostics_append (MshedDiagnostics       *self,
                           const MshedDiagnostics *other)
 {
   for (guint i = 0; i < other->items->len; i++)
-    {
-      MshedDiagnostic *d = mshed_diagnostic_copy (g_ptr_array_index (other->items, i));
+    mshed_diagnostics_add_copy (self, g_ptr_array_index (other->items, i));
+}
 
-      count_item (self, d);
-      g_ptr_array_add (self->items, d);
-    }
+/* Appends a copy of @item (counted by its severity). */
+void
+mshed_diagnostics_add_copy (MshedDiagnostics      *self,
+                            const MshedDiagnostic *item)
+{
+  MshedDiagnostic *d = mshed_diagnostic_copy (item);
+
+  count_item (self, d);
+  g_ptr_array_add (self->items, d);
 }
 
 /**

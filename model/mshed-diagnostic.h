@@ -236,6 +236,8 @@ void              mshed_diagnostics_add_node_record (MshedDiagnostics *self,
                                                ...) G_GNUC_PRINTF (9, 10);
 void              mshed_diagnostics_append    (MshedDiagnostics *self,
                                                const MshedDiagnostics *other);
+void              mshed_diagnostics_add_copy  (MshedDiagnostics *self,
+                                               const MshedDiagnostic *item);
 const MshedDiagnostic *mshed_diagnostics_find (const MshedDiagnostics *self,
                                                MshedCheck        check);
 const MshedDiagnostic *mshed_diagnostics_find_error (const MshedDiagnostics *self,

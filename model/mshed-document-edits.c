@@ -543,6 +543,9 @@ mshed_document_set_field (MshedDocument *self,
   g_autofree char *label = NULL;
   guint size;
 
+  if (!_mshed_document_need_model (self, error))
+    return FALSE;
+
   g_return_val_if_fail (MSHED_IS_DOCUMENT (self), FALSE);
   g_return_val_if_fail (field != NULL, FALSE);
 
@@ -585,6 +588,9 @@ mshed_document_set_field_text (MshedDocument *self,
   g_autoptr(GError) local = NULL;
   double value;
 
+  if (!_mshed_document_need_model (self, error))
+    return FALSE;
+
   g_return_val_if_fail (MSHED_IS_DOCUMENT (self), FALSE);
   if (!resolve_row (self, table, row, &cell, error) ||
       (f = resolve_field (cell.info, row, field, error)) == NULL)
@@ -610,6 +616,9 @@ mshed_document_set_record (MshedDocument *self,
   g_autofree char *label = NULL;
   gsize len = 0;
   const guint8 *data = g_bytes_get_data (record, &len);
+
+  if (!_mshed_document_need_model (self, error))
+    return FALSE;
 
   g_return_val_if_fail (MSHED_IS_DOCUMENT (self), FALSE);
   if (!resolve_row (self, table, row, &cell, error))
@@ -650,6 +659,9 @@ mshed_document_rename_node (MshedDocument *self,
   guint n_nodes;
   guint8 *rec;
   gsize rec_len;
+
+  if (!_mshed_document_need_model (self, error))
+    return FALSE;
 
   g_return_val_if_fail (MSHED_IS_DOCUMENT (self), FALSE);
   g_return_val_if_fail (name != NULL, FALSE);
@@ -720,6 +732,9 @@ mshed_document_set_resource_name (MshedDocument *self,
   MshedEntryHeader h;
   g_autofree char *label = NULL;
   gsize len;
+
+  if (!_mshed_document_need_model (self, error))
+    return FALSE;
 
   g_return_val_if_fail (MSHED_IS_DOCUMENT (self), FALSE);
   if (res_index >= mshed_nres_get_n_entries (doc_nres (self)))
@@ -794,6 +809,9 @@ mshed_document_replace_bytes (MshedDocument *self,
   MshedTableId table;
   guint header = 0, stride = 0;
 
+  if (!_mshed_document_need_model (self, error))
+    return FALSE;
+
   g_return_val_if_fail (MSHED_IS_DOCUMENT (self), FALSE);
   if (!check_res_index (self, res_index, error))
     return FALSE;
@@ -863,6 +881,9 @@ mshed_document_set_resource_payload (MshedDocument *self,
   MshedEntryHeader h;
   guint32 type;
 
+  if (!_mshed_document_need_model (self, error))
+    return FALSE;
+
   g_return_val_if_fail (MSHED_IS_DOCUMENT (self), FALSE);
   if (!check_res_index (self, res_index, error))
     return FALSE;
@@ -917,8 +938,12 @@ mshed_document_add_resource (MshedDocument *self,
   g_autoptr(GBytes) empty = NULL;
   g_autofree char *label = NULL;
   g_autofree guint *map = NULL;
-  guint n = mshed_nres_get_n_entries (doc_nres (self));
+  guint n;
   gsize len = name ? strlen (name) : 0;
+
+  if (!_mshed_document_need_model (self, error))
+    return -1;
+  n = mshed_nres_get_n_entries (doc_nres (self));
 
   g_return_val_if_fail (MSHED_IS_DOCUMENT (self), -1);
   if (len > MSHED_NRES_NAME_SIZE - 1)
@@ -957,7 +982,11 @@ mshed_document_remove_resource (MshedDocument *self,
 {
   g_autofree char *label = NULL;
   g_autofree guint *map = NULL;
-  guint n = mshed_nres_get_n_entries (doc_nres (self));
+  guint n;
+
+  if (!_mshed_document_need_model (self, error))
+    return FALSE;
+  n = mshed_nres_get_n_entries (doc_nres (self));
 
   g_return_val_if_fail (MSHED_IS_DOCUMENT (self), FALSE);
   if (!check_res_index (self, res_index, error))
@@ -1198,6 +1227,8 @@ recompute_in_op (MshedDocument *self,
 {
   gboolean ok = TRUE;
 
+  if (self->utf != NULL)
+    return _mshed_document_dfm_recompute (self, what, rows, n_rows, error);
   /* the only step that can fail goes first, so a failure changes nothing */
   if (what & MSHED_DERIVED_ANIMATION_MAP)
     ok = recompute_animation_map (self, error);

@@ -7,7 +7,8 @@
  * mshed-document-save.c (serialising and saving),
  * mshed-document-stale.c (the stale set),
  * mshed-document-edits.c (cell, name, raw and resource edits, recompute) and
- * mshed-document-rows.c (row insert/delete/duplicate/move with reference fix-ups).
+ * mshed-document-rows.c (row insert/delete/duplicate/move with reference fix-ups) and
+ * mshed-document-utf.c (UTF trees and DFM models: opening, edits, checks, recomputes).
  */
 #pragma once
 
@@ -36,7 +37,11 @@ struct _MshedDocument {
   char             *path;
   char             *entry;
   char             *title;
-  MshedModel       *model;
+  MshedModel       *model;          /* NRes documents */
+  MshedUtf         *utf;            /* UTF documents */
+  MshedDfm         *dfm;            /* ... holding a deformable model */
+  GBytes           *utf_source;     /* the UTF file's bytes as read */
+  gboolean          utf_tree_dirty; /* tree changed: refresh the DFM index, re-check names */
   MshedMode         mode;
   MshedHistory     *history;
   MshedDiagnostics *diags;
@@ -158,5 +163,43 @@ void      _mshed_check_record            (const MshedModel  *model,
 
 gboolean  _mshed_document_reset_to_file (MshedDocument   *self,
                                          GError         **error);
+
+/* mshed-document.c, for mshed-document-utf.c */
+gboolean  _mshed_document_need_model     (MshedDocument     *self,
+                                          GError           **error);
+void      _mshed_document_record         (MshedDocument     *self,
+                                          MshedCommand      *command);
+void      _mshed_document_add_change     (MshedDocument     *self,
+                                          const MshedChange *change);
+void      _mshed_document_init_title     (MshedDocument     *self);
+gboolean  _mshed_document_replace_diags  (MshedDocument     *self,
+                                          MshedDiagnostics  *fresh);
+
+/* mshed-document-utf.c */
+gboolean  _mshed_document_load_utf       (MshedDocument     *self,
+                                          const char        *path,
+                                          GBytes            *bytes,
+                                          GError           **error);
+void      _mshed_document_utf_apply      (MshedDocument     *self,
+                                          const MshedCommand *command,
+                                          gboolean           reverse);
+gboolean  _mshed_document_utf_revalidate (MshedDocument     *self,
+                                          gboolean           full);
+GBytes   *_mshed_document_utf_serialize  (MshedDocument     *self,
+                                          GError           **error);
+gboolean  _mshed_document_utf_check_savable (MshedDocument  *self,
+                                          const char        *path,
+                                          GBytes            *bytes,
+                                          MshedDiagnostics  *strict,
+                                          GError           **error);
+void      _mshed_document_utf_swap       (MshedDocument     *self,
+                                          gpointer           state);
+gboolean  _mshed_document_utf_reload     (MshedDocument     *self,
+                                          GError           **error);
+gboolean  _mshed_document_dfm_recompute  (MshedDocument     *self,
+                                          MshedDerived       what,
+                                          const guint       *rows,
+                                          guint              n_rows,
+                                          GError           **error);
 
 G_END_DECLS

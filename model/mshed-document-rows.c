@@ -584,6 +584,9 @@ row_op (MshedDocument *self,
   guint N;
   gsize rlen = 0;
 
+  if (!_mshed_document_need_model (self, error))
+    return FALSE;
+
   g_return_val_if_fail (MSHED_IS_DOCUMENT (self), FALSE);
 
   if (table != MSHED_TABLE_NODES && table != MSHED_TABLE_SLOTS && table != MSHED_TABLE_BATCHES)

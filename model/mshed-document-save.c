@@ -28,9 +28,20 @@
 GBytes *
 mshed_document_serialize (MshedDocument *self)
 {
-  MshedNres *nres = mshed_model_get_nres (mshed_document_get_model (self));
+  MshedNres *nres;
+  guint64 state;
 
-  guint64 state = mshed_history_get_state_id (self->history);
+  if (self->utf != NULL)
+    {
+      g_autoptr(GError) error = NULL;
+      GBytes *bytes = _mshed_document_utf_serialize (self, &error);
+
+      if (bytes == NULL)
+        g_critical ("the UTF tree of %s cannot be written: %s", self->title, error->message);
+      return bytes;
+    }
+  nres = mshed_model_get_nres (mshed_document_get_model (self));
+  state = mshed_history_get_state_id (self->history);
 
   /* the state of the file last read (opened or reloaded): exactly its bytes, even for a
    * non-canonical container that a structural edit + undo would otherwise have repacked */
@@ -52,6 +63,9 @@ serialize_file (MshedDocument *self,
   g_autoptr(MshedNres) outer = NULL;
   gboolean nested = self->source != NULL && self->source->entry_index >= 0;
 
+  if (self->utf != NULL)
+    return repack ? mshed_utf_serialize (self->utf, MSHED_UTF_WRITE_CANONICAL, NULL, NULL)
+                  : mshed_document_serialize (self);
   if (repack)
     model_bytes = mshed_nres_repack (mshed_model_get_nres (self->model));
   else if (!nested)
@@ -137,10 +151,21 @@ GPtrArray *
 mshed_document_list_repack_losses (MshedDocument *self)
 {
   GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
-  MshedNres *inner = mshed_model_get_nres (self->model);
+  MshedNres *inner;
   const char *file = self->source ? self->source->path : _("the model");
 
   g_return_val_if_fail (MSHED_IS_DOCUMENT (self), lines);
+  if (self->utf != NULL)
+    {
+      /* the §8 layout keeps every node and payload; what goes is the layout itself */
+      if (!mshed_utf_is_canonical (self->utf))
+        g_ptr_array_add (lines, g_strdup_printf (_("%s: the layout, padding, unused dictionary "
+                                                   "bytes and slack (written canonically, "
+                                                   "docs/utf.md §8)"),
+                                                 self->path ? self->path : _("the model")));
+      return lines;
+    }
+  inner = mshed_model_get_nres (self->model);
   if (self->source != NULL && self->source->entry_index >= 0)
     {
       const MshedNresEntry *e = mshed_nres_peek_entry (self->source->file_nres,
@@ -157,17 +182,22 @@ mshed_document_list_repack_losses (MshedDocument *self)
 
 /* The bytes about to be written pass the strict validator of `mshed-cli validate`. */
 static gboolean
-check_savable (const char *path,
-               GBytes     *bytes,
-               GError    **error)
+check_savable (MshedDocument *self,
+               const char    *path,
+               GBytes        *bytes,
+               GError       **error)
 {
   g_autoptr(MshedDiagnostics) strict = mshed_diagnostics_new ();
   g_autoptr(GError) unreadable = NULL;
   g_autofree char *first = NULL;
   guint n_errors;
+  gboolean read;
 
-  if (mshed_validate_file_bytes (bytes, MSHED_MODE_STRICT, strict, NULL, &unreadable) &&
-      strict->n_errors == 0)
+  if (self->utf != NULL)
+    read = _mshed_document_utf_check_savable (self, path, bytes, strict, &unreadable);
+  else
+    read = mshed_validate_file_bytes (bytes, MSHED_MODE_STRICT, strict, NULL, &unreadable);
+  if (read && strict->n_errors == 0)
     return TRUE;
   for (guint i = 0; i < strict->items->len && first == NULL; i++)
     {
@@ -199,7 +229,13 @@ save_to (MshedDocument  *self,
 {
   g_autoptr(GBytes) bytes = serialize_file (self, (flags & MSHED_SAVE_REPACK) != 0);
 
-  if (!(flags & MSHED_SAVE_ANYWAY) && !check_savable (path, bytes, error))
+  if (bytes == NULL)
+    {
+      g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_INVALID,
+                   _("Not saved: the tree of %s cannot be written"), path);
+      return FALSE;
+    }
+  if (!(flags & MSHED_SAVE_ANYWAY) && !check_savable (self, path, bytes, error))
     return FALSE;
   if (!mshed_save_atomic (path, bytes,
                           (flags & MSHED_SAVE_NO_BACKUP) ? MSHED_SAVE_ATOMIC_NO_BACKUP : 0,

@@ -135,6 +135,7 @@ add_change (MshedDocument     *self,
 
       /* coalesce in-place changes of neighbouring rows of one table (recompute-all) */
       if (last->table == change->table && last->res_index == change->res_index &&
+          last->node == change->node &&
           last->origin == change->origin && last->table != MSHED_TABLE_NONE &&
           last->n_removed == last->n_added && change->n_removed == change->n_added &&
           change->flags == 0 && last->flags == 0 &&
@@ -406,13 +407,30 @@ name_row_at (MshedDocument *self,
   return lo > 0 ? lo - 1 : 0;
 }
 
+void
+_mshed_document_add_change (MshedDocument     *self,
+                            const MshedChange *change)
+{
+  add_change (self, change);
+}
+
 static void
 apply_command (gpointer            user_data,
                const MshedCommand *cmd,
                gboolean            reverse)
 {
   MshedDocument *self = user_data;
-  MshedNres *nres = mshed_model_get_nres (self->model);
+  MshedNres *nres;
+
+  if (self->utf != NULL)
+    {
+      if (cmd->kind == MSHED_COMMAND_CUSTOM)
+        _mshed_document_apply_stale_op (self, cmd->data, reverse);
+      else
+        _mshed_document_utf_apply (self, cmd, reverse);
+      return;
+    }
+  nres = mshed_model_get_nres (self->model);
 
   switch (cmd->kind)
     {
@@ -511,6 +529,27 @@ record (MshedDocument *self,
 {
   apply_command (self, cmd, FALSE);
   mshed_history_push (self->history, cmd);
+}
+
+void
+_mshed_document_record (MshedDocument *self,
+                        MshedCommand  *command)
+{
+  record (self, command);
+}
+
+/* The MSH entry points refuse a UTF document with a message, not a crash. */
+gboolean
+_mshed_document_need_model (MshedDocument *self,
+                            GError       **error)
+{
+  g_return_val_if_fail (MSHED_IS_DOCUMENT (self), FALSE);
+  if (self->model != NULL)
+    return TRUE;
+  g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_UNSUPPORTED,
+               _("%s is a Freelancer UTF file; this edit applies to Parkan models only"),
+               self->title);
+  return FALSE;
 }
 
 void
@@ -632,6 +671,24 @@ diag_equal (const MshedDiagnostic *a,
          g_strcmp0 (a->message, b->message) == 0;
 }
 
+/* Makes @fresh the document's findings. Returns TRUE when they differ from the old ones. */
+gboolean
+_mshed_document_replace_diags (MshedDocument    *self,
+                               MshedDiagnostics *fresh)
+{
+  gboolean changed = fresh->items->len != self->diags->items->len;
+
+  for (guint i = 0; i < fresh->items->len && !changed; i++)
+    changed = !diag_equal (g_ptr_array_index (fresh->items, i),
+                           g_ptr_array_index (self->diags->items, i));
+  if (changed)
+    {
+      mshed_diagnostics_clear (self->diags);
+      mshed_diagnostics_append (self->diags, fresh);
+    }
+  return changed;
+}
+
 /* Moves the items @drop selects out of @diags (into @removed, or frees them). */
 static void
 remove_diag_items (MshedDiagnostics *diags,
@@ -704,6 +761,8 @@ revalidate (MshedDocument *self,
 {
   gboolean changed = FALSE;
 
+  if (self->utf != NULL)
+    return _mshed_document_utf_revalidate (self, full);
   if (!full && g_hash_table_size (self->dirty_records) == 0)
     return FALSE;
   if (!full && has_gating_errors (self->diags))
@@ -875,6 +934,9 @@ mshed_document_finalize (GObject *object)
   drop_geom (self);
   g_clear_pointer (&self->source, mshed_source_free);
   g_clear_pointer (&self->model, mshed_model_unref);
+  g_clear_pointer (&self->dfm, mshed_dfm_unref);
+  g_clear_pointer (&self->utf, mshed_utf_unref);
+  g_clear_pointer (&self->utf_source, g_bytes_unref);
   g_clear_pointer (&self->diags, mshed_diagnostics_free);
   g_clear_pointer (&self->pending, g_array_unref);
   g_clear_pointer (&self->dirty_records, g_hash_table_unref);
@@ -983,6 +1045,12 @@ update_title (MshedDocument *self)
     }
 }
 
+void
+_mshed_document_init_title (MshedDocument *self)
+{
+  update_title (self);
+}
+
 static gboolean
 adopt_source (MshedDocument *self,
               MshedSource   *source,
@@ -1029,6 +1097,14 @@ mshed_document_open (const char  *spec,
 
   self->mode = mode;
   self->diags = mshed_diagnostics_new ();
+  if (mshed_utf_file_has_signature (spec))
+    {
+      g_autoptr(GBytes) bytes = mshed_load_file (spec, error);
+
+      if (bytes == NULL || !_mshed_document_load_utf (self, spec, bytes, error))
+        return NULL;
+      return g_steal_pointer (&self);
+    }
   source = mshed_source_open (spec, mode, self->diags, error);
   if (source == NULL || !adopt_source (self, source, error))
     return NULL;
@@ -1114,6 +1190,15 @@ mshed_document_reload (MshedDocument *self,
                    _("The model has no file to reload from"));
       return FALSE;
     }
+  if (self->utf != NULL)
+    {
+      if (!_mshed_document_utf_reload (self, error))
+        return FALSE;
+      self->source_state = mshed_history_get_state_id (self->history);
+      mshed_history_set_save_point (self->history);
+      update_properties (self);
+      return TRUE;
+    }
   spec = self->entry ? g_strdup_printf ("%s:%s", self->path, self->entry) : g_strdup (self->path);
   source = mshed_source_open (spec, self->mode, diags, error);
   if (source == NULL)
@@ -1154,21 +1239,38 @@ _mshed_document_reset_to_file (MshedDocument *self,
   MshedSource *source;
   MshedChange c = { 0 };
 
-  spec = self->entry ? g_strdup_printf ("%s:%s", self->path, self->entry) : g_strdup (self->path);
-  source = mshed_source_open (spec, self->mode, diags, error);
-  if (source == NULL)
-    return FALSE;
-  if (source->model == NULL)
+  if (self->utf != NULL)
     {
-      mshed_source_free (source);
-      g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_NOT_A_MODEL,
-                   _("%s no longer holds a model"), spec);
-      return FALSE;
+      g_autoptr(GBytes) bytes = mshed_load_file (self->path, error);
+      g_autofree char *path = g_strdup (self->path);
+
+      /* the history goes first: its commands may hold subtrees of the old tree */
+      if (bytes == NULL)
+        return FALSE;
+      g_clear_object (&self->history);
+      self->history = mshed_history_new (apply_command, self);
+      if (!_mshed_document_load_utf (self, path, bytes, error))
+        return FALSE;
     }
-  mshed_diagnostics_free (self->diags);
-  self->diags = g_steal_pointer (&diags);
-  g_clear_pointer (&self->model, mshed_model_unref);
-  adopt_source (self, source, NULL);
+  else
+    {
+      spec = self->entry ? g_strdup_printf ("%s:%s", self->path, self->entry)
+                         : g_strdup (self->path);
+      source = mshed_source_open (spec, self->mode, diags, error);
+      if (source == NULL)
+        return FALSE;
+      if (source->model == NULL)
+        {
+          mshed_source_free (source);
+          g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_NOT_A_MODEL,
+                       _("%s no longer holds a model"), spec);
+          return FALSE;
+        }
+      mshed_diagnostics_free (self->diags);
+      self->diags = g_steal_pointer (&diags);
+      g_clear_pointer (&self->model, mshed_model_unref);
+      adopt_source (self, source, NULL);
+    }
   g_clear_object (&self->history);
   self->history = mshed_history_new (apply_command, self);
   mshed_history_set_max_depth (self->history, 10000);
@@ -1200,6 +1302,37 @@ mshed_document_get_model (MshedDocument *self)
 {
   g_return_val_if_fail (MSHED_IS_DOCUMENT (self), NULL);
   return self->model;
+}
+
+MshedContainerKind
+mshed_document_get_container (MshedDocument *self)
+{
+  g_return_val_if_fail (MSHED_IS_DOCUMENT (self), MSHED_CONTAINER_NRES);
+  return self->utf != NULL ? MSHED_CONTAINER_UTF : MSHED_CONTAINER_NRES;
+}
+
+/**
+ * mshed_document_get_utf:
+ *
+ * Returns: (transfer none) (nullable): the UTF tree; read it, never write to it
+ */
+MshedUtf *
+mshed_document_get_utf (MshedDocument *self)
+{
+  g_return_val_if_fail (MSHED_IS_DOCUMENT (self), NULL);
+  return self->utf;
+}
+
+/**
+ * mshed_document_get_dfm:
+ *
+ * Returns: (transfer none) (nullable): the deformable model's typed view
+ */
+MshedDfm *
+mshed_document_get_dfm (MshedDocument *self)
+{
+  g_return_val_if_fail (MSHED_IS_DOCUMENT (self), NULL);
+  return self->dfm;
 }
 
 const MshedDiagnostics *

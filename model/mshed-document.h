@@ -4,9 +4,16 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * One MshedDocument per open model. It owns the model IR, applies every change as a command
- * (a byte-range replacement on one resource payload, or a directory change), keeps undo and
- * redo, tracks which derived data an edit made stale (mshed-deps.h), recomputes it on
- * request, re-validates incrementally and saves atomically.
+ * (a byte-range replacement on one payload, or a change of the container's directory or tree),
+ * keeps undo and redo, tracks which derived data an edit made stale (mshed-deps.h), recomputes
+ * it on request, re-validates and saves atomically.
+ *
+ * Two containers share this core (mshed-command.h): an NRes file holding a Parkan model
+ * (mshed_document_get_model; the MSH tables, fix-ups and recomputes plug in through
+ * mshed-document-edits.c, -rows.c and mshed-recompute.c), and a Freelancer UTF file
+ * (mshed_document_get_utf), typed as a deformable model when it is one
+ * (mshed_document_get_dfm; mshed-document-utf.c). Undo, groups, the save point, signals,
+ * the stale set and atomic saving are the same for both.
  *
  * Views read through mshed_document_get_model() and never write to the model themselves;
  * every write goes through a function below, so all views share one undo stack.
@@ -25,7 +32,9 @@
 
 #include <gio/gio.h>
 
+#include "mshed-command.h"
 #include "mshed-deps.h"
+#include "mshed-dfm.h"
 #include "mshed-diagnostic.h"
 #include "mshed-model.h"
 #include "mshed-model-types.h"
@@ -61,6 +70,7 @@ typedef struct {
   gsize             length;     /* bytes now there */
   MshedChangeOrigin origin;
   MshedChangeFlags  flags;
+  MshedUtfNode     *node;       /* UTF: the entry changed (or inserted, removed, moved) */
 } MshedChange;
 
 #define MSHED_TYPE_CHANGE (mshed_change_get_type ())
@@ -107,12 +117,20 @@ MshedDocument    *mshed_document_open              (const char        *spec,
 /* A document without a file (generated model, tests); save with mshed_document_save_as(). */
 MshedDocument    *mshed_document_new_for_model     (MshedModel        *model,
                                                     MshedMode          mode);
+/* A document for a UTF tree without a file; typed as a deformable model when it is one. */
+MshedDocument    *mshed_document_new_for_utf       (MshedUtf          *utf,
+                                                    MshedMode          mode);
 /* Re-reads the file; the model becomes its bytes as one undo step ("Reload from disk") that
  * is also the saved state, so undo brings back the edits it replaced. */
 gboolean          mshed_document_reload            (MshedDocument     *self,
                                                     GError           **error);
 
+/* Which container the document holds; NULL from the getters of the other one. */
+MshedContainerKind mshed_document_get_container    (MshedDocument     *self);
 MshedModel       *mshed_document_get_model         (MshedDocument     *self);
+MshedUtf         *mshed_document_get_utf           (MshedDocument     *self);
+/* The typed view of a deformable model (docs/dfm.md), NULL for other UTF files. */
+MshedDfm         *mshed_document_get_dfm           (MshedDocument     *self);
 const MshedDiagnostics *mshed_document_get_diagnostics (MshedDocument *self);
 MshedMode         mshed_document_get_mode          (MshedDocument     *self);
 const char       *mshed_document_get_path          (MshedDocument     *self);
@@ -228,6 +246,73 @@ gint              mshed_document_add_resource      (MshedDocument     *self,
                                                     GError           **error);
 gboolean          mshed_document_remove_resource   (MshedDocument     *self,
                                                     guint              res_index,
+                                                    GError           **error);
+
+/* Any payload, NRes entry or UTF file (hex view): replaces @old_length bytes at @offset.
+ * NRes: as mshed_document_replace_bytes. UTF: any length change is allowed; a typed DFM file
+ * is classified by its table (mshed-deps.h) for the stale set. */
+gboolean          mshed_document_replace_payload_bytes (MshedDocument *self,
+                                                    const MshedPayloadRef *payload,
+                                                    gsize              offset,
+                                                    gsize              old_length,
+                                                    GBytes            *bytes,
+                                                    GError           **error);
+
+/* UTF tree edits (docs/utf.md): each one undo step; names are checked against their siblings
+ * (mshed_utf_check_child_name). -------------------------------------------------------- */
+
+/* Replaces a file's whole payload (import); directories refuse. */
+gboolean          mshed_document_utf_set_data      (MshedDocument     *self,
+                                                    MshedUtfNode      *node,
+                                                    GBytes            *data,
+                                                    GError           **error);
+gboolean          mshed_document_utf_rename        (MshedDocument     *self,
+                                                    MshedUtfNode      *node,
+                                                    const char        *name,
+                                                    GError           **error);
+/* A new entry under directory @parent at @index (G_MAXUINT: last): a file holding @data, or a
+ * directory when @data is NULL. Returns the new node (owned by the tree), NULL on error. */
+MshedUtfNode     *mshed_document_utf_add           (MshedDocument     *self,
+                                                    MshedUtfNode      *parent,
+                                                    guint              index,
+                                                    const char        *name,
+                                                    GBytes            *data,
+                                                    GError           **error);
+/* Inserts a subtree (paste, duplicate: mshed_utf_node_copy of another node); the document
+ * takes it, also on failure. */
+gboolean          mshed_document_utf_insert        (MshedDocument     *self,
+                                                    MshedUtfNode      *parent,
+                                                    guint              index,
+                                                    MshedUtfNode      *subtree,
+                                                    GError           **error);
+gboolean          mshed_document_utf_remove        (MshedDocument     *self,
+                                                    MshedUtfNode      *node,
+                                                    GError           **error);
+/* @index counts the children of @new_parent without @node (mshed_utf_move). */
+gboolean          mshed_document_utf_move          (MshedDocument     *self,
+                                                    MshedUtfNode      *node,
+                                                    MshedUtfNode      *new_parent,
+                                                    guint              index,
+                                                    GError           **error);
+
+/* DFM typed edits (docs/dfm.md; the schema of mshed-dfm-schema.h). --------------------- */
+
+/* One field of record @row of the typed DFM file @node (mshed_dfm_schema_table_for_node),
+ * @text parsed as for the MSH tables (mshed_field_parse). The name fields of Cons records
+ * (`parent`, `child`) and string files (@field "value" or NULL) take the text itself, written
+ * in Windows-1251. Consecutive edits of one cell merge. */
+gboolean          mshed_document_dfm_set_field     (MshedDocument     *self,
+                                                    MshedUtfNode      *node,
+                                                    guint              row,
+                                                    const char        *field,
+                                                    const char        *text,
+                                                    GError           **error);
+/* A group's triangles as a list; written as a strip (docs/dfm.md §5.3) or a list. */
+gboolean          mshed_document_dfm_set_triangles (MshedDocument     *self,
+                                                    guint              level,
+                                                    guint              group,
+                                                    const guint16     *triangles,
+                                                    gsize              n_triangles,
                                                     GError           **error);
 
 /* Recompute and the stale set ---------------------------------------------------------- */

@@ -177,11 +177,15 @@ try_merge (MshedHistory *self,
     return FALSE;  /* keep the saved state reachable */
   a = single_splice (top);
   b = single_splice (step);
-  if (a == NULL || b == NULL || a->res_index != b->res_index || a->offset != b->offset ||
+  if (a == NULL || b == NULL || a->res_index != b->res_index || a->node != b->node ||
+      a->offset != b->offset ||
       g_bytes_get_size (a->new_bytes) != g_bytes_get_size (b->old_bytes))
     return FALSE;
 
-  merged = mshed_command_new_splice (a->res_index, a->offset, a->old_bytes, b->new_bytes);
+  merged = a->node ? mshed_command_new_utf_splice (a->node, a->offset, a->old_bytes,
+                                                   b->new_bytes)
+                   : mshed_command_new_splice (a->res_index, a->offset, a->old_bytes,
+                                               b->new_bytes);
   for (guint i = 0; i < top->commands->len; i++)
     if (g_ptr_array_index (top->commands, i) == a)
       {

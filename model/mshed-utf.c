@@ -27,8 +27,10 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "mshed-bytes.h"
 #include "mshed-error.h"
 #include "mshed-utf-private.h"
 
@@ -293,6 +295,23 @@ mshed_utf_set_new_entry_time (MshedUtf *self,
  * Returns: TRUE once anything was edited (undoing every edit still writes the source bytes,
  *   but this stays TRUE)
  */
+gboolean
+mshed_utf_file_has_signature (const char *path)
+{
+  guint8 magic[4];
+  FILE *f;
+  gboolean utf;
+
+  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    return FALSE;
+  f = fopen (path, "rb");
+  if (f == NULL)
+    return FALSE;
+  utf = fread (magic, 1, 4, f) == 4 && mshed_read_u32 (magic) == MSHED_UTF_SIGNATURE;
+  fclose (f);
+  return utf;
+}
+
 gboolean
 mshed_utf_is_modified (const MshedUtf *self)
 {

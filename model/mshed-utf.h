@@ -82,6 +82,9 @@ typedef enum {
 #define MSHED_TYPE_UTF (mshed_utf_get_type ())
 GType mshed_utf_get_type (void) G_GNUC_CONST;
 
+/* TRUE when @path names a regular file that starts with the UTF signature (docs/utf.md §2). */
+gboolean        mshed_utf_file_has_signature  (const char        *path);
+
 /* Container */
 MshedUtf       *mshed_utf_new                 (void);
 MshedUtf       *mshed_utf_parse               (GBytes            *bytes,

@@ -90,7 +90,8 @@ typedef enum {
 #define MSHED_N_DERIVED 19
 /* The targets of each format (a document only ever marks those of its own). */
 #define MSHED_DERIVED_MSH ((MshedDerived) ((1u << 11) - 1))
-#define MSHED_DERIVED_DFM ((MshedDerived) (((1u << MSHED_N_DERIVED) - 1) & ~(guint) MSHED_DERIVED_MSH))
+#define MSHED_DERIVED_DFM \
+  ((MshedDerived) (((1u << MSHED_N_DERIVED) - 1) & ~(guint) MSHED_DERIVED_MSH))
 #define MSHED_DERIVED_SLOT_BOUNDS (MSHED_DERIVED_SLOT_BOX | MSHED_DERIVED_SLOT_SPHERE)
 #define MSHED_DERIVED_BOUNDS (MSHED_DERIVED_SLOT_BOUNDS | MSHED_DERIVED_HEADER_BOUNDS)
 /* What the format determines: a recompute reproduces an unmodified model exactly. */

@@ -615,6 +615,36 @@ test_save_reload (Fixture       *f,
   }
 }
 
+/* Subtrees held by commands are freed with the commands: steps dropped at the undo limit,
+ * redo steps dropped by a new edit, and the history at the end (ASan checks the frees). */
+static void
+test_history_limit (Fixture       *f,
+                    gconstpointer  data)
+{
+  MshedUtfNode *root = mshed_utf_get_root (mshed_document_get_utf (f->doc));
+  MshedDfm *dfm = mshed_document_get_dfm (f->doc);
+  g_autoptr(GError) error = NULL;
+  guint n_undo = 0;
+
+  mshed_document_set_max_undo (f->doc, 3);
+  for (guint i = 0; i < 5; i++)
+    {
+      MshedDfmBone bone;
+      g_autofree char *name = g_strdup_printf ("extra%u", i);
+
+      g_assert_true (mshed_dfm_get_bone (dfm, mshed_dfm_get_n_bones (dfm) - 1, &bone));
+      g_assert_true (mshed_document_utf_remove (f->doc, bone.node, &error));
+      g_assert_nonnull (mshed_document_utf_add (f->doc, root, 0, name, NULL, &error));
+      g_assert_no_error (error);
+    }
+  while (mshed_document_undo (f->doc))
+    n_undo++;
+  g_assert_cmpuint (n_undo, ==, 3);
+  /* a new edit drops the three redo steps, two of them holding new directories */
+  g_assert_nonnull (mshed_document_utf_add (f->doc, root, 0, "last", NULL, &error));
+  g_assert_false (mshed_document_can_redo (f->doc));
+}
+
 /* Randomized do / undo / redo ------------------------------------------------------------- */
 
 static guint64
@@ -856,6 +886,8 @@ main (int   argc,
   g_test_add ("/document-utf/tree-stale", Fixture, NULL, fixture_setup, test_tree_stale,
               fixture_teardown);
   g_test_add ("/document-utf/payload-bytes", Fixture, NULL, fixture_setup, test_payload_bytes,
+              fixture_teardown);
+  g_test_add ("/document-utf/history-limit", Fixture, NULL, fixture_setup, test_history_limit,
               fixture_teardown);
   g_test_add ("/document-utf/save-reload", Fixture, NULL, fixture_setup, test_save_reload,
               fixture_teardown);

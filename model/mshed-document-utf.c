@@ -560,14 +560,16 @@ need_directory (MshedUtfNode *node,
   return FALSE;
 }
 
-/* Records the splice that turns [offset, +old_length) of @node into @data. */
+/* Records the splice that turns [offset, +old_length) of @node into @data; @mark: with the
+ * stale marks of that edit (not for a reference that follows a rename). */
 static void
-utf_splice (MshedDocument *self,
-            MshedUtfNode  *node,
-            gsize          offset,
-            gsize          old_length,
-            const guint8  *data,
-            gsize          length)
+utf_splice_full (MshedDocument *self,
+                 MshedUtfNode  *node,
+                 gsize          offset,
+                 gsize          old_length,
+                 const guint8  *data,
+                 gsize          length,
+                 gboolean       mark)
 {
   gsize size = 0;
   const guint8 *cur = mshed_utf_node_peek_data (node, &size);
@@ -576,17 +578,30 @@ utf_splice (MshedDocument *self,
 
   if (old_length == length && (length == 0 || memcmp (cur + offset, data, length) == 0))
     return;
-  mark_payload_edit (self, node, offset, old_length, length);
+  if (mark)
+    mark_payload_edit (self, node, offset, old_length, length);
   _mshed_document_record (self, mshed_command_new_utf_splice (node, offset, old_bytes,
                                                               new_bytes));
 }
 
+static void
+utf_splice (MshedDocument *self,
+            MshedUtfNode  *node,
+            gsize          offset,
+            gsize          old_length,
+            const guint8  *data,
+            gsize          length)
+{
+  utf_splice_full (self, node, offset, old_length, data, length, TRUE);
+}
+
 /* The smallest splice that makes @node's payload @data. */
 static void
-utf_replace_payload (MshedDocument *self,
-                     MshedUtfNode  *node,
-                     const guint8  *data,
-                     gsize          length)
+utf_replace_payload_full (MshedDocument *self,
+                          MshedUtfNode  *node,
+                          const guint8  *data,
+                          gsize          length,
+                          gboolean       mark)
 {
   gsize old_len = 0, prefix = 0, suffix = 0, limit;
   const guint8 *cur = mshed_utf_node_peek_data (node, &old_len);
@@ -598,8 +613,17 @@ utf_replace_payload (MshedDocument *self,
     return;
   while (suffix < limit - prefix && cur[old_len - 1 - suffix] == data[length - 1 - suffix])
     suffix++;
-  utf_splice (self, node, prefix, old_len - prefix - suffix, data + prefix,
-              length - prefix - suffix);
+  utf_splice_full (self, node, prefix, old_len - prefix - suffix, data + prefix,
+                   length - prefix - suffix, mark);
+}
+
+static void
+utf_replace_payload (MshedDocument *self,
+                     MshedUtfNode  *node,
+                     const guint8  *data,
+                     gsize          length)
+{
+  utf_replace_payload_full (self, node, data, length, TRUE);
 }
 
 gboolean
@@ -662,6 +686,83 @@ mshed_document_utf_set_data (MshedDocument *self,
   return TRUE;
 }
 
+/* A string payload: the text in Windows-1251, with a final NUL when the old one had one (or
+ * was empty). */
+static GBytes *
+encode_string (const guint8 *old,
+               gsize         old_len,
+               const char   *text,
+               GError      **error)
+{
+  g_autoptr(GBytes) encoded = mshed_utf8_to_cp1251 (text, error);
+  gsize len = 0;
+  const guint8 *data;
+  guint8 *buf;
+  gboolean nul = old_len == 0 || old[old_len - 1] == 0;
+
+  if (encoded == NULL)
+    return NULL;
+  data = g_bytes_get_data (encoded, &len);
+  buf = g_malloc0 (len + 1);
+  memcpy (buf, data, len);
+  return g_bytes_new_take (buf, len + (nul ? 1 : 0));
+}
+
+/* The string files that name @node by its name: the `File name` of the parts naming a bone
+ * directory (docs/dfm.md §8), the `Material_name` of the groups drawing with a material
+ * (docs/dfm.md §4). Names compare ignoring case (docs/utf.md §3.4). */
+static GPtrArray *
+name_references (MshedDocument *self,
+                 MshedUtfNode  *node)
+{
+  const char *name = mshed_utf_node_get_name (node);
+  GPtrArray *refs = g_ptr_array_new ();
+
+  if (self->dfm == NULL)
+    return refs;
+  for (guint p = 0; p < mshed_dfm_get_n_parts (self->dfm); p++)
+    {
+      MshedDfmPart part;
+      MshedDfmBone bone;
+
+      if (mshed_dfm_get_part (self->dfm, p, &part) && part.bone >= 0 &&
+          mshed_dfm_get_bone (self->dfm, (guint) part.bone, &bone) && bone.node == node)
+        {
+          MshedUtfNode *ref = mshed_dfm_find_node (self->dfm, MSHED_DFM_TABLE_FILE_NAME, p, 0);
+
+          if (ref != NULL)
+            g_ptr_array_add (refs, ref);
+        }
+    }
+  for (guint m = 0; m < mshed_dfm_get_n_materials (self->dfm); m++)
+    {
+      MshedDfmMaterial mat;
+
+      if (!mshed_dfm_get_material (self->dfm, m, &mat) || mat.node != node)
+        continue;
+      for (guint l = 0; l < mshed_dfm_get_n_levels (self->dfm); l++)
+        {
+          MshedDfmLevel level;
+
+          if (!mshed_dfm_get_level (self->dfm, l, &level))
+            continue;
+          for (guint g = 0; g < level.n_groups; g++)
+            {
+              MshedDfmGroup group;
+              MshedUtfNode *ref;
+
+              if (!mshed_dfm_get_group (self->dfm, l, g, &group) || group.material_name == NULL ||
+                  g_ascii_strcasecmp (group.material_name, name) != 0)
+                continue;
+              ref = mshed_dfm_find_node (self->dfm, MSHED_DFM_TABLE_MATERIAL_NAME, l, g);
+              if (ref != NULL)
+                g_ptr_array_add (refs, ref);
+            }
+        }
+    }
+  return refs;
+}
+
 gboolean
 mshed_document_utf_rename (MshedDocument *self,
                            MshedUtfNode  *node,
@@ -672,6 +773,8 @@ mshed_document_utf_rename (MshedDocument *self,
   g_autofree char *path = NULL;
   g_autofree char *label = NULL;
   g_autofree char *reason = NULL;
+  g_autoptr(GPtrArray) refs = NULL;
+  MshedEditKind kind;
 
   if (!need_utf (self, error))
     return FALSE;
@@ -690,11 +793,27 @@ mshed_document_utf_rename (MshedDocument *self,
   path = mshed_utf_node_dup_path (node);
   label = g_strdup_printf (_("Rename %s"), path);
   reason = g_strdup_printf (_("%s renamed to %s"), path, name);
+  refs = name_references (self, node);
   _mshed_document_op_begin (self, label, 0);
-  mark_tree_edit (self, node, parent, reason);
+  /* a renamed bone or material keeps its position: indices and counts stay right */
+  kind = classify_tree_edit (self->dfm, node, parent);
+  if (kind != MSHED_EDIT_DFM_BONES && kind != MSHED_EDIT_DFM_MATERIALS)
+    mark_tree_edit (self, node, parent, reason);
   _mshed_document_record (self, mshed_command_new_utf_rename (node,
                                                               mshed_utf_node_get_name (node),
                                                               name));
+  /* the strings that named the node by its old name follow it (docs/dfm.md §8, §4) */
+  for (guint i = 0; refs && i < refs->len; i++)
+    {
+      MshedUtfNode *ref = g_ptr_array_index (refs, i);
+      gsize size = 0;
+      const guint8 *old = mshed_utf_node_peek_data (ref, &size);
+      g_autoptr(GBytes) text = encode_string (old, size, name, NULL);
+
+      if (text != NULL)
+        utf_replace_payload_full (self, ref, g_bytes_get_data (text, NULL),
+                                  g_bytes_get_size (text), FALSE);
+    }
   _mshed_document_op_end (self);
   return TRUE;
 }
@@ -829,28 +948,6 @@ typed_node (MshedDocument *self,
   g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_NOT_FOUND,
                _("%s is not a typed table of a deformable model (docs/dfm.md §2)"), path);
   return NULL;
-}
-
-/* A string payload: the text in Windows-1251, with a final NUL when the old one had one (or
- * was empty). */
-static GBytes *
-encode_string (const guint8 *old,
-               gsize         old_len,
-               const char   *text,
-               GError      **error)
-{
-  g_autoptr(GBytes) encoded = mshed_utf8_to_cp1251 (text, error);
-  gsize len = 0;
-  const guint8 *data;
-  guint8 *buf;
-  gboolean nul = old_len == 0 || old[old_len - 1] == 0;
-
-  if (encoded == NULL)
-    return NULL;
-  data = g_bytes_get_data (encoded, &len);
-  buf = g_malloc0 (len + 1);
-  memcpy (buf, data, len);
-  return g_bytes_new_take (buf, len + (nul ? 1 : 0));
 }
 
 gboolean

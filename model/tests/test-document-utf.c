@@ -16,6 +16,7 @@
 
 #include "mshed-bytes.h"
 #include "mshed-dfm-generator.h"
+#include "mshed-dfm-validate.h"
 #include "mshed-document.h"
 #include "mshed-error.h"
 #include "mshed-source.h"
@@ -523,6 +524,80 @@ test_tree_stale (Fixture       *f,
   g_assert_cmpuint (mshed_document_get_diagnostics (f->doc)->n_errors, ==, 0);
 }
 
+/* Renaming a bone directory or a material: the strings naming it follow, in one step. */
+static void
+test_rename_references (Fixture       *f,
+                        gconstpointer  data)
+{
+  MshedDfm *dfm = mshed_document_get_dfm (f->doc);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) after = NULL;
+  MshedDfmBone bone;
+  MshedDfmPart part;
+  MshedDfmGroup group;
+  MshedDfmMaterial mat;
+  g_autofree char *old_name = NULL;
+  gint p = -1;
+
+  /* the bone of part 1 */
+  g_assert_true (mshed_dfm_get_part (dfm, 1, &part));
+  g_assert_cmpint (part.bone, >=, 0);
+  g_assert_true (mshed_dfm_get_bone (dfm, (guint) part.bone, &bone));
+  g_assert_true (mshed_document_utf_rename (f->doc, bone.node, "Renamed01.3db", &error));
+  g_assert_no_error (error);
+  after = serialize (f->doc);
+  {
+    g_autoptr(MshedDfm) back = reread (after);
+    g_autoptr(MshedDiagnostics) diags = mshed_diagnostics_new ();
+    MshedDfmPart bp;
+
+    g_assert_true (mshed_dfm_get_part (back, 1, &bp));
+    g_assert_cmpstr (bp.file_name, ==, "Renamed01.3db");
+    g_assert_cmpint (bp.bone, ==, part.bone);
+    mshed_dfm_validate (back, MSHED_MODE_STRICT, diags);
+    g_assert_cmpuint (diags->n_errors, ==, 0);
+  }
+  /* the order of the bones did not change: nothing is stale */
+  g_assert_false (mshed_document_has_stale (f->doc));
+  g_assert_cmpuint (mshed_document_get_diagnostics (f->doc)->n_errors, ==, 0);
+  assert_undo_redo (f->doc, f->bytes, after);
+  g_assert_true (mshed_document_undo (f->doc));
+
+  /* the material of group 0 of Mesh0 */
+  g_assert_true (mshed_dfm_get_group (dfm, 0, 0, &group));
+  g_assert_cmpint (group.material, >=, 0);
+  g_assert_true (mshed_dfm_get_material (dfm, (guint) group.material, &mat));
+  old_name = g_strdup (mat.name);  /* the view's strings change with the tree */
+  g_assert_true (mshed_document_utf_rename (f->doc, mat.node, "new_skin", &error));
+  g_assert_no_error (error);
+  for (guint l = 0; l < mshed_dfm_get_n_levels (dfm); l++)
+    {
+      MshedDfmLevel level;
+
+      g_assert_true (mshed_dfm_get_level (dfm, l, &level));
+      for (guint g = 0; g < level.n_groups; g++)
+        {
+          MshedDfmGroup gr;
+
+          g_assert_true (mshed_dfm_get_group (dfm, l, g, &gr));
+          if (gr.material == group.material)
+            p = 0;
+          g_assert_cmpstr (gr.material_name, !=, old_name);
+        }
+    }
+  g_assert_cmpint (p, ==, 0);
+  g_assert_true (mshed_dfm_get_group (dfm, 0, 0, &group));
+  g_assert_cmpstr (group.material_name, ==, "new_skin");
+  g_assert_null (mshed_diagnostics_find (mshed_document_get_diagnostics (f->doc),
+                                         MSHED_CHECK_DFM_MATERIAL_UNRESOLVED));
+  g_assert_true (mshed_document_undo (f->doc));
+  {
+    g_autoptr(GBytes) now = serialize (f->doc);
+
+    g_assert_true (g_bytes_equal (now, f->bytes));
+  }
+}
+
 /* Raw bytes through the container-neutral address. */
 static void
 test_payload_bytes (Fixture       *f,
@@ -885,6 +960,8 @@ main (int   argc,
               fixture_teardown);
   g_test_add ("/document-utf/tree-stale", Fixture, NULL, fixture_setup, test_tree_stale,
               fixture_teardown);
+  g_test_add ("/document-utf/rename-references", Fixture, NULL, fixture_setup,
+              test_rename_references, fixture_teardown);
   g_test_add ("/document-utf/payload-bytes", Fixture, NULL, fixture_setup, test_payload_bytes,
               fixture_teardown);
   g_test_add ("/document-utf/history-limit", Fixture, NULL, fixture_setup, test_history_limit,

@@ -467,31 +467,36 @@ mshed_dfm_compute_vertex_normals (const MshedDfm *dfm,
 
 /* Bone to root ---------------------------------------------------------------------------- */
 
-/* [R | t] in double: rows of R, then t; maps x to R·x + t */
-typedef struct {
-  double r[9];
-  double t[3];
-} Affine;
-
-/* [Rᵀ | −Rᵀ·t]: the inverse of a rotation and translation (docs/dfm.md §10.2) */
-static void
-affine_invert (const Affine *a,
-               Affine       *out)
+/**
+ * mshed_dfm_xform_invert:
+ *
+ * [Rᵀ | −Rᵀ·t]: the inverse of a rotation and translation (docs/dfm.md §10.2).
+ */
+void
+mshed_dfm_xform_invert (const MshedDfmXform *a,
+                        MshedDfmXform       *out)
 {
+  MshedDfmXform o;
+
   for (guint i = 0; i < 3; i++)
     for (guint j = 0; j < 3; j++)
-      out->r[3 * i + j] = a->r[3 * j + i];
+      o.r[3 * i + j] = a->r[3 * j + i];
   for (guint i = 0; i < 3; i++)
-    out->t[i] = -(out->r[3 * i] * a->t[0] + out->r[3 * i + 1] * a->t[1] +
-                  out->r[3 * i + 2] * a->t[2]);
+    o.t[i] = -(o.r[3 * i] * a->t[0] + o.r[3 * i + 1] * a->t[1] + o.r[3 * i + 2] * a->t[2]);
+  *out = o;
 }
 
-static void
-affine_compose (const Affine *a,
-                const Affine *b,
-                Affine       *out)
+/**
+ * mshed_dfm_xform_compose:
+ *
+ * @out = @a · @b: first @b, then @a; @out may be either operand.
+ */
+void
+mshed_dfm_xform_compose (const MshedDfmXform *a,
+                         const MshedDfmXform *b,
+                         MshedDfmXform       *out)
 {
-  Affine o;
+  MshedDfmXform o;
 
   for (guint i = 0; i < 3; i++)
     {
@@ -521,7 +526,7 @@ find_link (const MshedDfm *dfm,
 /* L of the joint at rest (docs/dfm.md §9.2, q = p = 0) */
 static gboolean
 joint_rest (const MshedDfmJoint *joint,
-            Affine              *l,
+            MshedDfmXform       *l,
             GError             **error)
 {
   for (guint i = 0; i < 9; i++)
@@ -597,7 +602,7 @@ mshed_dfm_compute_bone_to_root (const MshedDfm *dfm,
   const DfmBone *b = bone_or_error (dfm, bone, error);
   g_autoptr(GArray) chain = NULL;
   g_autoptr(GBytes) top = NULL;
-  Affine world, inv;
+  MshedDfmXform world, inv;
   const guint8 *d;
   double out[12];
   gint c;
@@ -619,13 +624,13 @@ mshed_dfm_compute_bone_to_root (const MshedDfm *dfm,
     inv.r[i] = mshed_read_f32 (d + 4 * i);
   for (guint i = 0; i < 3; i++)
     inv.t[i] = mshed_read_f32 (d + 36 + 4 * i);
-  affine_invert (&inv, &world);
+  mshed_dfm_xform_invert (&inv, &world);
   for (guint k = chain->len; k > 0; k--)
     {
       gint child = g_array_index (chain, gint, k - 1);
       gint parent = g_array_index (dfm->bones, DfmBone, child).parent;
       MshedDfmJoint joint;
-      Affine l;
+      MshedDfmXform l;
 
       if (!find_link (dfm, parent, child, &joint))
         {
@@ -637,9 +642,9 @@ mshed_dfm_compute_bone_to_root (const MshedDfm *dfm,
         }
       if (!joint_rest (&joint, &l, error))
         return NULL;
-      affine_compose (&world, &l, &world);
+      mshed_dfm_xform_compose (&world, &l, &world);
     }
-  affine_invert (&world, &inv);
+  mshed_dfm_xform_invert (&world, &inv);
   memcpy (out, inv.r, sizeof inv.r);
   memcpy (out + 9, inv.t, sizeof inv.t);
   return floats_bytes (out, 12);

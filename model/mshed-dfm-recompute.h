@@ -48,6 +48,21 @@
 
 G_BEGIN_DECLS
 
+/* A transform [R | t] in double: rows of R, then t; maps x to R·x + t (the layout of
+ * `Bone to root`, docs/dfm.md §10.2). */
+typedef struct {
+  double r[9];
+  double t[3];
+} MshedDfmXform;
+
+/* @out = @a · @b (@out may be @a or @b) */
+void      mshed_dfm_xform_compose           (const MshedDfmXform *a,
+                                             const MshedDfmXform *b,
+                                             MshedDfmXform       *out);
+/* [Rᵀ | −Rᵀ·t]: the inverse when R is a rotation (docs/dfm.md §10.2) */
+void      mshed_dfm_xform_invert            (const MshedDfmXform *a,
+                                             MshedDfmXform       *out);
+
 /* Determined by the format */
 GBytes   *mshed_dfm_compute_group_count     (const MshedDfm *dfm,
                                              guint           level,

@@ -44,41 +44,40 @@ static const Case cases[] = {
 };
 
 static MshedDfm *
+generated_from (const MshedDfmGenParams *p)
+{
+  g_autoptr(GBytes) bytes = mshed_dfm_generate_bytes (p);
+  g_autoptr(GError) error = NULL;
+  MshedDfm *dfm = mshed_dfm_new_from_bytes (bytes, MSHED_MODE_STRICT, NULL, &error);
+
+  g_assert_no_error (error);
+  return dfm;
+}
+
+static MshedDfm *
 generated_with (MshedDfmGenKind kind,
                 guint64         seed,
                 guint           n_levels,
                 guint           n_groups)
 {
   MshedDfmGenParams p;
-  g_autoptr(GBytes) bytes = NULL;
-  g_autoptr(GError) error = NULL;
-  MshedDfm *dfm;
 
   mshed_dfm_gen_params_init (&p, kind, seed);
   p.n_levels = n_levels;
   p.n_groups = n_groups;
-  bytes = mshed_dfm_generate_bytes (&p);
-  dfm = mshed_dfm_new_from_bytes (bytes, MSHED_MODE_STRICT, NULL, &error);
-  g_assert_no_error (error);
-  return dfm;
+  return generated_from (&p);
 }
 
 static MshedDfm *
 generated (const Case *c)
 {
   MshedDfmGenParams p;
-  g_autoptr(GBytes) bytes = NULL;
-  g_autoptr(GError) error = NULL;
-  MshedDfm *dfm;
 
   mshed_dfm_gen_params_init (&p, c->kind, c->seed);
   p.n_levels = c->n_levels;
   p.uv1 = c->uv1;
   p.edges = c->edges;
-  bytes = mshed_dfm_generate_bytes (&p);
-  dfm = mshed_dfm_new_from_bytes (bytes, MSHED_MODE_STRICT, NULL, &error);
-  g_assert_no_error (error);
-  return dfm;
+  return generated_from (&p);
 }
 
 /* the recompute equals the stored payload of @node byte for byte */

@@ -24,23 +24,15 @@
 
 /* Helpers --------------------------------------------------------------------------------- */
 
-typedef struct {
-  MshedDfmGenKind kind;
-  guint64         seed;
-  guint           n_levels;
-  gboolean        uv1;
-  gboolean        edges;
-} Case;
-
-/* head, body, hand, four-level models, with and without UV1 and Edge data */
+/* head, body, hand, four-level models, with and without UV1, Edge data and name residue */
 static const Case cases[] = {
-  { MSHED_DFM_GEN_HEAD, 1, 6, FALSE, FALSE },
-  { MSHED_DFM_GEN_HEAD, 2, 4, TRUE, FALSE },
-  { MSHED_DFM_GEN_HEAD, 7, 6, TRUE, FALSE },
-  { MSHED_DFM_GEN_BODY, 3, 6, FALSE, TRUE },
-  { MSHED_DFM_GEN_BODY, 4, 4, TRUE, FALSE },
-  { MSHED_DFM_GEN_HAND, 5, 6, FALSE, FALSE },
-  { MSHED_DFM_GEN_HAND, 6, 4, TRUE, TRUE },
+  { MSHED_DFM_GEN_HEAD, 1, 6, FALSE, FALSE, FALSE },
+  { MSHED_DFM_GEN_HEAD, 2, 4, TRUE, FALSE, TRUE },
+  { MSHED_DFM_GEN_HEAD, 7, 6, TRUE, FALSE, FALSE },
+  { MSHED_DFM_GEN_BODY, 3, 6, FALSE, TRUE, FALSE },
+  { MSHED_DFM_GEN_BODY, 4, 4, TRUE, FALSE, FALSE },
+  { MSHED_DFM_GEN_HAND, 5, 6, FALSE, FALSE, FALSE },
+  { MSHED_DFM_GEN_HAND, 6, 4, TRUE, TRUE, TRUE },
 };
 
 static MshedDfm *
@@ -73,10 +65,7 @@ generated (const Case *c)
 {
   MshedDfmGenParams p;
 
-  mshed_dfm_gen_params_init (&p, c->kind, c->seed);
-  p.n_levels = c->n_levels;
-  p.uv1 = c->uv1;
-  p.edges = c->edges;
+  case_params (c, &p);
   return generated_from (&p);
 }
 

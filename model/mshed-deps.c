@@ -75,7 +75,7 @@ static const KindInfo kinds[MSHED_N_EDIT_KINDS] = {
   [MSHED_EDIT_DFM_UV] = { "dfm-uv", N_("Change UVs or normals"), 0, 0 },
   [MSHED_EDIT_DFM_UV_VERTICES] = { "dfm-uv-vertices", N_("Add or remove UV bone vertices"),
                                    UC, 0 },
-  [MSHED_EDIT_DFM_GROUPS] = { "dfm-groups", N_("Add or remove face groups"), GC, 0 },
+  [MSHED_EDIT_DFM_GROUPS] = { "dfm-groups", N_("Add or remove face groups"), GC, DN },
   [MSHED_EDIT_DFM_LEVELS] = { "dfm-levels", N_("Add or remove levels"), FR | LB, 0 },
   [MSHED_EDIT_DFM_BONES] = { "dfm-bones", N_("Add, remove, move or rename bones"), PI, 0 },
   [MSHED_EDIT_DFM_MATERIALS] = { "dfm-materials", N_("Add or remove materials"), MC, 0 },
@@ -176,6 +176,8 @@ static const Reason reasons[] = {
                                        "entries (docs/dfm.md §6.4)") },
   { MSHED_EDIT_DFM_GROUPS, GC, N_("Face_groups/Count must be the number of Group "
                                   "directories (docs/dfm.md §4)") },
+  { MSHED_EDIT_DFM_GROUPS, DN, N_("A group's triangles added or taken away change point "
+                                  "normals (optional)") },
   { MSHED_EDIT_DFM_LEVELS, FR, N_("Fractions must hold one value per mesh (docs/dfm.md §3)") },
   { MSHED_EDIT_DFM_LEVELS, LB, N_("Lod Bits set one bit per level, all or none "
                                   "(docs/dfm.md §10.3)") },

@@ -56,7 +56,8 @@ typedef enum {
  *
  * Two kinds (docs/conventions.md): data the format determines (a slot's box is the box of
  * its vertices, NRes attributes follow docs/msh.md §3, the frame map follows the key times by
- * §7.7), which a recompute reproduces exactly, so that an unmodified model stays unchanged;
+ * docs/msh.md §7.7), which a recompute reproduces exactly, so that an unmodified model stays
+ * unchanged;
  * and data whose algorithm the format does not document (docs/msh.md §4.7, §10.5, §12), for
  * which mshed has conventions of its own. Conventions are applied only on an explicit
  * request, never as part of "recompute all", and only to the rows an edit made stale. */
@@ -69,7 +70,7 @@ typedef enum {
   MSHED_DERIVED_TRI_LINKS      = 1 << 4,  /* Res7 neighbour links (rows: descriptors); convention */
   MSHED_DERIVED_VERTEX_NORMALS = 1 << 5,  /* Res4 from faces (optional); convention */
   MSHED_DERIVED_ATTRIBUTES     = 1 << 6,  /* NRes attr1..3 per docs/msh.md §3; determined */
-  MSHED_DERIVED_ANIMATION_MAP  = 1 << 7,  /* Res19 words + frame count (§7.7); determined */
+  MSHED_DERIVED_ANIMATION_MAP  = 1 << 7,  /* Res19, frame count (docs/msh.md §7.7); determined */
   MSHED_DERIVED_BATCH_RANGES   = 1 << 8,  /* Res13 indexStart/indexCount/baseVertex: review */
   MSHED_DERIVED_SLOT_RANGES    = 1 << 9,  /* Res2 tri/batch ranges: review */
   MSHED_DERIVED_EXTRA_STREAMS  = 1 << 10, /* Res15/16/18 counts in step with Res3: review */

@@ -26,6 +26,7 @@
 
 #include "mshed-bytes.h"
 #include "mshed-dfm-generator.h"
+#include "mshed-dfm-recompute.h"
 #include "mshed-dfm-strip.h"
 #include "mshed-utf-generator.h"
 
@@ -77,28 +78,7 @@ quantise (double v,
 
 /* Transforms: rotation rows r[0..8] and translation t (maps local to parent) -------------- */
 
-typedef struct {
-  double r[9];
-  double t[3];
-} Xform;
-
-static void
-xform_compose (const Xform *a,
-               const Xform *b,
-               Xform       *out)
-{
-  Xform o;
-
-  for (guint i = 0; i < 3; i++)
-    {
-      for (guint j = 0; j < 3; j++)
-        o.r[3 * i + j] = a->r[3 * i] * b->r[j] + a->r[3 * i + 1] * b->r[3 + j] +
-                         a->r[3 * i + 2] * b->r[6 + j];
-      o.t[i] = a->r[3 * i] * b->t[0] + a->r[3 * i + 1] * b->t[1] + a->r[3 * i + 2] * b->t[2] +
-               a->t[i];
-    }
-  *out = o;
-}
+typedef MshedDfmXform Xform;
 
 /* a small rotation about the three axes, and an offset, all quantised */
 static void
@@ -319,7 +299,7 @@ build_bones (Gen *g)
           b.lod_bits = rng_below (&g->r, 10) == 0 && i > 0 ? 0 : all;
           xform_random (&g->r, 0.3, 0.12, &b.local);
           if (b.parent >= 0)
-            xform_compose (&g_array_index (g->bones, Bone, b.parent).global, &b.local,
+            mshed_dfm_xform_compose (&g_array_index (g->bones, Bone, b.parent).global, &b.local,
                            &b.global);
           else
             b.global = b.local;

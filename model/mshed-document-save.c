@@ -157,7 +157,7 @@ mshed_document_list_repack_losses (MshedDocument *self)
   g_return_val_if_fail (MSHED_IS_DOCUMENT (self), lines);
   if (self->utf != NULL)
     {
-      /* the §8 layout keeps every node and payload; what goes is the layout itself */
+      /* docs/utf.md §8 keeps every node and payload; what goes is the layout itself */
       if (!mshed_utf_is_canonical (self->utf))
         g_ptr_array_add (lines, g_strdup_printf (_("%s: the layout, padding, unused dictionary "
                                                    "bytes and slack (written canonically, "

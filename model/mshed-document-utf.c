@@ -16,7 +16,9 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
+#include "mshed-bytes.h"
 #include "mshed-cp1251.h"
+#include "mshed-dfm-recompute.h"
 #include "mshed-dfm-schema.h"
 #include "mshed-dfm-validate.h"
 #include "mshed-document-private.h"
@@ -381,6 +383,10 @@ mark_kind (MshedDocument      *self,
       if (target & (MSHED_DERIVED_DFM_GROUP_COUNT | MSHED_DERIVED_DFM_UV_VERTEX_COUNT |
                     MSHED_DERIVED_DFM_VERTEX_NORMALS))
         row = node_scope_index (self->dfm, node);
+      /* point normals come from the level's Points */
+      if (target == MSHED_DERIVED_DFM_VERTEX_NORMALS &&
+          mshed_dfm_find_node (self->dfm, MSHED_DFM_TABLE_VERTEX_NORMALS, row, 0) == NULL)
+        continue;
       _mshed_document_mark (self, target, kind, row == G_MAXUINT ? NULL : &row,
                             row == G_MAXUINT ? 0 : 1, reason);
     }
@@ -763,6 +769,79 @@ name_references (MshedDocument *self,
   return refs;
 }
 
+/* The bone table (docs/dfm.md §10.1) as nodes, to follow it across a tree edit. */
+static GPtrArray *
+bone_nodes (MshedDocument *self)
+{
+  GPtrArray *bones = g_ptr_array_new ();
+
+  for (guint b = 0; self->dfm && b < mshed_dfm_get_n_bones (self->dfm); b++)
+    {
+      MshedDfmBone bone;
+
+      if (mshed_dfm_get_bone (self->dfm, b, &bone))
+        g_ptr_array_add (bones, bone.node);
+    }
+  return bones;
+}
+
+/* Rewrites one file of u32 bone positions through @map (old position -> new). */
+static void
+remap_bone_file (MshedDocument *self,
+                 MshedUtfNode  *node,
+                 const guint   *map,
+                 guint          n_old)
+{
+  gsize size = 0;
+  const guint8 *data = node ? mshed_utf_node_peek_data (node, &size) : NULL;
+  g_autofree guint8 *buf = NULL;
+
+  if (data == NULL || size < 4)
+    return;
+  buf = g_memdup2 (data, size);
+  for (gsize i = 0; i + 4 <= size; i += 4)
+    {
+      guint32 v = mshed_read_u32 (buf + i);
+
+      if (v < n_old)
+        mshed_write_u32 (buf + i, map[v]);
+    }
+  utf_replace_payload_full (self, node, buf, size, FALSE);
+}
+
+/* After a tree edit that changed the bone table (a bone directory inserted, removed, moved or
+ * renamed to or from *.3db), the skin keeps naming the same bones: Bone_id_chain and
+ * UV_bone_id of every level follow the new positions (docs/dfm.md §15.1, fix-ups of a move).
+ * A position whose bone is gone becomes the bone count, which the checks report
+ * (dfm-bone-id-range) instead of letting it silently name the next bone. */
+static void
+fix_bone_positions (MshedDocument *self,
+                    GPtrArray     *before)
+{
+  g_autoptr(GPtrArray) after = bone_nodes (self);
+  g_autofree guint *map = g_new (guint, before->len + 1);
+  gboolean same = before->len == after->len;
+
+  for (guint i = 0; i < before->len; i++)
+    {
+      guint j;
+
+      map[i] = after->len;
+      if (g_ptr_array_find (after, g_ptr_array_index (before, i), &j))
+        map[i] = j;
+      same = same && map[i] == i;
+    }
+  if (same || self->dfm == NULL)
+    return;
+  for (guint l = 0; l < mshed_dfm_get_n_levels (self->dfm); l++)
+    {
+      remap_bone_file (self, mshed_dfm_find_node (self->dfm, MSHED_DFM_TABLE_BONE_ID_CHAIN, l, 0),
+                       map, before->len);
+      remap_bone_file (self, mshed_dfm_find_node (self->dfm, MSHED_DFM_TABLE_UV_BONE_ID, l, 0),
+                       map, before->len);
+    }
+}
+
 gboolean
 mshed_document_utf_rename (MshedDocument *self,
                            MshedUtfNode  *node,
@@ -774,6 +853,7 @@ mshed_document_utf_rename (MshedDocument *self,
   g_autofree char *label = NULL;
   g_autofree char *reason = NULL;
   g_autoptr(GPtrArray) refs = NULL;
+  g_autoptr(GPtrArray) bones = NULL;
   MshedEditKind kind;
 
   if (!need_utf (self, error))
@@ -794,6 +874,7 @@ mshed_document_utf_rename (MshedDocument *self,
   label = g_strdup_printf (_("Rename %s"), path);
   reason = g_strdup_printf (_("%s renamed to %s"), path, name);
   refs = name_references (self, node);
+  bones = bone_nodes (self);
   _mshed_document_op_begin (self, label, 0);
   /* a renamed bone or material keeps its position: indices and counts stay right */
   kind = classify_tree_edit (self->dfm, node, parent);
@@ -802,6 +883,7 @@ mshed_document_utf_rename (MshedDocument *self,
   _mshed_document_record (self, mshed_command_new_utf_rename (node,
                                                               mshed_utf_node_get_name (node),
                                                               name));
+  fix_bone_positions (self, bones);
   /* the strings that named the node by its old name follow it (docs/dfm.md §8, §4) */
   for (guint i = 0; refs && i < refs->len; i++)
     {
@@ -826,6 +908,7 @@ mshed_document_utf_insert (MshedDocument *self,
                            GError       **error)
 {
   g_autoptr(MshedUtfNode) owned = subtree;
+  g_autoptr(GPtrArray) bones = NULL;
   g_autofree char *ppath = NULL;
   g_autofree char *label = NULL;
   guint n;
@@ -838,10 +921,12 @@ mshed_document_utf_insert (MshedDocument *self,
   index = MIN (index, n);
   ppath = mshed_utf_node_dup_path (parent);
   label = g_strdup_printf (_("Add %s to %s"), mshed_utf_node_get_name (subtree), ppath);
+  bones = bone_nodes (self);
   _mshed_document_op_begin (self, label, 0);
   _mshed_document_record (self, mshed_command_new_utf_insert (parent, index,
                                                               g_steal_pointer (&owned)));
   mark_tree_edit (self, subtree, parent, label);
+  fix_bone_positions (self, bones);
   _mshed_document_op_end (self);
   return TRUE;
 }
@@ -870,6 +955,7 @@ mshed_document_utf_remove (MshedDocument *self,
 {
   MshedUtfNode *parent;
   g_autofree char *path = NULL;
+  g_autoptr(GPtrArray) bones = NULL;
   g_autofree char *label = NULL;
 
   if (!need_utf (self, error))
@@ -883,10 +969,12 @@ mshed_document_utf_remove (MshedDocument *self,
     }
   path = mshed_utf_node_dup_path (node);
   label = g_strdup_printf (_("Remove %s"), path);
+  bones = bone_nodes (self);
   _mshed_document_op_begin (self, label, 0);
   /* marked while the node is still in the tree: its scope is known */
   mark_tree_edit (self, node, parent, label);
   _mshed_document_record (self, mshed_command_new_utf_remove (node));
+  fix_bone_positions (self, bones);
   _mshed_document_op_end (self);
   return TRUE;
 }
@@ -900,6 +988,7 @@ mshed_document_utf_move (MshedDocument *self,
 {
   MshedUtfNode *parent;
   g_autofree char *path = NULL;
+  g_autoptr(GPtrArray) bones = NULL;
   g_autofree char *label = NULL;
   guint n;
 
@@ -921,10 +1010,12 @@ mshed_document_utf_move (MshedDocument *self,
   if (new_parent == parent && index == mshed_utf_node_get_index (node))
     return TRUE;
   label = g_strdup_printf (_("Move %s"), path);
+  bones = bone_nodes (self);
   _mshed_document_op_begin (self, label, 0);
   mark_tree_edit (self, node, parent, label);
   _mshed_document_record (self, mshed_command_new_utf_move (node, new_parent, index));
   mark_tree_edit (self, node, new_parent, label);
+  fix_bone_positions (self, bones);
   _mshed_document_op_end (self);
   return TRUE;
 }
@@ -1089,6 +1180,55 @@ mshed_document_dfm_set_triangles (MshedDocument *self,
 
 /* Recompute (docs/dfm.md §15.1) -------------------------------------------------------------- */
 
+/* Each DFM target, the table that holds it and how many rows (scope indices) it has. */
+static const struct {
+  MshedDerived  target;
+  MshedDfmTable table;
+} dfm_targets[] = {
+  { MSHED_DERIVED_DFM_GROUP_COUNT, MSHED_DFM_TABLE_GROUP_COUNT },
+  { MSHED_DERIVED_DFM_UV_VERTEX_COUNT, MSHED_DFM_TABLE_UV_VERTEX_COUNT },
+  { MSHED_DERIVED_DFM_PART_INDEX, MSHED_DFM_TABLE_PART_INDEX },
+  { MSHED_DERIVED_DFM_MATERIAL_COUNT, MSHED_DFM_TABLE_MATERIAL_COUNT },
+  { MSHED_DERIVED_DFM_LOD_BITS, MSHED_DFM_TABLE_LOD_BITS },
+  { MSHED_DERIVED_DFM_FRACTIONS, MSHED_DFM_TABLE_FRACTIONS },
+  { MSHED_DERIVED_DFM_VERTEX_NORMALS, MSHED_DFM_TABLE_VERTEX_NORMALS },
+  { MSHED_DERIVED_DFM_BONE_TO_ROOT, MSHED_DFM_TABLE_BONE_TO_ROOT },
+};
+
+static guint
+scope_count (const MshedDfm *dfm,
+             MshedDfmTable   table)
+{
+  switch (mshed_dfm_schema_get_table (table)->scope)
+    {
+    case MSHED_DFM_SCOPE_FACE_GROUPS:
+    case MSHED_DFM_SCOPE_GEOMETRY:
+      return mshed_dfm_get_n_levels (dfm);
+    case MSHED_DFM_SCOPE_PART:
+      return mshed_dfm_get_n_parts (dfm);
+    case MSHED_DFM_SCOPE_BONE:
+      return mshed_dfm_get_n_bones (dfm);
+    default:
+      return 1;
+    }
+}
+
+typedef struct {
+  MshedUtfNode *node;
+  GBytes       *bytes;
+} Pending;
+
+static void
+pending_clear (gpointer data)
+{
+  Pending *p = data;
+
+  g_clear_pointer (&p->bytes, g_bytes_unref);
+}
+
+/* Every payload is computed first, so that a target that cannot be recomputed changes
+ * nothing; then they are written and the matching stale rows cleared. A row whose file is
+ * absent (a bone without Lod Bits, which reads as 0) is left as it is. */
 gboolean
 _mshed_document_dfm_recompute (MshedDocument *self,
                                MshedDerived   what,
@@ -1096,7 +1236,53 @@ _mshed_document_dfm_recompute (MshedDocument *self,
                                guint          n_rows,
                                GError       **error)
 {
-  g_set_error_literal (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_UNSUPPORTED,
-                       "DFM recompute: not yet");
-  return FALSE;
+  g_autoptr(GArray) pending = g_array_new (FALSE, TRUE, sizeof (Pending));
+
+  g_array_set_clear_func (pending, pending_clear);
+  if (self->dfm == NULL)
+    {
+      g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_UNSUPPORTED,
+                   _("%s is not a deformable model: it has no derived data"),
+                   mshed_document_get_title (self));
+      return FALSE;
+    }
+  if ((what & MSHED_DERIVED_DFM) == 0)
+    {
+      g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_UNSUPPORTED,
+                   _("Nothing to recompute: %s is a deformable model, not a Parkan model"),
+                   mshed_document_get_title (self));
+      return FALSE;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (dfm_targets); i++)
+    {
+      guint n = scope_count (self->dfm, dfm_targets[i].table);
+
+      if (!(what & dfm_targets[i].target))
+        continue;
+      for (guint k = 0; k < (rows ? n_rows : n); k++)
+        {
+          guint a = rows ? rows[k] : k;
+          MshedUtfNode *node = a < n ? mshed_dfm_find_node (self->dfm, dfm_targets[i].table, a, 0)
+                                     : NULL;
+          Pending p = { node, NULL };
+
+          if (node == NULL)
+            continue;
+          p.bytes = mshed_dfm_compute_derived (self->dfm, dfm_targets[i].table, a, error);
+          if (p.bytes == NULL)
+            return FALSE;
+          g_array_append_val (pending, p);
+        }
+    }
+  for (guint i = 0; i < pending->len; i++)
+    {
+      Pending *p = &g_array_index (pending, Pending, i);
+
+      utf_replace_payload_full (self, p->node, g_bytes_get_data (p->bytes, NULL),
+                                g_bytes_get_size (p->bytes), FALSE);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (dfm_targets); i++)
+    if (what & dfm_targets[i].target)
+      _mshed_document_unmark (self, dfm_targets[i].target, -1, rows, rows ? n_rows : 0);
+  return TRUE;
 }

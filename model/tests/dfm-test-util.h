@@ -4,13 +4,14 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Building UTF trees by hand for the DFM tests: directories, files of words, floats, shorts
- * and strings, and lookups that fail loudly.
+ * and strings, and lookups that fail loudly; the generator cases the tests share.
  */
 #pragma once
 
 #include <string.h>
 
 #include "mshed-bytes.h"
+#include "mshed-dfm-generator.h"
 #include "mshed-utf.h"
 
 static inline MshedUtfNode *
@@ -133,4 +134,26 @@ t_remove (MshedUtf   *utf,
           const char *path)
 {
   mshed_utf_node_free (mshed_utf_remove (utf, t_lookup (utf, path), NULL, NULL));
+}
+
+/* a generated model to test: kind, seed and the options that vary */
+typedef struct {
+  MshedDfmGenKind kind;
+  guint64         seed;
+  guint           n_levels;
+  gboolean        uv1;
+  gboolean        edges;
+  gboolean        no_residue;
+} Case;
+
+static inline void
+case_params (const Case        *c,
+             MshedDfmGenParams *p)
+{
+  mshed_dfm_gen_params_init (p, c->kind, c->seed);
+  p->n_levels = c->n_levels;
+  p->uv1 = c->uv1;
+  p->edges = c->edges;
+  p->no_residue = c->no_residue;
+  p->right = c->seed % 2 == 0;
 }

@@ -635,15 +635,6 @@ test_schema_nodes (void)
 
 /* The generator ---------------------------------------------------------------------------- */
 
-typedef struct {
-  MshedDfmGenKind kind;
-  guint64         seed;
-  guint           n_levels;
-  gboolean        uv1;
-  gboolean        edges;
-  gboolean        no_residue;
-} Case;
-
 static const Case cases[] = {
   { MSHED_DFM_GEN_BODY, 1, 6, FALSE, FALSE, FALSE },
   { MSHED_DFM_GEN_BODY, 2, 4, TRUE, TRUE, FALSE },
@@ -653,18 +644,6 @@ static const Case cases[] = {
   { MSHED_DFM_GEN_HAND, 5, 6, TRUE, FALSE, FALSE },
   { MSHED_DFM_GEN_HAND, 6, 6, FALSE, TRUE, FALSE },
 };
-
-static void
-case_params (const Case        *c,
-             MshedDfmGenParams *p)
-{
-  mshed_dfm_gen_params_init (p, c->kind, c->seed);
-  p->n_levels = c->n_levels;
-  p->uv1 = c->uv1;
-  p->edges = c->edges;
-  p->no_residue = c->no_residue;
-  p->right = c->seed % 2 == 0;
-}
 
 static MshedDfm *
 generated (const Case        *c,

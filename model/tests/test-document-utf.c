@@ -524,6 +524,135 @@ test_tree_stale (Fixture       *f,
   g_assert_cmpuint (mshed_document_get_diagnostics (f->doc)->n_errors, ==, 0);
 }
 
+static guint32
+read_u32_at (MshedDocument *doc,
+             const char    *path,
+             gsize          offset)
+{
+  gsize size = 0;
+  const guint8 *d = mshed_utf_node_peek_data (lookup (doc, path), &size);
+
+  g_assert_cmpuint (size, >=, offset + 4);
+  return mshed_read_u32 (d + offset);
+}
+
+/* The names of the bones point @p's influences use, in order. */
+static char *
+influence_names (MshedDfm *dfm,
+                 guint     level,
+                 guint     p)
+{
+  GString *s = g_string_new (NULL);
+  guint32 first = 0, count = 0;
+
+  g_assert_true (mshed_dfm_get_skin_range (dfm, level, p, &first, &count));
+  for (guint k = 0; k < count; k++)
+    {
+      guint32 bone_id = 0;
+      float w = 0;
+      MshedDfmBone bone;
+
+      g_assert_true (mshed_dfm_get_influence (dfm, level, first + k, &bone_id, &w));
+      g_assert_true (mshed_dfm_get_bone (dfm, bone_id, &bone));
+      g_string_append_printf (s, "%s ", bone.name);
+    }
+  return g_string_free (s, FALSE);
+}
+
+/* Stale data recomputed through the document (docs/dfm.md §15.1): determined values by
+ * "recompute all", conventions only on request; a bone moved keeps its skin. */
+static void
+test_recompute (Fixture       *f,
+                gconstpointer  data)
+{
+  MshedDfm *dfm = mshed_document_get_dfm (f->doc);
+  g_autoptr(GError) error = NULL;
+  MshedDfmLevel level;
+  MshedDfmGroup group;
+  MshedDfmBone bone;
+  guint n_levels = mshed_dfm_get_n_levels (dfm), n_groups;
+  float fractions[8];
+  g_autoptr(GPtrArray) skins = g_ptr_array_new_with_free_func (g_free);
+
+  /* a face group removed: Face_groups/Count */
+  g_assert_true (mshed_dfm_get_level (dfm, 1, &level));
+  n_groups = level.n_groups;
+  g_assert_cmpuint (read_u32_at (f->doc, "\\MultiLevel\\Mesh1\\Face_groups\\Count", 0), ==,
+                    n_groups);
+  g_assert_true (mshed_dfm_get_group (dfm, 1, n_groups - 1, &group));
+  g_assert_true (mshed_document_utf_remove (f->doc, group.node, &error));
+  g_assert_true (mshed_document_recompute_stale_all (f->doc, MSHED_DERIVED_DETERMINED, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (read_u32_at (f->doc, "\\MultiLevel\\Mesh1\\Face_groups\\Count", 0), ==,
+                    n_groups - 1);
+  g_assert_false (has_stale (f->doc, MSHED_DERIVED_DFM_GROUP_COUNT, MSHED_EDIT_DFM_GROUPS, -1));
+  /* point normals are a convention: still offered, not applied by "all" */
+  g_assert_true (has_stale (f->doc, MSHED_DERIVED_DFM_VERTEX_NORMALS, MSHED_EDIT_DFM_GROUPS, 1));
+  g_assert_null (mshed_diagnostics_find (mshed_document_get_diagnostics (f->doc),
+                                         MSHED_CHECK_DFM_GROUP_COUNT));
+  g_assert_cmpstr (mshed_document_get_undo_label (f->doc), ==, "Recompute stale data");
+  g_assert_true (mshed_document_undo (f->doc));
+  g_assert_true (has_stale (f->doc, MSHED_DERIVED_DFM_GROUP_COUNT, MSHED_EDIT_DFM_GROUPS, 1));
+  g_assert_true (mshed_document_undo (f->doc));
+
+  /* the last level removed: Lod Bits (determined) and Fractions (convention) */
+  for (guint l = 0; l < n_levels; l++)
+    g_assert_true (mshed_dfm_get_fraction (dfm, l, &fractions[l]));
+  g_assert_true (mshed_dfm_get_level (dfm, n_levels - 1, &level));
+  g_assert_true (mshed_document_utf_remove (f->doc, level.node, &error));
+  g_assert_true (mshed_document_recompute_stale_all (f->doc, MSHED_DERIVED_DETERMINED, &error));
+  for (guint b = 0; b < mshed_dfm_get_n_bones (dfm); b++)
+    {
+      g_assert_true (mshed_dfm_get_bone (dfm, b, &bone));
+      /* docs/dfm.md §10.3: all level bits or none */
+      g_assert_true (bone.lod_bits == 0 || bone.lod_bits == (1u << (n_levels - 1)) - 1);
+    }
+  g_assert_true (has_stale (f->doc, MSHED_DERIVED_DFM_FRACTIONS, MSHED_EDIT_DFM_LEVELS, -1));
+  g_assert_nonnull (mshed_diagnostics_find (mshed_document_get_diagnostics (f->doc),
+                                            MSHED_CHECK_DFM_FRACTIONS));
+  g_assert_true (mshed_document_recompute_stale (f->doc, MSHED_DERIVED_DFM_FRACTIONS,
+                                                 MSHED_EDIT_DFM_LEVELS, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (mshed_dfm_get_n_fractions (dfm), ==, n_levels - 1);
+  for (guint l = 0; l + 1 < n_levels; l++)
+    {
+      float v;
+
+      g_assert_true (mshed_dfm_get_fraction (dfm, l, &v));
+      g_assert_cmpfloat (v, ==, fractions[l]);  /* stored values are kept */
+    }
+  g_assert_cmpuint (mshed_document_get_diagnostics (f->doc)->n_errors, ==, 0);
+  while (mshed_document_undo (f->doc))
+    ;
+
+  /* bone 1 moved to the end of the root: the skin still names the same bones */
+  g_assert_true (mshed_dfm_get_level (dfm, 0, &level));
+  for (guint p = 0; p < level.n_points; p++)
+    g_ptr_array_add (skins, influence_names (dfm, 0, p));
+  g_assert_true (mshed_dfm_get_bone (dfm, 1, &bone));
+  g_assert_true (mshed_document_utf_move (f->doc, bone.node,
+                                          mshed_utf_get_root (mshed_document_get_utf (f->doc)),
+                                          G_MAXUINT, &error));
+  g_assert_no_error (error);
+  for (guint p = 0; p < level.n_points; p++)
+    {
+      g_autofree char *now = influence_names (dfm, 0, p);
+
+      g_assert_cmpstr (now, ==, g_ptr_array_index (skins, p));
+    }
+  g_assert_nonnull (mshed_diagnostics_find (mshed_document_get_diagnostics (f->doc),
+                                            MSHED_CHECK_DFM_PART_INDEX));
+  g_assert_true (mshed_document_recompute_stale_all (f->doc, MSHED_DERIVED_DETERMINED, &error));
+  g_assert_cmpuint (mshed_document_get_diagnostics (f->doc)->n_errors, ==, 0);
+  g_assert_false (mshed_document_has_stale (f->doc));
+  {
+    g_autofree char *out = g_build_filename (f->dir, "moved.dfm", NULL);
+
+    g_assert_true (mshed_document_save_as (f->doc, out, MSHED_SAVE_NO_BACKUP, &error));
+    g_assert_no_error (error);
+  }
+}
+
 /* Renaming a bone directory or a material: the strings naming it follow, in one step. */
 static void
 test_rename_references (Fixture       *f,
@@ -959,6 +1088,8 @@ main (int   argc,
   g_test_add ("/document-utf/tree-edits", Fixture, NULL, fixture_setup, test_tree_edits,
               fixture_teardown);
   g_test_add ("/document-utf/tree-stale", Fixture, NULL, fixture_setup, test_tree_stale,
+              fixture_teardown);
+  g_test_add ("/document-utf/recompute", Fixture, NULL, fixture_setup, test_recompute,
               fixture_teardown);
   g_test_add ("/document-utf/rename-references", Fixture, NULL, fixture_setup,
               test_rename_references, fixture_teardown);

@@ -27,6 +27,23 @@ edit_utf (MshedCliEdit *edit)
   return mshed_document_get_utf (edit->doc);
 }
 
+/* @path of the file, or NULL with an error that names @option and @spec. */
+static MshedUtfNode *
+find_entry (MshedCliEdit *edit,
+            const char   *option,
+            const char   *spec,
+            const char   *path,
+            GError      **error)
+{
+  MshedUtfNode *node = mshed_cli_utf_find_node (edit_utf (edit), path);
+
+  if (node == NULL)
+    g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_NOT_FOUND,
+                 _("%s %s: %s has no entry %s (mshed-cli ls lists them)"), option, spec,
+                 mshed_document_get_path (edit->doc), path);
+  return node;
+}
+
 /* One cell (or string payload) that --set addresses. */
 typedef struct {
   const MshedDfmTableInfo *info;
@@ -164,14 +181,9 @@ resolve_cell (MshedCliEdit *edit,
       MshedDfmTable table;
       gsize size = 0;
 
-      cell->node = mshed_cli_utf_find_node (edit_utf (edit), base);
+      cell->node = find_entry (edit, "--set", spec, base, error);
       if (cell->node == NULL)
-        {
-          g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_NOT_FOUND,
-                       _("--set %s: %s has no entry %s (mshed-cli ls lists them)"), spec, file,
-                       base);
-          return FALSE;
-        }
+        return FALSE;
       table = mshed_dfm_schema_table_for_node (cell->node);
       if (table == MSHED_DFM_TABLE_NONE)
         {
@@ -234,6 +246,9 @@ resolve_cell (MshedCliEdit *edit,
   return TRUE;
 }
 
+#define SET_SYNTAX _("--set %s: expected TABLE[ROW].FIELD=VALUE, \\Path[RECORD].FIELD=VALUE " \
+                     "or, for a text, TABLE[ROW]=TEXT, e.g. points[3].y=0.5")
+
 /* TABLE[ROW].FIELD=VALUE, TABLE[ROW]=TEXT, \Path[RECORD].FIELD=VALUE, \Path=TEXT, and without
  * [ROW] for a table or node of one record. */
 static gboolean
@@ -250,9 +265,7 @@ parse_cell (MshedCliEdit *edit,
   char *bracket;
 
   if (eq == NULL || eq == spec)
-    return usage (error, _("--set %s: expected TABLE[ROW].FIELD=VALUE, \\Path[RECORD].FIELD="
-                           "VALUE or, for a text, TABLE[ROW]=TEXT, e.g. points[3].y=0.5"),
-                  spec);
+    return usage (error, SET_SYNTAX, spec);
   *value = eq + 1;
   lhs = g_strndup (spec, (gsize) (eq - spec));
   bracket = strrchr (lhs, '[');
@@ -262,8 +275,7 @@ parse_cell (MshedCliEdit *edit,
 
       row = g_ascii_strtoull (bracket + 1, &end, 10);
       if (*end != ']' || (end[1] != '\0' && end[1] != '.') || row == G_MAXUINT64)
-        return usage (error, _("--set %s: expected TABLE[ROW].FIELD=VALUE, e.g. "
-                               "points[3].y=0.5"), spec);
+        return usage (error, SET_SYNTAX, spec);
       if (end[1] == '.')
         cell->field = g_strdup (end + 2);
       base = g_strndup (lhs, (gsize) (bracket - lhs));
@@ -290,8 +302,7 @@ parse_cell (MshedCliEdit *edit,
       cell->field = dot ? g_strdup (dot + 1) : NULL;
     }
   if (cell->field != NULL && cell->field[0] == '\0')
-    return usage (error, _("--set %s: expected TABLE[ROW].FIELD=VALUE, e.g. points[3].y=0.5"),
-                  spec);
+    return usage (error, SET_SYNTAX, spec);
   return resolve_cell (edit, spec, base, row, cell, error) &&
          check_cell (spec, cell, *value, error);
 }
@@ -369,10 +380,11 @@ mshed_cli_edit_utf_set (MshedCliEdit *edit,
     g_string_append_printf (edit->out, ".%s", cell.field);
   if (cell.row != G_MAXUINT64)
     g_string_append_printf (edit->out, " (%s)", path);
+  g_string_append (edit->out, ": ");
   if (strcmp (before, after) == 0)
-    g_string_append_printf (edit->out, _(": %s (unchanged)\n"), after);
+    g_string_append_printf (edit->out, _("%s (unchanged)\n"), after);
   else
-    g_string_append_printf (edit->out, ": %s → %s\n", before, after);
+    g_string_append_printf (edit->out, "%s → %s\n", before, after);
   return TRUE;
 }
 
@@ -464,14 +476,9 @@ mshed_cli_edit_utf_set_bytes (MshedCliEdit *edit,
   bytes = parse_hex (spec, eq + 1, error);
   if (bytes == NULL)
     return FALSE;
-  node = mshed_cli_utf_find_node (edit_utf (edit), lhs);
+  node = find_entry (edit, "--set-bytes", spec, lhs, error);
   if (node == NULL)
-    {
-      g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_NOT_FOUND,
-                   _("--set-bytes %s: %s has no entry %s (mshed-cli ls lists them)"), spec,
-                   mshed_document_get_path (edit->doc), lhs);
-      return FALSE;
-    }
+    return FALSE;
   path = mshed_utf_node_dup_path (node);
   data = mshed_utf_node_peek_data (node, &size);
   len = g_bytes_get_size (bytes);
@@ -533,14 +540,9 @@ mshed_cli_edit_utf_rename (MshedCliEdit *edit,
   if (!mshed_utf_validate_name (eq + 1, &local))
     return usage (error, "--rename %s: %s", spec, local->message);
   lhs = g_strndup (spec, (gsize) (eq - spec));
-  node = mshed_cli_utf_find_node (edit_utf (edit), lhs);
+  node = find_entry (edit, "--rename", spec, lhs, error);
   if (node == NULL)
-    {
-      g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_NOT_FOUND,
-                   _("--rename %s: %s has no entry %s (mshed-cli ls lists them)"), spec,
-                   mshed_document_get_path (edit->doc), lhs);
-      return FALSE;
-    }
+    return FALSE;
   path = mshed_utf_node_dup_path (node);
   old = g_strdup (mshed_utf_node_get_name (node));
   if (!mshed_document_utf_rename (edit->doc, node, eq + 1, error))

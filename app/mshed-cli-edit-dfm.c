@@ -165,12 +165,14 @@ table_names (void)
   return g_string_free (names, FALSE);
 }
 
-/* TABLE or \Path: the table and the node and record of @row (G_MAXUINT64: none given). */
+/* TABLE or \Path: the table, then (the field and @value checked first, as bad usage) the
+ * node and record of @row (G_MAXUINT64: none given). */
 static gboolean
 resolve_cell (MshedCliEdit *edit,
               const char   *spec,
               const char   *base,
               guint64       row,
+              const char   *value,
               Cell         *cell,
               GError      **error)
 {
@@ -194,6 +196,8 @@ resolve_cell (MshedCliEdit *edit,
         }
       cell->info = mshed_dfm_schema_get_table (table);
       cell->row = G_MAXUINT64;
+      if (!check_cell (spec, cell, value, error))
+        return FALSE;
       mshed_utf_node_peek_data (cell->node, &size);
       if (row == G_MAXUINT64 && cell->info->stride > 0 && size / cell->info->stride != 1)
         {
@@ -217,6 +221,8 @@ resolve_cell (MshedCliEdit *edit,
       return usage (error, _("--set %s: there is no table “%s” (tables: %s)"), spec, base,
                     names);
     }
+  if (!check_cell (spec, cell, value, error))
+    return FALSE;
   {
     guint64 n_rows = 0;
     g_autoptr(GArray) spans = mshed_cli_dfm_spans (mshed_utf_get_root (edit_utf (edit)),
@@ -303,8 +309,7 @@ parse_cell (MshedCliEdit *edit,
     }
   if (cell->field != NULL && cell->field[0] == '\0')
     return usage (error, SET_SYNTAX, spec);
-  return resolve_cell (edit, spec, base, row, cell, error) &&
-         check_cell (spec, cell, *value, error);
+  return resolve_cell (edit, spec, base, row, *value, cell, error);
 }
 
 /* The cell's value as dump prints it; a text in quotes. */

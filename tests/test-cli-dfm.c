@@ -768,6 +768,7 @@ test_edit_refused (void)
     { "edit-bad.dfm", "--set", "points[1].w=1", "table points has no field “w” (fields: x, y, "
       "z)", 2 },
     { "edit-bad.dfm", "--set", "points[1].x=abc", "points[1].x=abc", 2 },
+    { "edit-bad.dfm", "--set", "points[999999].w=1", "no field “w”", 2 },  /* before the row */
     { "edit-bad.dfm", "--set", "points[1]=1", "name a field of points", 2 },
     { "edit-bad.dfm", "--set", "slots[1].batchCount=1", "slots is a table of Parkan models", 2 },
     { "edit-bad.dfm", "--set", "cons-sphere[0].child=塔", "Windows-1251", 2 },

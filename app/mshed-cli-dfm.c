@@ -181,3 +181,67 @@ mshed_cli_dfm_summary (GString          *out,
   g_string_append_printf (out, _("Materials:   %u, %u textures embedded\n"),
                           mshed_dfm_get_n_materials (dfm), mshed_dfm_get_n_textures (dfm));
 }
+
+/* Table rows (dump --table, edit --set) ------------------------------------------------- */
+
+/**
+ * mshed_cli_dfm_spans:
+ * @n_rows: (out) (optional): the rows of the table in the whole file
+ *
+ * The rows of a DFM table as `dump --table` numbers them and `edit --set TABLE[ROW]` takes
+ * them: every node of the tree below @root that holds @info's table, in pre-order, one row per
+ * record (one per node for a string payload), numbered on across the nodes.
+ *
+ * Returns: (transfer full) (element-type MshedCliDfmSpan): one span per node
+ */
+GArray *
+mshed_cli_dfm_spans (MshedUtfNode            *root,
+                     const MshedDfmTableInfo *info,
+                     guint64                 *n_rows)
+{
+  GArray *spans = g_array_new (FALSE, FALSE, sizeof (MshedCliDfmSpan));
+  guint64 total = 0;
+
+  for (MshedUtfNode *node = root; node; node = mshed_utf_node_next_preorder (node, root))
+    if (mshed_dfm_schema_table_for_node (node) == info->id)
+      {
+        MshedCliDfmSpan span = { node, total, 1 };
+        gsize size = 0;
+
+        mshed_utf_node_peek_data (node, &size);
+        if (info->stride > 0)
+          span.n_rows = size / info->stride;
+        total += span.n_rows;
+        g_array_append_val (spans, span);
+      }
+  if (n_rows)
+    *n_rows = total;
+  return spans;
+}
+
+/* The span that holds table row @row, or the one of @node (whichever is given); NULL when
+ * none does. */
+const MshedCliDfmSpan *
+mshed_cli_dfm_find_span (GArray             *spans,
+                         guint64             row,
+                         const MshedUtfNode *node)
+{
+  for (guint i = 0; i < spans->len; i++)
+    {
+      const MshedCliDfmSpan *span = &g_array_index (spans, MshedCliDfmSpan, i);
+
+      if (node != NULL ? span->node == node
+                       : row >= span->first_row && row - span->first_row < span->n_rows)
+        return span;
+    }
+  return NULL;
+}
+
+gsize
+mshed_cli_text_length (const guint8 *p,
+                       gsize         size)
+{
+  const guint8 *nul = p ? memchr (p, 0, size) : NULL;
+
+  return p == NULL ? 0 : nul ? (gsize) (nul - p) : size;
+}

@@ -599,16 +599,6 @@ dump_directory (Dump              *d,
   dump_end (d);
 }
 
-/* The bytes before the first NUL of @size at most (strnlen is POSIX, not C11). */
-static gsize
-text_length (const guint8 *p,
-             gsize         size)
-{
-  const guint8 *nul = p ? memchr (p, 0, size) : NULL;
-
-  return p == NULL ? 0 : nul ? (gsize) (nul - p) : size;
-}
-
 /* DFM tables (docs/dfm.md) ------------------------------------------------------------- */
 
 /* Every node of the tree that holds @info's table, one row per record (per string), with its
@@ -622,7 +612,6 @@ dump_dfm_table (Dump                    *d,
                 guint64                  last)
 {
   MshedUtfNode *root = mshed_utf_get_root (mshed_dfm_get_utf (dfm));
-  g_autoptr(GPtrArray) nodes = g_ptr_array_new ();
   g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) names = g_ptr_array_new ();
   g_autoptr(GArray) widths = g_array_new (FALSE, FALSE, sizeof (int));
@@ -630,21 +619,17 @@ dump_dfm_table (Dump                    *d,
   g_autoptr(GPtrArray) text = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) json = g_ptr_array_new_with_free_func (g_free);
   guint64 n_rows = 0, row = 0;
+  g_autoptr(GArray) spans = mshed_cli_dfm_spans (root, info, &n_rows);
   int path_width = 4;
   char digits[32];
 
-  for (MshedUtfNode *node = root; node; node = mshed_utf_node_next_preorder (node, root))
-    if (mshed_dfm_schema_table_for_node (node) == info->id)
-      {
-        char *path = mshed_utf_node_dup_path (node);
-        gsize size = 0;
+  for (guint i = 0; i < spans->len; i++)
+    {
+      char *path = mshed_utf_node_dup_path (g_array_index (spans, MshedCliDfmSpan, i).node);
 
-        mshed_utf_node_peek_data (node, &size);
-        n_rows += info->stride ? size / info->stride : 1;
-        path_width = MAX (path_width, mshed_cli_text_width (path));
-        g_ptr_array_add (nodes, node);
-        g_ptr_array_add (paths, path);
-      }
+      path_width = MAX (path_width, mshed_cli_text_width (path));
+      g_ptr_array_add (paths, path);
+    }
 
   g_snprintf (digits, sizeof digits, "%" PRIu64, n_rows);
   add_column (names, widths, right, "row", (int) strlen (digits), TRUE);
@@ -662,12 +647,12 @@ dump_dfm_table (Dump                    *d,
 
   clamp_range (n_rows, &first, &last);
   dump_begin (d, file, info->name, n_rows, first, last);
-  for (guint i = 0; i < nodes->len && row <= last; i++)
+  for (guint i = 0; i < spans->len && row <= last; i++)
     {
-      MshedUtfNode *node = g_ptr_array_index (nodes, i);
+      MshedUtfNode *node = g_array_index (spans, MshedCliDfmSpan, i).node;
       gsize size = 0;
       const guint8 *data = mshed_utf_node_peek_data (node, &size);
-      guint64 base = 0, n = info->stride ? size / info->stride : 1;
+      guint64 base = 0, n = g_array_index (spans, MshedCliDfmSpan, i).n_rows;
 
       mshed_dfm_get_payload_offset (dfm, node, &base);
       for (guint64 r = 0; r < n; r++, row++)
@@ -691,7 +676,7 @@ dump_dfm_table (Dump                    *d,
           for (guint t = 0; t < info->n_texts; t++)
             {
               const guint8 *p = record + info->texts[t].offset;
-              gsize len = text_length (p, info->texts[t].size);
+              gsize len = mshed_cli_text_length (p, info->texts[t].size);
 
               g_ptr_array_add (text, mshed_cp1251_to_utf8 (p, len, NULL));
               g_ptr_array_add (json, NULL);
@@ -706,7 +691,7 @@ dump_dfm_table (Dump                    *d,
             }
           if (info->stride == 0)
             {
-              gsize len = text_length (data, size);
+              gsize len = mshed_cli_text_length (data, size);
 
               g_ptr_array_add (text, mshed_cp1251_to_utf8 (data, len, NULL));
               g_ptr_array_add (json, NULL);

@@ -5,11 +5,15 @@
  *
  * mshed-cli edit: scriptable edits through the same document commands as the editor.
  *
- *   mshed-cli edit FILE[:ENTRY] [--set TABLE[ROW].FIELD=VALUE]… [--rename-node N=NAME]…
- *                  [--recompute WHAT]… [--all-rows] [--tolerant] [--save-anyway] [--no-backup]
- *                  [--repack] [--dry-run] [-o OUT]
+ *   mshed-cli edit FILE[:ENTRY] [--set TABLE[ROW].FIELD=VALUE]… [--set-bytes PATH=HEX]…
+ *                  [--rename-node N=NAME]… [--rename PATH=NAME]… [--recompute WHAT]…
+ *                  [--all-rows] [--tolerant] [--save-anyway] [--no-backup] [--repack]
+ *                  [--dry-run] [-o OUT]
  *
- * The --set edits run first (in command-line order), then the renames, then the recomputes.
+ * FILE is a Parkan model (NRes) or a Freelancer UTF file; a deformable model (.dfm) has typed
+ * tables for --set and derived data for --recompute (mshed-cli-edit-dfm.c).
+ * The --set edits run first (in command-line order), then --set-bytes, then the renames, then
+ * the recomputes.
  * Without -o the file is replaced atomically, keeping FILE.bak the first time. The file keeps
  * its layout (unreferenced bytes, offsets of untouched entries) unless --repack, which warns
  * about every block it drops.
@@ -28,32 +32,107 @@
 #include "mshed-error.h"
 #include "mshed-schema.h"
 
-typedef struct {
-  MshedDocument *doc;
-  GString       *out;
-  gboolean       report_changes;
-} Edit;
+typedef MshedCliEdit Edit;
 
-/* What --recompute accepts. The format determines the first group: recomputed over every
- * row, an unmodified model stays unchanged. The second group follows conventions of
- * mshed's (docs/conventions.md): only the rows the edits made stale, or every row with
- * --all-rows. */
+/* The kinds of file --recompute names apply to. */
+enum {
+  FOR_MSH = 1 << 0,
+  FOR_DFM = 1 << 1,
+  FOR_BOTH = FOR_MSH | FOR_DFM,
+};
+
+/* What --recompute accepts. The format determines the first group of each format: recomputed
+ * over every row, an unmodified model stays unchanged. The second group follows conventions
+ * of mshed's (docs/conventions.md): only the rows the edits made stale, or every row with
+ * --all-rows. all, stale and conventions mean the targets of the file's own format. */
 static const struct {
   const char  *name;
   MshedDerived what;
+  guint        formats;
 } recompute_names[] = {
-  { "slot-boxes", MSHED_DERIVED_SLOT_BOX },
-  { "attrs", MSHED_DERIVED_ATTRIBUTES },
-  { "anim-map", MSHED_DERIVED_ANIMATION_MAP },
-  { "all", MSHED_DERIVED_DETERMINED },
-  { "stale", MSHED_DERIVED_NONE },
-  { "slot-spheres", MSHED_DERIVED_SLOT_SPHERE },
-  { "header", MSHED_DERIVED_HEADER_BOUNDS },
-  { "normals", MSHED_DERIVED_TRI_NORMALS },
-  { "links", MSHED_DERIVED_TRI_LINKS },
-  { "vertex-normals", MSHED_DERIVED_VERTEX_NORMALS },
-  { "conventions", MSHED_DERIVED_CONVENTION & ~MSHED_DERIVED_VERTEX_NORMALS },
+  { "slot-boxes", MSHED_DERIVED_SLOT_BOX, FOR_MSH },
+  { "attrs", MSHED_DERIVED_ATTRIBUTES, FOR_MSH },
+  { "anim-map", MSHED_DERIVED_ANIMATION_MAP, FOR_MSH },
+  { "group-count", MSHED_DERIVED_DFM_GROUP_COUNT, FOR_DFM },
+  { "uv-vertex-count", MSHED_DERIVED_DFM_UV_VERTEX_COUNT, FOR_DFM },
+  { "part-index", MSHED_DERIVED_DFM_PART_INDEX, FOR_DFM },
+  { "material-count", MSHED_DERIVED_DFM_MATERIAL_COUNT, FOR_DFM },
+  { "lod-bits", MSHED_DERIVED_DFM_LOD_BITS, FOR_DFM },
+  { "all", MSHED_DERIVED_DETERMINED, FOR_BOTH },
+  { "stale", MSHED_DERIVED_NONE, FOR_BOTH },
+  { "slot-spheres", MSHED_DERIVED_SLOT_SPHERE, FOR_MSH },
+  { "header", MSHED_DERIVED_HEADER_BOUNDS, FOR_MSH },
+  { "normals", MSHED_DERIVED_TRI_NORMALS, FOR_MSH },
+  { "links", MSHED_DERIVED_TRI_LINKS, FOR_MSH },
+  { "vertex-normals", MSHED_DERIVED_VERTEX_NORMALS, FOR_MSH },
+  { "fractions", MSHED_DERIVED_DFM_FRACTIONS, FOR_DFM },
+  { "dfm-vertex-normals", MSHED_DERIVED_DFM_VERTEX_NORMALS, FOR_DFM },
+  { "bone-to-root", MSHED_DERIVED_DFM_BONE_TO_ROOT, FOR_DFM },
+  { "conventions", MSHED_DERIVED_CONVENTION & ~(MSHED_DERIVED_VERTEX_NORMALS |
+                                                 MSHED_DERIVED_DFM_VERTEX_NORMALS), FOR_BOTH },
 };
+
+/* The --recompute names of @formats, comma-separated. */
+static char *
+recompute_names_for (guint formats)
+{
+  GString *names = g_string_new (NULL);
+
+  for (guint k = 0; k < G_N_ELEMENTS (recompute_names); k++)
+    if (recompute_names[k].formats & formats)
+      g_string_append_printf (names, "%s%s", names->len ? ", " : "", recompute_names[k].name);
+  return g_string_free (names, FALSE);
+}
+
+/* The derived data of @name for the file's format; FALSE (usage) for a name of the other
+ * format or a file without derived data. */
+static gboolean
+parse_recompute (Edit         *edit,
+                 const char   *name,
+                 MshedDerived *what,
+                 GError      **error)
+{
+  guint format = mshed_document_get_model (edit->doc) != NULL ? FOR_MSH
+               : mshed_document_get_dfm (edit->doc) != NULL ? FOR_DFM : 0;
+  gint found = -1;
+
+  for (guint k = 0; k < G_N_ELEMENTS (recompute_names); k++)
+    if (g_ascii_strcasecmp (name, recompute_names[k].name) == 0)
+      found = (gint) k;
+  if (found < 0)
+    {
+      g_autofree char *msh = recompute_names_for (FOR_MSH);
+      g_autofree char *dfm = recompute_names_for (FOR_DFM);
+
+      g_set_error (error, MSHED_CLI_ERROR, MSHED_CLI_ERROR_USAGE,
+                   _("--recompute %s: expected, for a Parkan model, %s; for a deformable "
+                     "model, %s"), name, msh, dfm);
+      return FALSE;
+    }
+  if (format == 0)
+    {
+      g_set_error (error, MSHED_CLI_ERROR, MSHED_CLI_ERROR_USAGE,
+                   _("--recompute %s: %s is a UTF file but not a deformable model; nothing in "
+                     "it is derived data"), name, mshed_document_get_path (edit->doc));
+      return FALSE;
+    }
+  if (!(recompute_names[found].formats & format))
+    {
+      g_autofree char *names = recompute_names_for (format);
+
+      g_set_error (error, MSHED_CLI_ERROR, MSHED_CLI_ERROR_USAGE,
+                   format == FOR_DFM
+                     ? _("--recompute %s applies to Parkan models (.msh); %s is a deformable "
+                         "model, which takes %s")
+                     : _("--recompute %s applies to deformable models (.dfm); %s is a Parkan "
+                         "model, which takes %s"), name, mshed_document_get_path (edit->doc),
+                   names);
+      return FALSE;
+    }
+  *what = recompute_names[found].what & (format == FOR_DFM ? MSHED_DERIVED_DFM
+                                                            : MSHED_DERIVED_MSH);
+  return TRUE;
+}
 
 /* What no model could accept is bad usage: a table without fields to set, an unknown field,
  * a value the field's type cannot hold. Whether the row exists is the model's business. */
@@ -209,7 +288,14 @@ on_changed (MshedDocument     *doc,
 {
   const char *table;
 
-  if (!edit->report_changes || change->table == MSHED_TABLE_NONE)
+  if (!edit->report_changes)
+    return;
+  if (mshed_document_get_utf (doc) != NULL)
+    {
+      mshed_cli_edit_utf_changed (edit, change);
+      return;
+    }
+  if (change->table == MSHED_TABLE_NONE)
     return;
   table = mshed_schema_get_table (change->table)->name;
   if (change->n_added == 1 && change->n_removed == 1)
@@ -251,6 +337,59 @@ parse_rename (const char  *spec,
                    local->message);
       return FALSE;
     }
+  return TRUE;
+}
+
+/* One --set on a Parkan model. */
+static gboolean
+msh_set (Edit       *edit,
+         const char *spec,
+         GError    **error)
+{
+  const MshedTableInfo *table;
+  g_autofree char *field = NULL;
+  g_autofree char *value = NULL;
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+  guint row;
+
+  if (!parse_set (spec, &table, &row, &field, &value, error))
+    return FALSE;
+  before = format_cell (edit->doc, table, row, field);
+  if (!mshed_document_set_field_text (edit->doc, table->id, row, field, value, error))
+    return FALSE;
+  after = format_cell (edit->doc, table, row, field);
+  if (table->id == MSHED_TABLE_HEADER)
+    g_string_append_printf (edit->out, "%s.%s: ", table->name, field);
+  else
+    g_string_append_printf (edit->out, "%s[%u].%s: ", table->name, row, field);
+  if (g_strcmp0 (before, after) == 0)
+    g_string_append_printf (edit->out, _("%s (unchanged)\n"), after);
+  else
+    g_string_append_printf (edit->out, "%s → %s\n", before, after);
+  return TRUE;
+}
+
+/* One --rename-node on a Parkan model. */
+static gboolean
+msh_rename (Edit       *edit,
+            const char *spec,
+            GError    **error)
+{
+  MshedModel *model = mshed_document_get_model (edit->doc);
+  g_autofree char *old = NULL;
+  g_autofree char *now = NULL;
+  const char *name;
+  guint node;
+
+  if (!parse_rename (spec, &node, &name, error))
+    return FALSE;
+  old = mshed_model_dup_name (model, node);
+  if (!mshed_document_rename_node (edit->doc, node, name, error))
+    return FALSE;
+  now = mshed_model_dup_name (model, node);
+  g_string_append_printf (edit->out, _("node %u name: “%s” → “%s”\n"), node, old ? old : "",
+                          now ? now : "");
   return TRUE;
 }
 
@@ -338,17 +477,25 @@ print_stale (Edit *edit)
     {
       const MshedStale *s = g_ptr_array_index (stale, i);
       g_autoptr(GString) rows = g_string_new (NULL);
+      const char *table;
 
-      if (s->n_rows == 0)
-        g_string_append (rows, _("all rows"));
+      if (mshed_document_get_utf (edit->doc) != NULL)
+        {
+          table = mshed_dfm_schema_get_table ((MshedDfmTable) s->table)->name;
+          mshed_cli_edit_dfm_stale_rows (edit, s, rows);
+        }
       else
-        for (guint r = 0; r < s->n_rows && r < 8; r++)
-          g_string_append_printf (rows, "%s%u", r ? ", " : "", s->rows[r]);
-      if (s->n_rows > 8)
-        g_string_append_printf (rows, _(" and %u more"), s->n_rows - 8);
+        {
+          table = mshed_schema_get_table (s->table)->name;
+          if (s->n_rows == 0)
+            g_string_append (rows, _("all rows"));
+          for (guint r = 0; r < s->n_rows && r < 8; r++)
+            g_string_append_printf (rows, "%s%u", r ? ", " : "", s->rows[r]);
+          if (s->n_rows > 8)
+            g_string_append_printf (rows, _(" and %u more"), s->n_rows - 8);
+        }
       g_string_append_printf (edit->out, _("  stale: %s (%s: %s) — %s%s\n"),
-                              mshed_derived_get_label (s->target),
-                              mshed_schema_get_table (s->table)->name, rows->str,
+                              mshed_derived_get_label (s->target), table, rows->str,
                               s->reason ? s->reason : "",
                               s->optional ? _(" (optional)") : "");
     }
@@ -362,7 +509,9 @@ mshed_cli_edit (int    argc,
                 char **argv)
 {
   g_auto(GStrv) sets = NULL;
+  g_auto(GStrv) set_bytes = NULL;
   g_auto(GStrv) renames = NULL;
+  g_auto(GStrv) utf_renames = NULL;
   g_auto(GStrv) recomputes = NULL;
   g_autofree char *output = NULL;
   gboolean tolerant = FALSE, save_anyway = FALSE, no_backup = FALSE, dry_run = FALSE;
@@ -371,14 +520,23 @@ mshed_cli_edit (int    argc,
   gboolean repack = FALSE;
   GOptionEntry entries[] = {
     { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets,
-      N_("Set a field: TABLE[ROW].FIELD=VALUE (repeatable)"), "TABLE[ROW].FIELD=VALUE" },
+      N_("Set a field: TABLE[ROW].FIELD=VALUE (repeatable); in a deformable model also "
+         "\\Path[RECORD].FIELD=VALUE, and TABLE[ROW]=TEXT or \\Path=TEXT for a text"),
+      "TABLE[ROW].FIELD=VALUE" },
+    { "set-bytes", 0, 0, G_OPTION_ARG_STRING_ARRAY, &set_bytes,
+      N_("UTF files: replace an entry's bytes, PATH=HEX, or overwrite some, PATH@OFFSET=HEX "
+         "(repeatable)"), "PATH=HEX" },
     { "rename-node", 'n', 0, G_OPTION_ARG_STRING_ARRAY, &renames,
       N_("Rename a node (Windows-1251): NODE=NAME (repeatable)"), "NODE=NAME" },
+    { "rename", 0, 0, G_OPTION_ARG_STRING_ARRAY, &utf_renames,
+      N_("UTF files: rename an entry, PATH=NAME (repeatable)"), "PATH=NAME" },
     { "recompute", 'r', 0, G_OPTION_ARG_STRING_ARRAY, &recomputes,
       N_("Recompute derived data (repeatable): determined by the format: slot-boxes, attrs, "
          "anim-map, all (those three), stale (whatever of those the edits made stale); "
          "mshed conventions, the stale rows only: slot-spheres, header, normals, links, "
-         "vertex-normals, conventions"), "WHAT" },
+         "vertex-normals, conventions. For a deformable model: group-count, uv-vertex-count, "
+         "part-index, material-count, lod-bits, all, stale; fractions, dfm-vertex-normals, "
+         "bone-to-root, conventions"), "WHAT" },
     { "all-rows", 0, 0, G_OPTION_ARG_NONE, &all_rows,
       N_("Apply the --recompute conventions to every row, not only the stale ones"), NULL },
     { "tolerant", 0, 0, G_OPTION_ARG_NONE, &tolerant,
@@ -398,9 +556,10 @@ mshed_cli_edit (int    argc,
   };
   g_autoptr(GOptionContext) context =
     mshed_cli_context_new ("FILE[:ENTRY]",
-                           _("Edit a model through the editor's commands. The --set edits run "
-                             "first, then --rename-node, then --recompute. Without -o the file "
-                             "is replaced atomically and FILE.bak keeps the original."),
+                           _("Edit a model or a UTF file through the editor's commands. The "
+                             "--set edits run first, then --set-bytes, then --rename-node or "
+                             "--rename, then --recompute. Without -o the file is replaced "
+                             "atomically and FILE.bak keeps the original."),
                            entries);
   g_autoptr(MshedDocument) doc = NULL;
   g_autoptr(GError) error = NULL;
@@ -408,6 +567,7 @@ mshed_cli_edit (int    argc,
   Edit edit = { 0 };
   MshedSaveFlags flags = MSHED_SAVE_FLAGS_NONE;
   int status = MSHED_CLI_EXIT_OK;
+  gboolean utf;
 
   if (!mshed_cli_parse (context, &argc, &argv))
     return MSHED_CLI_EXIT_TROUBLE;
@@ -428,71 +588,56 @@ mshed_cli_edit (int    argc,
     }
   edit.doc = doc;
   edit.out = out;
+  utf = mshed_document_get_utf (doc) != NULL;
   g_signal_connect (doc, "changed", G_CALLBACK (on_changed), &edit);
 
-  /* --set */
+  /* --set, --set-bytes */
   for (guint i = 0; sets && sets[i]; i++)
-    {
-      const MshedTableInfo *table;
-      g_autofree char *field = NULL;
-      g_autofree char *value = NULL;
-      g_autofree char *before = NULL;
-      g_autofree char *after = NULL;
-      guint row;
-
-      if (!parse_set (sets[i], &table, &row, &field, &value, &error))
+    if (!(utf ? mshed_cli_edit_utf_set (&edit, sets[i], &error)
+              : msh_set (&edit, sets[i], &error)))
+      goto failed;
+  for (guint i = 0; set_bytes && set_bytes[i]; i++)
+    if (!utf)
+      {
+        g_set_error (&error, MSHED_CLI_ERROR, MSHED_CLI_ERROR_USAGE,
+                     _("--set-bytes %s: %s is a Parkan model; --set-bytes edits UTF files "
+                       "(.dfm, .cmp, …), a model's fields are set with --set "
+                       "TABLE[ROW].FIELD=VALUE"), set_bytes[i], argv[1]);
         goto failed;
-      before = format_cell (doc, table, row, field);
-      if (!mshed_document_set_field_text (doc, table->id, row, field, value, &error))
-        goto failed;
-      after = format_cell (doc, table, row, field);
-      if (table->id == MSHED_TABLE_HEADER)
-        g_string_append_printf (out, "%s.%s: ", table->name, field);
-      else
-        g_string_append_printf (out, "%s[%u].%s: ", table->name, row, field);
-      if (g_strcmp0 (before, after) == 0)
-        g_string_append_printf (out, _("%s (unchanged)\n"), after);
-      else
-        g_string_append_printf (out, "%s → %s\n", before, after);
-    }
+      }
+    else if (!mshed_cli_edit_utf_set_bytes (&edit, set_bytes[i], &error))
+      goto failed;
 
-  /* --rename-node */
+  /* --rename-node, --rename */
   for (guint i = 0; renames && renames[i]; i++)
-    {
-      MshedModel *model = mshed_document_get_model (doc);
-      g_autofree char *old = NULL;
-      g_autofree char *now = NULL;
-      const char *name;
-      guint node;
-
-      if (!parse_rename (renames[i], &node, &name, &error))
+    if (utf)
+      {
+        g_set_error (&error, MSHED_CLI_ERROR, MSHED_CLI_ERROR_USAGE,
+                     _("--rename-node %s: %s is a UTF file, which has no numbered nodes; rename "
+                       "its entries with --rename PATH=NAME"), renames[i], argv[1]);
         goto failed;
-      old = mshed_model_dup_name (model, node);
-      if (!mshed_document_rename_node (doc, node, name, &error))
+      }
+    else if (!msh_rename (&edit, renames[i], &error))
+      goto failed;
+  for (guint i = 0; utf_renames && utf_renames[i]; i++)
+    if (!utf)
+      {
+        g_set_error (&error, MSHED_CLI_ERROR, MSHED_CLI_ERROR_USAGE,
+                     _("--rename %s: %s is a Parkan model; --rename renames entries of UTF "
+                       "files (.dfm, .cmp, …), a model's nodes are renamed with --rename-node "
+                       "N=NAME"), utf_renames[i], argv[1]);
         goto failed;
-      now = mshed_model_dup_name (model, node);
-      g_string_append_printf (out, _("node %u name: “%s” → “%s”\n"), node, old ? old : "",
-                              now ? now : "");
-    }
+      }
+    else if (!mshed_cli_edit_utf_rename (&edit, utf_renames[i], &error))
+      goto failed;
 
   /* --recompute */
   for (guint i = 0; recomputes && recomputes[i]; i++)
     {
-      gint found = -1;
       MshedDerived what;
 
-      for (guint k = 0; k < G_N_ELEMENTS (recompute_names); k++)
-        if (g_ascii_strcasecmp (recomputes[i], recompute_names[k].name) == 0)
-          found = (gint) k;
-      if (found < 0)
-        {
-          g_set_error (&error, MSHED_CLI_ERROR, MSHED_CLI_ERROR_USAGE,
-                       _("--recompute %s: expected slot-boxes, attrs, anim-map, all, stale, "
-                         "slot-spheres, header, normals, links, vertex-normals or conventions"),
-                       recomputes[i]);
-          goto failed;
-        }
-      what = recompute_names[found].what;
+      if (!parse_recompute (&edit, recomputes[i], &what, &error))
+        goto failed;
       g_string_append_printf (out, _("recompute %s:\n"), recomputes[i]);
       if (what == MSHED_DERIVED_NONE)
         {
@@ -501,7 +646,9 @@ mshed_cli_edit (int    argc,
           g_autoptr(GError) local = NULL;
 
           edit.report_changes = TRUE;
-          if (!mshed_document_recompute_stale_all (doc, MSHED_DERIVED_DETERMINED, &local))
+          if (!mshed_document_recompute_stale_all (doc, MSHED_DERIVED_DETERMINED &
+                                                   (utf ? MSHED_DERIVED_DFM : MSHED_DERIVED_MSH),
+                                                   &local))
             mshed_cli_error (_("warning: %s (left stale)"), local->message);
           edit.report_changes = FALSE;
           if (out->len == len)

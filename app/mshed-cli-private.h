@@ -10,7 +10,9 @@
 
 #include <glib.h>
 
+#include "mshed-dfm-schema.h"
 #include "mshed-diagnostic.h"
+#include "mshed-document.h"
 #include "mshed-model.h"
 #include "mshed-nres.h"
 #include "mshed-source.h"
@@ -103,6 +105,8 @@ gboolean     mshed_cli_parse_count (const char  *option,
 
 /* Freelancer UTF files (mshed-cli-utf.c). */
 gboolean     mshed_cli_is_utf_file      (const char *path);
+MshedUtfNode *mshed_cli_utf_find_node   (MshedUtf   *utf,
+                                         const char *spec);
 int          mshed_cli_utf_info         (const char *path);
 int          mshed_cli_utf_ls           (const char *path,
                                          gboolean    long_format);
@@ -122,5 +126,45 @@ gboolean     mshed_cli_validate_utf     (GBytes           *bytes,
 void         mshed_cli_dfm_summary      (GString          *out,
                                          MshedUtf         *utf,
                                          MshedDiagnostics *diags);
+
+/* One node holding a DFM table: its records are the table rows first_row.. (mshed-cli-dfm.c),
+ * as `dump --table` prints them and `edit --set TABLE[ROW]` takes them. */
+typedef struct {
+  MshedUtfNode *node;
+  guint64       first_row;
+  guint64       n_rows;     /* its records; 1 for a string payload */
+} MshedCliDfmSpan;
+
+GArray      *mshed_cli_dfm_spans        (MshedUtfNode            *root,
+                                         const MshedDfmTableInfo *info,
+                                         guint64                 *n_rows);
+/* The bytes of @p before its first NUL, @size at most. */
+gsize        mshed_cli_text_length      (const guint8            *p,
+                                         gsize                    size);
+const MshedCliDfmSpan *mshed_cli_dfm_find_span (GArray             *spans,
+                                                guint64             row,
+                                                const MshedUtfNode *node);
+
+/* mshed-cli edit (mshed-cli-edit.c) on UTF files (mshed-cli-edit-dfm.c). */
+typedef struct {
+  MshedDocument *doc;
+  GString       *out;
+  gboolean       report_changes;
+} MshedCliEdit;
+
+gboolean     mshed_cli_edit_utf_set        (MshedCliEdit      *edit,
+                                            const char        *spec,
+                                            GError           **error);
+gboolean     mshed_cli_edit_utf_set_bytes  (MshedCliEdit      *edit,
+                                            const char        *spec,
+                                            GError           **error);
+gboolean     mshed_cli_edit_utf_rename     (MshedCliEdit      *edit,
+                                            const char        *spec,
+                                            GError           **error);
+void         mshed_cli_edit_utf_changed    (MshedCliEdit      *edit,
+                                            const MshedChange *change);
+void         mshed_cli_edit_dfm_stale_rows (MshedCliEdit      *edit,
+                                            const MshedStale  *stale,
+                                            GString           *out);
 
 G_END_DECLS

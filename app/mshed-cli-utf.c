@@ -66,9 +66,9 @@ open_utf (const char       *path,
 }
 
 /* A node by path: "\Root\Level", "/Root/Level" or "Root/Level" (names ignore case). */
-static MshedUtfNode *
-find_node (MshedUtf   *utf,
-           const char *spec)
+MshedUtfNode *
+mshed_cli_utf_find_node (MshedUtf   *utf,
+                         const char *spec)
 {
   g_autofree char *path = g_strdup (spec);
 
@@ -219,7 +219,7 @@ mshed_cli_utf_extract (const char *path,
   utf = open_utf (path, FALSE, NULL, &status);
   if (utf == NULL)
     return status;
-  node = find_node (utf, node_spec);
+  node = mshed_cli_utf_find_node (utf, node_spec);
   if (node == NULL)
     {
       mshed_cli_error (_("%s: the tree has no node “%s” (see “mshed-cli ls %s”)"), path,

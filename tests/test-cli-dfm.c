@@ -186,6 +186,22 @@ test_validate_planted (void)
                  "dfm-bone-id-range", "bone-id-chain", "bone");
 }
 
+/* A generic UTF tree without the signs of a DFM (a Skeleton directory, MultiLevel\Mesh0). */
+static GBytes *
+generic_utf (void)
+{
+  MshedUtfGenParams gp = { 0 };
+
+  gp.n_nodes = 30;
+  for (gp.seed = 5;; gp.seed++)
+    {
+      g_autoptr(MshedUtf) tree = mshed_utf_generate_tree (&gp);
+
+      if (!mshed_utf_lookup (tree, "\\Skeleton") && !mshed_utf_lookup (tree, "\\MultiLevel"))
+        return mshed_utf_generate (&gp);
+    }
+}
+
 /* A folder of a model, an archive, a DFM, another UTF file and a text file, on one thread and
  * on four: every UTF file checked, counted and printed the same way. */
 static void
@@ -193,7 +209,6 @@ test_validate_mixed (void)
 {
   g_autofree char *dir = path_in_tmp ("mixed");
   g_autofree char *sub = path_in_tmp ("mixed/sub");
-  MshedUtfGenParams gp = { 0 };
   g_autoptr(GBytes) cmp = NULL;
   g_autoptr(GBytes) dfm = NULL;
   Run one = { 0 }, four = { 0 }, json = { 0 };
@@ -209,17 +224,7 @@ test_validate_mixed (void)
   g_assert_cmpint (one.status, ==, 0);
   run_clear (&one);
   generate ("hand", NULL, "mixed/sub/c.dfm");
-  /* a generic tree without the signs of a DFM (a Skeleton directory, MultiLevel\Mesh0) */
-  gp.n_nodes = 30;
-  for (gp.seed = 5;; gp.seed++)
-    {
-      g_autoptr(MshedUtf) tree = mshed_utf_generate_tree (&gp);
-
-      if (mshed_utf_lookup (tree, "\\Skeleton") || mshed_utf_lookup (tree, "\\MultiLevel"))
-        continue;
-      cmp = mshed_utf_generate (&gp);
-      break;
-    }
+  cmp = generic_utf ();
   write_file ("mixed/d.cmp", cmp);
   g_assert_true (write_text ("mixed/e.txt", "neither NRes nor UTF\n"));
 
@@ -540,6 +545,359 @@ test_dump_tables (void)
   run_clear (&list);
 }
 
+/* edit ----------------------------------------------------------------------------------- */
+
+/* The records of `dump FILE --table TABLE --json`. */
+static JsonNode *
+dump_records (const char *file,
+              const char *table)
+{
+  Run run = { 0 };
+  JsonNode *root;
+
+  run_cli (&run, "dump", file, "--table", table, "--json", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  root = parse_json (run.out);
+  run_clear (&run);
+  return root;
+}
+
+/* The text between @before and @after in @text. */
+static char *
+between (const char *text,
+         const char *before,
+         const char *after)
+{
+  const char *a = strstr (text, before), *b;
+
+  g_assert_nonnull (a);
+  a += strlen (before);
+  b = strstr (a, after);
+  g_assert_nonnull (b);
+  return g_strndup (a, (gsize) (b - a));
+}
+
+static void
+assert_same_file (const char *name,
+                  GBytes     *expected)
+{
+  g_autoptr(GBytes) now = read_file (name);
+
+  g_assert_true (g_bytes_equal (now, expected));
+}
+
+/* A point of the second level by its table row (the rows dump numbers across every level):
+ * exactly those 4 bytes change, dump shows exactly that row changed, the stale list names the
+ * level's normals by path, FILE.bak keeps the original, and setting the old value back gives
+ * the original bytes. */
+static void
+test_edit_set_point (void)
+{
+  g_autoptr(MshedUtf) utf = NULL;
+  g_autoptr(GBytes) orig = NULL;
+  g_autoptr(GBytes) now = NULL;
+  g_autoptr(JsonNode) before = NULL;
+  g_autoptr(JsonNode) after = NULL;
+  g_autofree char *set = NULL;
+  g_autofree char *line = NULL;
+  g_autofree char *old = NULL;
+  g_autofree char *undo = NULL;
+  JsonArray *a, *b;
+  gsize size0 = 0, at, n_diff = 0;
+  guint row;
+  const guint8 *x, *y;
+  Run run = { 0 };
+
+  generate ("head", NULL, "edit-point.dfm");
+  orig = read_file ("edit-point.dfm");
+  utf = read_tree ("edit-point.dfm");
+  /* docs/dfm.md §6: Points holds 3 floats per point */
+  mshed_utf_node_peek_data (mshed_utf_lookup (utf, "\\MultiLevel\\Mesh0\\Geometry\\Points"),
+                            &size0);
+  row = (guint) (size0 / 12) + 5;  /* Mesh1's point 5 */
+  at = payload_offset (utf, "\\MultiLevel\\Mesh1\\Geometry\\Points") + 5 * 12 + 4;
+  before = dump_records ("edit-point.dfm", "points");
+
+  set = g_strdup_printf ("points[%u].y=1.75", row);
+  run_cli (&run, "edit", "edit-point.dfm", "--set", set, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  line = g_strdup_printf ("points[%u].y (\\MultiLevel\\Mesh1\\Geometry\\Points[5]): ", row);
+  g_assert_nonnull (strstr (run.out, line));
+  g_assert_nonnull (strstr (run.out, " → 1.75\n"));
+  g_assert_nonnull (strstr (run.out, "stale: Point normals (vertex-normals: "
+                                     "\\MultiLevel\\Mesh1\\Geometry\\Vertex_normals) — "));
+  g_assert_nonnull (strstr (run.out, "saved "));
+  assert_same_file ("edit-point.dfm.bak", orig);
+
+  /* the bytes: the float at its offset and nothing else */
+  now = read_file ("edit-point.dfm");
+  g_assert_cmpuint (g_bytes_get_size (now), ==, g_bytes_get_size (orig));
+  x = g_bytes_get_data (orig, NULL);
+  y = g_bytes_get_data (now, NULL);
+  g_assert_cmpfloat (mshed_read_f32 (y + at), ==, 1.75f);
+  for (gsize i = 0; i < g_bytes_get_size (now); i++)
+    if (x[i] != y[i])
+      {
+        g_assert_cmpuint (i, >=, at);
+        g_assert_cmpuint (i, <, at + 4);
+        n_diff++;
+      }
+  g_assert_cmpuint (n_diff, >, 0);
+
+  /* dump: that row and no other */
+  after = dump_records ("edit-point.dfm", "points");
+  a = json_object_get_array_member (json_node_get_object (before), "records");
+  b = json_object_get_array_member (json_node_get_object (after), "records");
+  g_assert_cmpuint (json_array_get_length (a), ==, json_array_get_length (b));
+  for (guint i = 0; i < json_array_get_length (a); i++)
+    {
+      JsonObject *ra = json_array_get_object_element (a, i);
+      JsonObject *rb = json_array_get_object_element (b, i);
+
+      if (i != row)
+        g_assert_true (json_node_equal (json_array_get_element (a, i),
+                                        json_array_get_element (b, i)));
+      else
+        {
+          g_assert_cmpfloat (member_number (rb, "y"), ==, 1.75);
+          g_assert_cmpfloat (member_number (rb, "x"), ==, member_number (ra, "x"));
+          g_assert_cmpfloat (member_number (rb, "z"), ==, member_number (ra, "z"));
+        }
+    }
+
+  /* the value printed before, set back: the original file, byte for byte */
+  old = between (run.out, line, " → ");
+  undo = g_strdup_printf ("points[%u].y=%s", row, old);
+  run_clear (&run);
+  run_cli (&run, "edit", "edit-point.dfm", "--set", undo, "--no-backup", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  assert_same_file ("edit-point.dfm", orig);
+  run_clear (&run);
+}
+
+/* A text by table name (one row: no [ROW]) and a Cons name by node path: written in
+ * Windows-1251 with the NUL the generator wrote (docs/dfm.md §7, §9.1); --dry-run writes
+ * nothing, -o leaves the input untouched and keeps no FILE.bak. */
+static void
+test_edit_set_texts (void)
+{
+  g_autoptr(GBytes) orig = NULL;
+  g_autoptr(MshedUtf) utf = NULL;
+  const guint8 *data;
+  gsize size = 0;
+  Run run = { 0 };
+
+  generate ("head", NULL, "edit-text.dfm");
+  orig = read_file ("edit-text.dfm");
+  run_cli (&run, "edit", "edit-text.dfm", "--set", "skeleton-name=Череп.cmp", "--set",
+           "/Cmpnd/Scale.scale=2.5", "--dry-run", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "skeleton-name[0] (\\Skeleton\\Name): “Head02.cmp” → "
+                                     "“Череп.cmp”\n"));
+  g_assert_nonnull (strstr (run.out, "\\Cmpnd\\Scale[0].scale: 1 → 2.5\n"));
+  g_assert_nonnull (strstr (run.out, "dry run: nothing written"));
+  assert_same_file ("edit-text.dfm", orig);
+  g_assert_false (tmp_file_exists ("edit-text.dfm.bak"));
+  run_clear (&run);
+
+  run_cli (&run, "edit", "edit-text.dfm", "--set", "skeleton-name=Череп.cmp", "-o",
+           "edit-text-out.dfm", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "wrote edit-text-out.dfm"));
+  assert_same_file ("edit-text.dfm", orig);
+  g_assert_false (tmp_file_exists ("edit-text.dfm.bak"));
+  utf = read_tree ("edit-text-out.dfm");
+  data = mshed_utf_node_peek_data (mshed_utf_lookup (utf, "\\Skeleton\\Name"), &size);
+  g_assert_cmpmem (data, size, "\xD7\xE5\xF0\xE5\xEF.cmp", 10);  /* cp1251, NUL kept */
+  run_clear (&run);
+}
+
+/* --rename on a DFM: ls shows the new name; the stale list and the recompute report name DFM
+ * data only (conventions of an unedited model: nothing stale, nothing changed). */
+static void
+test_edit_rename (void)
+{
+  g_autoptr(GBytes) orig = NULL;
+  Run run = { 0 };
+
+  generate ("head", NULL, "edit-rename.dfm");
+  orig = read_file ("edit-rename.dfm");
+  run_cli (&run, "edit", "edit-rename.dfm", "--rename", "\\exporter version=Exporter Note",
+           "--recompute", "conventions", "-o", "edit-renamed.dfm", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "\\Exporter Version name: “Exporter Version” → "
+                                     "“Exporter Note”\n"));
+  g_assert_nonnull (strstr (run.out, "Level fractions (mshed convention): nothing stale"));
+  g_assert_nonnull (strstr (run.out, "Bone to root (bind pose) (mshed convention): nothing "
+                                     "stale"));
+  g_assert_null (strstr (run.out, "Slot"));
+  assert_same_file ("edit-rename.dfm", orig);
+  run_clear (&run);
+  run_cli (&run, "ls", "edit-renamed.dfm", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "  \\Exporter Note\n"));
+  g_assert_null (strstr (run.out, "Exporter Version"));
+  run_clear (&run);
+
+  /* --repack writes the canonical layout (docs/utf.md §8) and says what it drops */
+  run_cli (&run, "edit", "edit-renamed.dfm", "--repack", "-o", "edit-packed.dfm", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.err, "warning: repack: edit-renamed.dfm: "));
+  {
+    g_autoptr(MshedUtf) in = read_tree ("edit-renamed.dfm");
+    g_autoptr(MshedUtf) packed = read_tree ("edit-packed.dfm");
+
+    g_assert_false (mshed_utf_is_canonical (in));
+    g_assert_true (mshed_utf_is_canonical (packed));
+    g_assert_nonnull (mshed_utf_lookup (packed, "\\Exporter Note"));
+  }
+  run_clear (&run);
+}
+
+/* What no file could accept (2), what this file refuses (1), a result that fails strict
+ * validation (1, unless --save-anyway): the file keeps its bytes and nothing else is
+ * written. Options of the other format are refused on both sides. */
+static void
+test_edit_refused (void)
+{
+  static const struct {
+    const char *file, *option, *value, *fragment;
+    int         status;
+  } cases[] = {
+    { "edit-bad.dfm", "--set", "nope[1].x=1", "there is no table “nope”", 2 },
+    { "edit-bad.dfm", "--set", "points[1].w=1", "table points has no field “w” (fields: x, y, "
+      "z)", 2 },
+    { "edit-bad.dfm", "--set", "points[1].x=abc", "points[1].x=abc", 2 },
+    { "edit-bad.dfm", "--set", "points[999999].w=1", "no field “w”", 2 },  /* before the row */
+    { "edit-bad.dfm", "--set", "points[1]=1", "name a field of points", 2 },
+    { "edit-bad.dfm", "--set", "slots[1].batchCount=1", "slots is a table of Parkan models", 2 },
+    { "edit-bad.dfm", "--set", "cons-sphere[0].child=塔", "Windows-1251", 2 },
+    { "edit-bad.dfm", "--rename-node", "1=x", "--rename PATH=NAME", 2 },
+    { "edit-bad.dfm", "--rename", "\\Skeleton\\Name=", "cannot be empty", 2 },
+    { "edit-bad.dfm", "--set-bytes", "\\Skeleton\\Name=0", "HEX", 2 },
+    { "edit-bad.dfm", "--recompute", "slot-boxes", "applies to Parkan models", 2 },
+    { "edit-bad.dfm", "--recompute", "bogus", "--recompute bogus", 2 },
+    { "edit-bad.dfm", "--set", "points[999999].x=1", "no row 999999", 1 },
+    { "edit-bad.dfm", "--set", "points.x=1", "name one: points[ROW]", 1 },
+    { "edit-bad.dfm", "--set", "\\Cmpnd=1", "not a table of a deformable model", 1 },
+    { "edit-bad.dfm", "--rename", "\\Nope=x", "has no entry \\Nope", 1 },
+    { "edit-bad.dfm", "--rename", "\\Cmpnd\\Scale=root", "--rename \\Cmpnd\\Scale=root: ", 1 },
+    { "edit-bad.dfm", "--set-bytes", "\\Skeleton=00", "directory", 1 },
+    /* docs/dfm.md §14 rule 8: a point index past the points */
+    { "edit-bad.dfm", "--set", "point-indices[0].point=60000", "--save-anyway", 1 },
+    { "edit-bad.msh", "--rename", "x=y", "--rename-node N=NAME", 2 },
+    { "edit-bad.msh", "--set-bytes", "\\x=00", "UTF files", 2 },
+    { "edit-bad.msh", "--recompute", "group-count", "applies to deformable models", 2 },
+  };
+  g_autoptr(GBytes) dfm = NULL;
+  g_autoptr(GBytes) msh = NULL;
+  Run run = { 0 };
+
+  generate ("head", NULL, "edit-bad.dfm");
+  run_cli (&run, "generate", "-q", "-o", "edit-bad.msh", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  run_clear (&run);
+  dfm = read_file ("edit-bad.dfm");
+  msh = read_file ("edit-bad.msh");
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_test_message ("%s %s %s", cases[i].file, cases[i].option, cases[i].value);
+      run_cli (&run, "edit", cases[i].file, cases[i].option, cases[i].value, NULL);
+      g_assert_cmpint (run.status, ==, cases[i].status);
+      if (strstr (run.err, cases[i].fragment) == NULL)
+        g_error ("case %u: “%s” not in: %s", i, cases[i].fragment, run.err);
+      g_assert_nonnull (strstr (run.err, "Nothing was written"));
+      assert_same_file (cases[i].file, strstr (cases[i].file, ".dfm") ? dfm : msh);
+      g_assert_false (tmp_file_exists ("edit-bad.dfm.bak"));
+      g_assert_false (tmp_file_exists ("edit-bad.msh.bak"));
+      run_clear (&run);
+    }
+  /* the strict check names the rule; --save-anyway writes it */
+  run_cli (&run, "edit", "edit-bad.dfm", "--set", "point-indices[0].point=60000", "-o",
+           "edit-bad-out.dfm", NULL);
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_nonnull (strstr (run.err, "Point_indices"));
+  g_assert_false (tmp_file_exists ("edit-bad-out.dfm"));
+  run_clear (&run);
+  run_cli (&run, "edit", "edit-bad.dfm", "--set", "point-indices[0].point=60000", "-o",
+           "edit-bad-out.dfm", "--save-anyway", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_true (tmp_file_exists ("edit-bad-out.dfm"));
+  run_clear (&run);
+  /* a Parkan model's "all" is its own three targets, none of a DFM's */
+  run_cli (&run, "edit", "edit-bad.msh", "--recompute", "all", "--dry-run", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "Slot bounding boxes"));
+  g_assert_null (strstr (run.out, "Face group counts"));
+  run_clear (&run);
+}
+
+/* Another UTF file: --set-bytes replaces or overwrites an entry's bytes, --rename works,
+ * --set and --recompute have nothing typed to work on. */
+static void
+test_edit_generic_utf (void)
+{
+  g_autoptr(GBytes) cmp = generic_utf ();
+  g_autoptr(MshedUtf) utf = NULL;
+  g_autoptr(MshedUtf) out = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *bytes = NULL;
+  g_autofree char *patch = NULL;
+  g_autofree char *rename = NULL;
+  g_autofree char *old_path = NULL;
+  g_autofree char *new_path = NULL;
+  MshedUtfNode *leaf = NULL, *other = NULL;
+  const guint8 *data;
+  gsize size = 0;
+  Run run = { 0 };
+
+  write_file ("edit-generic.cmp", cmp);
+  utf = read_tree ("edit-generic.cmp");
+  for (MshedUtfNode *n = mshed_utf_get_root (utf); n;
+       n = mshed_utf_node_next_preorder (n, mshed_utf_get_root (utf)))
+    if (!mshed_utf_node_is_directory (n))
+      {
+        mshed_utf_node_peek_data (n, &size);
+        if (leaf == NULL && size >= 4)
+          leaf = n;
+        else if (other == NULL && leaf != NULL)
+          other = n;
+      }
+  g_assert_nonnull (leaf);
+  g_assert_nonnull (other);
+  path = mshed_utf_node_dup_path (leaf);
+  bytes = g_strdup_printf ("%s=00 01 02", path);
+  patch = g_strdup_printf ("%s@1=AbCd", path);
+  old_path = mshed_utf_node_dup_path (other);
+  rename = g_strdup_printf ("%s=Renamed_1", old_path);
+  {
+    g_autofree char *parent = mshed_utf_node_dup_path (mshed_utf_node_get_parent (other));
+
+    new_path = g_strdup_printf ("%s\\Renamed_1", parent);
+  }
+  run_cli (&run, "edit", "edit-generic.cmp", "--set-bytes", bytes, "--set-bytes", patch,
+           "--rename", rename, "-o", "edit-generic-out.cmp", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, " → 000102 (3 bytes)\n"));
+  g_assert_nonnull (strstr (run.out, ", bytes at 1: 0102 (2 bytes) → ABCD (2 bytes)\n"));
+  out = read_tree ("edit-generic-out.cmp");
+  data = mshed_utf_node_peek_data (mshed_utf_lookup (out, path), &size);
+  g_assert_cmpmem (data, size, "\x00\xAB\xCD", 3);
+  g_assert_nonnull (mshed_utf_lookup (out, new_path));
+  g_assert_null (mshed_utf_lookup (out, old_path));
+  run_clear (&run);
+
+  run_cli (&run, "edit", "edit-generic.cmp", "--set", "points[0].x=1", NULL);
+  g_assert_cmpint (run.status, ==, 2);
+  g_assert_nonnull (strstr (run.err, "not a deformable model"));
+  run_clear (&run);
+  run_cli (&run, "edit", "edit-generic.cmp", "--recompute", "all", NULL);
+  g_assert_cmpint (run.status, ==, 2);
+  g_assert_nonnull (strstr (run.err, "not a deformable model"));
+  assert_same_file ("edit-generic.cmp", cmp);
+  run_clear (&run);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -555,6 +913,11 @@ main (int    argc,
   g_test_add_func ("/cli/dfm/validate-mixed", test_validate_mixed);
   g_test_add_func ("/cli/dfm/info", test_info);
   g_test_add_func ("/cli/dfm/dump-tables", test_dump_tables);
+  g_test_add_func ("/cli/dfm/edit-set-point", test_edit_set_point);
+  g_test_add_func ("/cli/dfm/edit-set-texts", test_edit_set_texts);
+  g_test_add_func ("/cli/dfm/edit-rename", test_edit_rename);
+  g_test_add_func ("/cli/dfm/edit-refused", test_edit_refused);
+  g_test_add_func ("/cli/dfm/edit-generic-utf", test_edit_generic_utf);
   status = g_test_run ();
   cli_test_finish (status);
   return status;

@@ -977,9 +977,13 @@ random_run (MshedDocument *doc,
       if (!random_edit (doc, &s))
         continue;
       /* an edit that changed nothing adds no step */
-      if (undone == mshed_document_can_undo (doc) &&
-          g_bytes_equal (serialize (doc), g_ptr_array_index (states, states->len - 1)))
-        continue;
+      if (undone == mshed_document_can_undo (doc))
+        {
+          g_autoptr(GBytes) now = serialize (doc);
+
+          if (g_bytes_equal (now, g_ptr_array_index (states, states->len - 1)))
+            continue;
+        }
       g_ptr_array_add (states, serialize (doc));
       /* now and then, undo and redo the last step at once */
       if (next_rand (&s) % 4 == 0)

@@ -116,6 +116,15 @@ main (int   argc,
           mshed_dfm_get_n_levels (dfm), level.n_points, level.n_elements);
   report (samples, "open (read + strict checks + typed view)");
 
+  g_array_set_size (samples, 0);
+  for (int i = 0; i < 51; i++)
+    {
+      t0 = now ();
+      mshed_document_revalidate (doc);
+      g_array_append_val (samples, (double) { (now () - t0) * 1e3 });
+    }
+  report (samples, "full checks (container re-read + DFM rules)");
+
   points = mshed_utf_lookup (mshed_document_get_utf (doc), "\\MultiLevel\\Mesh0\\Geometry\\Points");
   g_array_set_size (samples, 0);
   for (int i = 0; i < n_edits; i++)

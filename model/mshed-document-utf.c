@@ -716,7 +716,8 @@ encode_string (const guint8 *old,
 
 /* The string files that name @node by its name: the `File name` of the parts naming a bone
  * directory (docs/dfm.md §8), the `Material_name` of the groups drawing with a material
- * (docs/dfm.md §4). Names compare ignoring case (docs/utf.md §3.4). */
+ * (docs/dfm.md §4), the `Dt_name` of the materials using a texture (docs/dfm.md §11). Names
+ * compare ignoring case (docs/utf.md §3.4). */
 static GPtrArray *
 name_references (MshedDocument *self,
                  MshedUtfNode  *node)
@@ -736,6 +737,24 @@ name_references (MshedDocument *self,
         {
           MshedUtfNode *ref = mshed_dfm_find_node (self->dfm, MSHED_DFM_TABLE_FILE_NAME, p, 0);
 
+          if (ref != NULL)
+            g_ptr_array_add (refs, ref);
+        }
+    }
+  for (guint t = 0; t < mshed_dfm_get_n_textures (self->dfm); t++)
+    {
+      if (mshed_dfm_get_texture (self->dfm, t) != node)
+        continue;
+      /* the materials that name the texture (docs/dfm.md §11) */
+      for (guint m = 0; m < mshed_dfm_get_n_materials (self->dfm); m++)
+        {
+          MshedDfmMaterial mat;
+          MshedUtfNode *ref;
+
+          if (!mshed_dfm_get_material (self->dfm, m, &mat) || mat.dt_name == NULL ||
+              g_ascii_strcasecmp (mat.dt_name, name) != 0)
+            continue;
+          ref = mshed_dfm_find_node (self->dfm, MSHED_DFM_TABLE_MATERIAL_DT_NAME, m, 0);
           if (ref != NULL)
             g_ptr_array_add (refs, ref);
         }
@@ -1041,6 +1060,42 @@ typed_node (MshedDocument *self,
   return NULL;
 }
 
+/* A name field of a Cons record: record @record of @node, parent or child. */
+typedef struct {
+  MshedUtfNode *node;
+  guint         record;
+  gboolean      child;
+} JointName;
+
+/* The Cons name fields that hold the object name @old (up to its NUL, ignoring case like
+ * the part lookup, docs/dfm.md §8). */
+static GArray *
+joints_naming (MshedDocument *self,
+               const guint8  *old,
+               gsize          old_size)
+{
+  GArray *found = g_array_new (FALSE, FALSE, sizeof (JointName));
+  g_autofree char *name = g_strndup ((const char *) old, old_size);
+
+  if (self->dfm == NULL || name[0] == '\0')
+    return found;
+  for (guint j = 0; j < mshed_dfm_get_n_joints (self->dfm); j++)
+    {
+      MshedDfmJoint joint;
+
+      if (!mshed_dfm_get_joint (self->dfm, j, &joint))
+        continue;
+      for (guint side = 0; side < 2; side++)
+        if (g_ascii_strcasecmp (side ? joint.child : joint.parent, name) == 0)
+          {
+            JointName n = { joint.node, joint.record, side == 1 };
+
+            g_array_append_val (found, n);
+          }
+    }
+  return found;
+}
+
 gboolean
 mshed_document_dfm_set_field (MshedDocument *self,
                               MshedUtfNode  *node,
@@ -1052,6 +1107,7 @@ mshed_document_dfm_set_field (MshedDocument *self,
   const MshedDfmTableInfo *info = typed_node (self, node, error);
   g_autofree char *path = NULL;
   g_autofree char *label = NULL;
+  g_autoptr(GArray) joints = NULL;
   gsize size = 0;
   const guint8 *data;
   guint n_rows;
@@ -1081,8 +1137,24 @@ mshed_document_dfm_set_field (MshedDocument *self,
           g_prefix_error (error, "%s: ", path);
           return FALSE;
         }
+      if (info->id == MSHED_DFM_TABLE_OBJECT_NAME)
+        joints = joints_naming (self, data, size);
       _mshed_document_op_begin (self, label, 0);
       utf_replace_payload (self, node, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+      /* the constraints name the part by its Object name (docs/dfm.md §9.1) */
+      for (guint i = 0; joints && i < joints->len; i++)
+        {
+          const JointName *j = &g_array_index (joints, JointName, i);
+          const MshedDfmTableInfo *cons =
+            mshed_dfm_schema_get_table (mshed_dfm_schema_table_for_node (j->node));
+          const MshedDfmTextField *tf = &cons->texts[j->child ? 1 : 0];
+          g_autofree guint8 *buf = g_malloc0 (tf->size);
+          gsize len = MIN (g_bytes_get_size (bytes), tf->size - 1);
+
+          memcpy (buf, g_bytes_get_data (bytes, NULL), len);
+          utf_splice_full (self, j->node, (gsize) j->record * cons->stride + tf->offset,
+                           tf->size, buf, tf->size, FALSE);
+        }
       _mshed_document_op_end (self);
       return TRUE;
     }

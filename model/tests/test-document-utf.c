@@ -727,6 +727,88 @@ test_rename_references (Fixture       *f,
   }
 }
 
+static guint
+count_joint_names (MshedDfm   *dfm,
+                   const char *name)
+{
+  guint n = 0;
+
+  for (guint j = 0; j < mshed_dfm_get_n_joints (dfm); j++)
+    {
+      MshedDfmJoint joint;
+
+      g_assert_true (mshed_dfm_get_joint (dfm, j, &joint));
+      n += g_ascii_strcasecmp (joint.parent, name) == 0;
+      n += g_ascii_strcasecmp (joint.child, name) == 0;
+    }
+  return n;
+}
+
+/* A part's Object name: the Cons records naming it follow (docs/dfm.md §9.1); a texture
+ * directory: the materials' Dt_name (docs/dfm.md §11). */
+static void
+test_rename_object (Fixture       *f,
+                    gconstpointer  data)
+{
+  MshedDfm *dfm = mshed_document_get_dfm (f->doc);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *old = NULL;
+  g_autofree gint *parents = NULL;
+  guint n_bones = mshed_dfm_get_n_bones (dfm), n_refs;
+  MshedDfmPart part;
+  MshedDfmMaterial mat;
+  MshedUtfNode *texture;
+
+  parents = g_new (gint, n_bones);
+  for (guint b = 0; b < n_bones; b++)
+    {
+      MshedDfmBone bone;
+
+      g_assert_true (mshed_dfm_get_bone (dfm, b, &bone));
+      parents[b] = bone.parent;
+    }
+  g_assert_true (mshed_dfm_get_part (dfm, 2, &part));
+  old = g_strdup (part.object_name);
+  n_refs = count_joint_names (dfm, old);
+  g_assert_cmpuint (n_refs, >=, 1);
+  g_assert_true (mshed_document_dfm_set_field (f->doc,
+                                               mshed_dfm_find_node (dfm,
+                                                                    MSHED_DFM_TABLE_OBJECT_NAME,
+                                                                    2, 0),
+                                               0, NULL, "Renamed part", &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_joint_names (dfm, "Renamed part"), ==, n_refs);
+  g_assert_cmpuint (count_joint_names (dfm, old), ==, 0);
+  /* the hierarchy through the constraints is the same */
+  for (guint b = 0; b < n_bones; b++)
+    {
+      MshedDfmBone bone;
+
+      g_assert_true (mshed_dfm_get_bone (dfm, b, &bone));
+      g_assert_cmpint (bone.parent, ==, parents[b]);
+    }
+  g_assert_null (mshed_diagnostics_find (mshed_document_get_diagnostics (f->doc),
+                                         MSHED_CHECK_DFM_CONS_UNKNOWN_PART));
+  g_assert_true (mshed_document_undo (f->doc));
+  g_assert_cmpuint (count_joint_names (dfm, old), ==, n_refs);
+
+  /* the texture of material 0 */
+  g_assert_true (mshed_dfm_get_material (dfm, 0, &mat));
+  g_assert_nonnull (mat.dt_name);
+  texture = mshed_utf_node_lookup (lookup (f->doc, "\\Texture library"), mat.dt_name);
+  g_assert_nonnull (texture);
+  g_assert_true (mshed_document_utf_rename (f->doc, texture, "renamed.tga", &error));
+  g_assert_no_error (error);
+  g_assert_true (mshed_dfm_get_material (dfm, 0, &mat));
+  g_assert_cmpstr (mat.dt_name, ==, "renamed.tga");
+  g_assert_true (mshed_document_undo (f->doc));
+  {
+    g_autoptr(GBytes) now = serialize (f->doc);
+
+    g_assert_true (g_bytes_equal (now, f->bytes));
+  }
+}
+
 /* Raw bytes through the container-neutral address. */
 static void
 test_payload_bytes (Fixture       *f,
@@ -1097,6 +1179,8 @@ main (int   argc,
               fixture_teardown);
   g_test_add ("/document-utf/rename-references", Fixture, NULL, fixture_setup,
               test_rename_references, fixture_teardown);
+  g_test_add ("/document-utf/rename-object", Fixture, NULL, fixture_setup, test_rename_object,
+              fixture_teardown);
   g_test_add ("/document-utf/payload-bytes", Fixture, NULL, fixture_setup, test_payload_bytes,
               fixture_teardown);
   g_test_add ("/document-utf/history-limit", Fixture, NULL, fixture_setup, test_history_limit,

@@ -273,6 +273,14 @@ mshed_utf_is_string_leaf_name (const char *name)
     "Exporter Version", "Material_name", "Name", "Object name", "File name", "Type", "Dt_name",
   };
 
+  /* the first byte, folded, rules out most names without a compare */
+  switch (mshed_utf_name_fold ((guint8) name[0]))
+    {
+    case 'e': case 'm': case 'n': case 'o': case 'f': case 't': case 'd':
+      break;
+    default:
+      return FALSE;
+    }
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     if (mshed_utf_name_compare (name, names[i]) == 0)
       return TRUE;

@@ -35,6 +35,7 @@ typedef struct {
   guint8           *occupied;    /* one bit per tree byte that belongs to an entry read */
   guint8           *starts;      /* one bit per tree offset where an entry was read */
   guint32           valid_time;  /* the last DOS time found valid (entries mostly share one) */
+  gboolean          readonly;    /* mshed_utf_parse_readonly: arena nodes, names not copied */
 } Reader;
 
 typedef struct {
@@ -315,12 +316,17 @@ read_name (Reader       *r,
                  _("UTF entry at tree offset %u, field nameOffset: %u is not inside the %" PRIu64
                    " used bytes of the dictionary"), slot, name_offset, r->names_used))
         return NULL;
-      return g_strdup ("");
+      return r->readonly ? (char *) "" : g_strdup ("");
     }
   start = r->data + r->h.names_offset + name_offset;
   avail = (gsize) (r->names_used - name_offset);
   nul = memchr (start, 0, avail);
-  name = g_strndup ((const char *) start, nul ? (gsize) (nul - start) : avail);
+  if (r->readonly && nul)
+    name = (char *) start;  /* NUL-terminated in the source, which the container keeps */
+  else if (r->readonly)
+    name = _mshed_utf_arena_strndup (r->utf, (const char *) start, avail);
+  else
+    name = g_strndup ((const char *) start, nul ? (gsize) (nul - start) : avail);
   if (nul == NULL)
     {
       g_autofree char *where = parent ? path_for (parent, name) : g_strdup ("\\");
@@ -331,6 +337,15 @@ read_name (Reader       *r,
     }
   *ok = TRUE;
   return name;
+}
+
+/* a name read_name gave that no node took */
+static void
+drop_name (Reader *r,
+           char   *name)
+{
+  if (!r->readonly)
+    g_free (name);
 }
 
 /* Reads the entry at tree offset @slot (already checked to lie in the tree block) into a new
@@ -370,7 +385,7 @@ read_entry (Reader       *r,
             "fileAttributes", at + 8,
             _("UTF root entry, field fileAttributes: 0x%X has no directory bit 0x10; the "
               "root must be a directory"), attr);
-      g_free (s.name);
+      drop_name (r, s.name);
       return NULL;
     }
   if (dir_bit == file_bit
@@ -380,7 +395,7 @@ read_entry (Reader       *r,
                 _("UTF entry %s, field fileAttributes: 0x%X should have exactly one of the "
                   "bits 0x10 (directory) and 0x80 (file)"), ENTRY_PATH, attr))
     {
-      g_free (s.name);
+      drop_name (r, s.name);
       return NULL;
     }
 
@@ -416,7 +431,7 @@ read_entry (Reader       *r,
                 at + 16, _("UTF entry %s, field childOffset: the payload starts at %" PRIu64
                            " (dataOffset %u + %u), past the end of the %zu-byte file"),
                 ENTRY_PATH, start, r->h.data_offset, s.f[F_CHILD], r->len);
-          g_free (s.name);
+          drop_name (r, s.name);
           return NULL;
         }
       if (!mshed_range_ok (start, used, r->len))
@@ -426,7 +441,7 @@ read_entry (Reader       *r,
                 at + 24, _("UTF entry %s, field dataSizeUsed: the payload %" PRIu64 "..%" PRIu64
                            " runs past the end of the %zu-byte file"),
                 ENTRY_PATH, start, start + used, r->len);
-          g_free (s.name);
+          drop_name (r, s.name);
           return NULL;
         }
       if (used > alloc)
@@ -448,11 +463,24 @@ read_entry (Reader       *r,
       s.is_file = TRUE;
       s.ext_start = start;
       s.ext_len = MIN ((guint64) MAX (alloc, used), r->len - start);
-      s.data = g_bytes_new_from_bytes (r->utf->source, start, used);
+      if (!r->readonly)
+        s.data = g_bytes_new_from_bytes (r->utf->source, start, used);
     }
 
   g_array_append_val (r->utf->src, s);
-  node = _mshed_utf_node_alloc (is_dir, s.name, s.data);
+  if (r->readonly)
+    {
+      node = _mshed_utf_arena_node (r->utf);
+      node->is_dir = is_dir ? 1 : 0;
+      node->name = s.name;  /* the source's entry borrows it too (no clear function) */
+      if (!is_dir)
+        {
+          node->peek = r->data + (gsize) s.ext_start;
+          node->peek_len = s.f[F_USED];
+        }
+    }
+  else
+    node = _mshed_utf_node_alloc (is_dir, s.name, s.data);
   node->src = r->utf->src->len - 1;
   node->source_id = r->utf->source_id;
   node->attributes = attr;
@@ -577,40 +605,53 @@ entry_at (Reader             *r,
   return (guint64) r->h.tree_offset + _mshed_utf_node_source (r->utf, node)->slot + 4 * field;
 }
 
-/* siblings up to this many are compared pairwise (a bounded cost per child); more go through
- * a hash table, so a hostile directory stays linear */
-#define DUPLICATE_PAIRWISE_MAX 8
+/* siblings up to this many are compared pairwise by their folded hashes (a bounded cost per
+ * child); more go through a hash table, so a hostile directory stays linear */
+#define DUPLICATE_PAIRWISE_MAX 64
+
+static void
+report_duplicate (Reader             *r,
+                  const MshedUtfNode *c)
+{
+  g_autofree char *cpath = mshed_utf_node_dup_path (c);
+
+  note (r, MSHED_SEVERITY_WARNING, MSHED_CHECK_UTF_DUPLICATE_NAME, cpath,
+        "nameOffset", entry_at (r, c, F_NAME),
+        _("UTF entry %s: an earlier sibling has the same name, ignoring case; "
+          "lookups find only the first"), cpath);
+}
 
 static void
 check_duplicates (Reader             *r,
                   const MshedUtfNode *dir)
 {
   g_autoptr(GHashTable) seen = NULL;
+  guint hashes[DUPLICATE_PAIRWISE_MAX];
   guint n = 0;
 
   for (MshedUtfNode *c = dir->first_child; c && n <= DUPLICATE_PAIRWISE_MAX; c = c->next)
     n++;
   if (n > DUPLICATE_PAIRWISE_MAX)
-    seen = g_hash_table_new (mshed_utf_name_hash, mshed_utf_name_equal);
-
-  for (MshedUtfNode *c = dir->first_child; c; c = c->next)
     {
-      gboolean duplicate = FALSE;
+      seen = g_hash_table_new (mshed_utf_name_hash, mshed_utf_name_equal);
+      for (MshedUtfNode *c = dir->first_child; c; c = c->next)
+        if (!g_hash_table_add (seen, c->name))
+          report_duplicate (r, c);
+      return;
+    }
 
-      if (seen)
-        duplicate = !g_hash_table_add (seen, c->name);
-      else
-        for (MshedUtfNode *e = dir->first_child; e != c && !duplicate; e = e->next)
-          duplicate = g_ascii_strcasecmp (e->name, c->name) == 0;
-      if (duplicate)
-        {
-          g_autofree char *cpath = mshed_utf_node_dup_path (c);
+  n = 0;
+  for (MshedUtfNode *c = dir->first_child; c; c = c->next, n++)
+    {
+      const MshedUtfNode *e = dir->first_child;
 
-          note (r, MSHED_SEVERITY_WARNING, MSHED_CHECK_UTF_DUPLICATE_NAME, cpath,
-                "nameOffset", entry_at (r, c, F_NAME),
-                _("UTF entry %s: an earlier sibling has the same name, ignoring case; "
-                  "lookups find only the first"), cpath);
-        }
+      hashes[n] = mshed_utf_name_hash (c->name);
+      for (guint i = 0; i < n; i++, e = e->next)
+        if (hashes[i] == hashes[n] && mshed_utf_name_compare (e->name, c->name) == 0)
+          {
+            report_duplicate (r, c);
+            break;
+          }
     }
 }
 
@@ -735,7 +776,12 @@ check_layout (Reader *r)
       if (s->is_file)
         d1 = MAX (d1, e.end);
     }
-  g_array_sort (ext, extent_cmp);
+  for (guint i = 1; i < ext->len; i++)
+    if (extent_cmp (&g_array_index (ext, Extent, i - 1), &g_array_index (ext, Extent, i)) > 0)
+      {
+        g_array_sort (ext, extent_cmp);  /* files written in payload order need none */
+        break;
+      }
 
   /* regions against each other and the header */
   if (ranges_overlap (0, MSHED_UTF_HEADER_SIZE, t0, t1)
@@ -859,6 +905,63 @@ check_layout (Reader *r)
           (guint64) r->len - prev_end);
 }
 
+static MshedUtf *
+parse (GBytes            *bytes,
+       MshedMode          mode,
+       gboolean           readonly,
+       MshedDiagnostics  *diags,
+       GError           **error)
+{
+  g_autoptr(MshedUtf) utf = NULL;
+  Reader r = { 0 };
+  gboolean ok;
+
+  r.data = g_bytes_get_data (bytes, &r.len);
+  r.mode = mode;
+  r.diags = diags;
+  r.error = error;
+  r.readonly = readonly;
+  if (!read_header (&r))
+    return NULL;
+
+  utf = _mshed_utf_alloc ();
+  utf->source = g_bytes_ref (bytes);
+  utf->source_id = _mshed_utf_next_source_id ();
+  utf->header = r.h;
+  r.utf = utf;
+  if (readonly)
+    {
+      /* the entries borrow the nodes' names and have no payload slices */
+      guint bound = r.h.tree_size / MSHED_UTF_ENTRY_SIZE + 1;
+
+      /* the bitmaps keep entries apart, so the tree block holds at most @bound of them: one
+       * block of nodes and a source table that never grows (untouched pages cost nothing) */
+      g_array_unref (utf->src);
+      utf->src = g_array_sized_new (FALSE, FALSE, sizeof (MshedUtfSource), bound);
+      utf->readonly = TRUE;
+      utf->arena = g_ptr_array_new_with_free_func (g_free);
+      utf->block_size = bound;
+      utf->block = g_new (MshedUtfNode, bound);
+      g_ptr_array_add (utf->arena, utf->block);
+    }
+  else
+    {
+      g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+
+      utf->new_time = mshed_utf_dos_time_encode (now);
+    }
+
+  ok = read_tree (&r);
+  g_free (r.occupied);
+  g_free (r.starts);
+  if (!ok)
+    return NULL;
+
+  check_nodes (&r);
+  check_layout (&r);
+  return g_steal_pointer (&utf);
+}
+
 /**
  * mshed_utf_parse:
  * @bytes: the file (kept referenced: payloads are slices of it)
@@ -875,37 +978,27 @@ mshed_utf_parse (GBytes            *bytes,
                  MshedDiagnostics  *diags,
                  GError           **error)
 {
-  g_autoptr(MshedUtf) utf = NULL;
-  Reader r = { 0 };
-  gboolean ok;
-
   g_return_val_if_fail (bytes != NULL, NULL);
+  return parse (bytes, mode, FALSE, diags, error);
+}
 
-  r.data = g_bytes_get_data (bytes, &r.len);
-  r.mode = mode;
-  r.diags = diags;
-  r.error = error;
-  if (!read_header (&r))
-    return NULL;
-
-  utf = _mshed_utf_alloc ();
-  utf->source = g_bytes_ref (bytes);
-  utf->source_id = _mshed_utf_next_source_id ();
-  utf->header = r.h;
-  r.utf = utf;
-  {
-    g_autoptr(GDateTime) now = g_date_time_new_now_local ();
-
-    utf->new_time = mshed_utf_dos_time_encode (now);
-  }
-
-  ok = read_tree (&r);
-  g_free (r.occupied);
-  g_free (r.starts);
-  if (!ok)
-    return NULL;
-
-  check_nodes (&r);
-  check_layout (&r);
-  return g_steal_pointer (&utf);
+/**
+ * mshed_utf_parse_readonly:
+ *
+ * mshed_utf_parse for reading only (validation, inspection): the same checks and findings,
+ * but the nodes live in a few blocks freed with the container, names point into @bytes and a
+ * file's payload is only peeked (mshed_utf_node_peek_data; mshed_utf_node_get_data gives
+ * NULL). The tree cannot be edited, copied or written anew (those calls refuse it); its
+ * serialization in the preserve mode is @bytes.
+ *
+ * Returns: (transfer full) (nullable): the tree
+ */
+MshedUtf *
+mshed_utf_parse_readonly (GBytes            *bytes,
+                          MshedMode          mode,
+                          MshedDiagnostics  *diags,
+                          GError           **error)
+{
+  g_return_val_if_fail (bytes != NULL, NULL);
+  return parse (bytes, mode, TRUE, diags, error);
 }

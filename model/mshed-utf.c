@@ -80,6 +80,38 @@ _mshed_utf_node_alloc (gboolean    is_dir,
   return node;
 }
 
+/* Read-only parse (mshed_utf_parse_readonly): nodes come from a block sized for the most
+ * entries the tree block can hold, freed with the container, so reading a file costs a few
+ * allocations, not two per entry. */
+MshedUtfNode *
+_mshed_utf_arena_node (MshedUtf *self)
+{
+  MshedUtfNode *node;
+
+  if (self->block == NULL || self->block_used == self->block_size)
+    {
+      self->block_size = MAX (self->block_size, 64u);
+      self->block = g_new (MshedUtfNode, self->block_size);
+      self->block_used = 0;
+      g_ptr_array_add (self->arena, self->block);
+    }
+  node = &self->block[self->block_used++];
+  *node = (MshedUtfNode) { .src = -1 };
+  return node;
+}
+
+/* a name the source does not end with a NUL, kept until the container goes */
+char *
+_mshed_utf_arena_strndup (MshedUtf   *self,
+                          const char *str,
+                          gsize       len)
+{
+  char *copy = g_strndup (str, len);
+
+  g_ptr_array_add (self->arena, copy);
+  return copy;
+}
+
 void
 _mshed_utf_append_child (MshedUtfNode *parent,
                          MshedUtfNode *child)
@@ -164,8 +196,9 @@ mshed_utf_unref (MshedUtf *self)
   g_return_if_fail (self != NULL);
   if (g_atomic_ref_count_dec (&self->ref_count))
     {
-      if (self->root)
+      if (self->root && !self->readonly)
         free_subtree (self->root);
+      g_clear_pointer (&self->arena, g_ptr_array_unref);
       g_clear_pointer (&self->source, g_bytes_unref);
       g_array_unref (self->src);
       g_free (self);
@@ -199,8 +232,12 @@ copy_node (const MshedUtfNode *n)
 MshedUtf *
 mshed_utf_copy (const MshedUtf *self)
 {
-  MshedUtf *copy = g_new0 (MshedUtf, 1);
-  g_autoptr(GHashTable) map = g_hash_table_new (NULL, NULL);
+  MshedUtf *copy;
+  g_autoptr(GHashTable) map = NULL;
+
+  g_return_val_if_fail (!self->readonly, NULL);
+  copy = g_new0 (MshedUtf, 1);
+  map = g_hash_table_new (NULL, NULL);
 
   g_atomic_ref_count_init (&copy->ref_count);
   copy->source = self->source ? g_bytes_ref (self->source) : NULL;
@@ -561,8 +598,8 @@ mshed_utf_node_peek_data (const MshedUtfNode *node,
   if (node->data == NULL)
     {
       if (size)
-        *size = 0;
-      return NULL;
+        *size = node->peek_len;
+      return node->peek;
     }
   return g_bytes_get_data (node->data, size);
 }
@@ -643,8 +680,10 @@ MshedUtfNode *
 mshed_utf_node_new_directory (MshedUtf   *self,
                               const char *name)
 {
-  MshedUtfNode *node = _mshed_utf_node_alloc (TRUE, name, NULL);
+  MshedUtfNode *node;
 
+  g_return_val_if_fail (!self->readonly, NULL);
+  node = _mshed_utf_node_alloc (TRUE, name, NULL);
   stamp (self, node);
   return node;
 }
@@ -660,8 +699,10 @@ mshed_utf_node_new_file (MshedUtf   *self,
                          const char *name,
                          GBytes     *data)
 {
-  MshedUtfNode *node = _mshed_utf_node_alloc (FALSE, name, data);
+  MshedUtfNode *node;
 
+  g_return_val_if_fail (!self->readonly, NULL);
+  node = _mshed_utf_node_alloc (FALSE, name, data);
   stamp (self, node);
   return node;
 }
@@ -846,6 +887,7 @@ mshed_utf_insert_child (MshedUtf      *self,
                         MshedUtfNode  *node,
                         GError       **error)
 {
+  g_return_val_if_fail (!self->readonly, FALSE);
   g_return_val_if_fail (node != NULL && parent != NULL, FALSE);
   g_return_val_if_fail (node->parent == NULL && node != self->root, FALSE);
 
@@ -871,6 +913,7 @@ mshed_utf_insert_sibling (MshedUtf      *self,
                           MshedUtfNode  *node,
                           GError       **error)
 {
+  g_return_val_if_fail (!self->readonly, FALSE);
   g_return_val_if_fail (sibling != NULL, FALSE);
   if (sibling->parent == NULL)
     {
@@ -898,6 +941,7 @@ mshed_utf_remove (MshedUtf      *self,
                   MshedUtfNode **out_parent,
                   guint         *out_index)
 {
+  g_return_val_if_fail (!self->readonly, NULL);
   g_return_val_if_fail (node != NULL && node != self->root && node->parent != NULL, NULL);
   g_return_val_if_fail (in_tree (self, node), NULL);
 
@@ -925,6 +969,7 @@ mshed_utf_move (MshedUtf      *self,
                 guint         *out_old_index,
                 GError       **error)
 {
+  g_return_val_if_fail (!self->readonly, FALSE);
   g_return_val_if_fail (node != NULL && new_parent != NULL, FALSE);
 
   if (node == self->root || node->parent == NULL || !in_tree (self, node))
@@ -963,6 +1008,7 @@ mshed_utf_rename (MshedUtf     *self,
 {
   char *old;
 
+  g_return_val_if_fail (!self->readonly, NULL);
   g_return_val_if_fail (node != NULL && name != NULL, NULL);
   old = node->name;
   node->name = g_strdup (name);
@@ -985,6 +1031,7 @@ mshed_utf_set_data (MshedUtf     *self,
 {
   GBytes *old;
 
+  g_return_val_if_fail (!self->readonly, NULL);
   g_return_val_if_fail (node != NULL && data != NULL, NULL);
   g_return_val_if_fail (!node->is_dir, NULL);
   old = node->data;
@@ -1010,6 +1057,7 @@ mshed_utf_set_time (MshedUtf     *self,
 {
   guint32 old;
 
+  g_return_val_if_fail (!self->readonly, 0);
   g_return_val_if_fail (node != NULL && which <= MSHED_UTF_TIME_MODIFY, 0);
   old = node->times[which];
   node->times[which] = dos_time;

@@ -88,6 +88,10 @@ MshedUtf       *mshed_utf_parse               (GBytes            *bytes,
                                                MshedMode          mode,
                                                MshedDiagnostics  *diags,
                                                GError           **error);
+MshedUtf       *mshed_utf_parse_readonly      (GBytes            *bytes,
+                                               MshedMode          mode,
+                                               MshedDiagnostics  *diags,
+                                               GError           **error);
 MshedUtf       *mshed_utf_ref                 (MshedUtf          *self);
 void            mshed_utf_unref               (MshedUtf          *self);
 MshedUtf       *mshed_utf_copy                (const MshedUtf    *self);

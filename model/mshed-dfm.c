@@ -80,20 +80,26 @@ find_child (const MshedUtfNode *dir,
 }
 
 /* Names are looked up ignoring ASCII case (docs/utf.md §3.4); the first of equal names wins.
- * Hash tables keep the index linear in the number of nodes, however many a file holds. */
+ * Hash tables keep the index linear in the number of nodes, however many a file holds. A
+ * table that copies its keys (@copy) outlives edits that rename nodes; one that borrows them
+ * is for names that live as long as the index (strings it holds, the nodes of a read-only
+ * tree). */
 static GHashTable *
-name_table_new (void)
+name_table_new (gboolean copy)
 {
-  return g_hash_table_new_full (mshed_utf_name_hash, mshed_utf_name_equal, g_free, NULL);
+  return g_hash_table_new_full (mshed_utf_name_hash, mshed_utf_name_equal,
+                                copy ? g_free : NULL, NULL);
 }
 
 static void
 name_table_add (GHashTable *table,
+                gboolean    copy,
                 const char *name,
                 gint        index)
 {
   if (!g_hash_table_contains (table, name))
-    g_hash_table_insert (table, g_strdup (name), GINT_TO_POINTER (index + 1));
+    g_hash_table_insert (table, copy ? g_strdup (name) : (char *) name,
+                         GINT_TO_POINTER (index + 1));
 }
 
 static gint
@@ -234,7 +240,8 @@ index_materials (MshedDfm *self)
           m.type = _mshed_dfm_read_string (m.files[MSHED_DFM_TABLE_MATERIAL_TYPE - DFM_MAT_BASE]);
           m.dt_name =
             _mshed_dfm_read_string (m.files[MSHED_DFM_TABLE_MATERIAL_DT_NAME - DFM_MAT_BASE]);
-          name_table_add (self->material_by_name, mshed_utf_node_get_name (c),
+          name_table_add (self->material_by_name, !mshed_utf_is_readonly (self->utf),
+                          mshed_utf_node_get_name (c),
                           (gint) self->materials->len);
           g_array_append_val (self->materials, m);
         }
@@ -290,7 +297,8 @@ index_bones_and_parts (MshedDfm *self)
       b.hps = g_array_new (FALSE, TRUE, sizeof (DfmHardpoint));
       index_files (c, MSHED_DFM_SCOPE_BONE, DFM_BONE_BASE, DFM_N_BONE, b.files);
       index_hardpoints (&b);
-      name_table_add (self->bone_by_dir, mshed_utf_node_get_name (c), (gint) self->bones->len);
+      name_table_add (self->bone_by_dir, !mshed_utf_is_readonly (self->utf),
+                      mshed_utf_node_get_name (c), (gint) self->bones->len);
       g_array_append_val (self->bones, b);
     }
 
@@ -322,7 +330,7 @@ index_bones_and_parts (MshedDfm *self)
             p.claimed_by = b->part;
         }
       if (p.bone >= 0 && p.claimed_by < 0 && p.object_name)
-        name_table_add (self->bone_by_object, p.object_name, p.bone);
+        name_table_add (self->bone_by_object, FALSE, p.object_name, p.bone);
       g_array_append_val (self->parts, p);
     }
 }
@@ -453,9 +461,9 @@ mshed_dfm_refresh (MshedDfm *self)
   self->joint_status = g_array_new (FALSE, TRUE, sizeof (DfmJointStatus));
   self->materials = new_array (sizeof (DfmMaterial), clear_material);
   self->textures = g_ptr_array_new ();
-  self->bone_by_object = name_table_new ();
-  self->bone_by_dir = name_table_new ();
-  self->material_by_name = name_table_new ();
+  self->bone_by_object = name_table_new (FALSE);  /* the parts' strings */
+  self->bone_by_dir = name_table_new (!mshed_utf_is_readonly (self->utf));
+  self->material_by_name = name_table_new (!mshed_utf_is_readonly (self->utf));
   self->n_joints = 0;
 
   root = mshed_utf_get_root (self->utf);

@@ -157,18 +157,35 @@ mshed_utf_name_to_display (const char *name)
 {
   GString *s = g_string_new (NULL);
 
+  mshed_utf_name_append_display (s, name);
+  return g_string_free (s, FALSE);
+}
+
+/**
+ * mshed_utf_name_append_display:
+ *
+ * Appends mshed_utf_name_to_display (@name) to @out.
+ */
+void
+mshed_utf_name_append_display (GString    *out,
+                               const char *name)
+{
   for (const guint8 *p = (const guint8 *) name; *p; p++)
     {
       gunichar c = *p;
 
+      if (c >= 0x20 && c < 0x7F)
+        {
+          g_string_append_c (out, (char) c);  /* ASCII, what retail names are */
+          continue;
+        }
       if (c >= 0x80 && c < 0xA0)
         c = cp1252_high[c - 0x80];
       if (c < 0x20 || c == 0x7F)
-        g_string_append_printf (s, "\\x%02X", *p);
+        g_string_append_printf (out, "\\x%02X", *p);
       else
-        g_string_append_unichar (s, c);
+        g_string_append_unichar (out, c);
     }
-  return g_string_free (s, FALSE);
 }
 
 /* Timestamps, docs/utf.md §5.1 and §2 -------------------------------------------------- */

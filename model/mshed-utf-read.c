@@ -67,37 +67,25 @@ bit_set (guint8 *bits,
   bits[i >> 3] |= (guint8) (1u << (i & 7));
 }
 
-/* the mask of bits @from..@to - 1 of one byte (0 <= from < to <= 8) */
-static inline guint8
-byte_mask (guint from,
-           guint to)
-{
-  return (guint8) ((0xFFu << from) & (0xFFu >> (8 - to)));
-}
-
-/* Sets (@set) or tests bits @from..@to - 1 a byte at a time. Returns whether any was set
- * before. */
-static gboolean
-bits_range (guint8  *bits,
+/* Sets (@set) or tests the 44 bits of the entry at tree offset @from in one 64-bit word (the
+ * bitmaps have 8 spare bytes; 7 + 44 bits fit). Returns whether any was set before. */
+static inline gboolean
+entry_bits (guint8  *bits,
             guint64  from,
-            guint64  to,
             gboolean set)
 {
-  guint8 any = 0;
+  guint64 mask = ((G_GUINT64_CONSTANT (1) << MSHED_UTF_ENTRY_SIZE) - 1) << (from & 7);
+  guint64 word;
 
-  while (from < to)
+  memcpy (&word, bits + (from >> 3), sizeof word);
+  word = GUINT64_FROM_LE (word);
+  if (set)
     {
-      guint64 byte = from >> 3;
-      guint lo = (guint) (from & 7);
-      guint hi = to - (byte << 3) >= 8 ? 8 : (guint) (to - (byte << 3));
-      guint8 mask = byte_mask (lo, hi);
+      guint64 out = GUINT64_TO_LE (word | mask);
 
-      any |= bits[byte] & mask;
-      if (set)
-        bits[byte] |= mask;
-      from = (byte << 3) + hi;
+      memcpy (bits + (from >> 3), &out, sizeof out);
     }
-  return any != 0;
+  return (word & mask) != 0;
 }
 
 static gboolean
@@ -367,7 +355,7 @@ read_entry (Reader       *r,
   for (guint i = 0; i < N_FIELDS; i++)
     s.f[i] = mshed_read_u32 (r->data + at + 4 * i);
   s.slot = slot;
-  bits_range (r->occupied, slot, (guint64) slot + MSHED_UTF_ENTRY_SIZE, TRUE);
+  entry_bits (r->occupied, slot, TRUE);
   bit_set (r->starts, slot);
 
   s.name = read_name (r, parent, slot, s.f[F_NAME], &name_ok);
@@ -518,7 +506,7 @@ read_tree (Reader *r)
   MshedUtfNode *root;
   Frame top;
 
-  r->occupied = g_malloc0 ((gsize) (tree_size / 8 + 1));
+  r->occupied = g_malloc0 ((gsize) (tree_size / 8 + 1 + 8));  /* + 8: entry_bits */
   r->starts = g_malloc0 ((gsize) (tree_size / 8 + 1));
 
   root = read_entry (r, NULL, 0);
@@ -553,7 +541,7 @@ read_tree (Reader *r)
                      fr->field_at, _("UTF entry %s, field %s: entry offset %u leads to an entry "
                                      "that is already part of the tree (a cycle)"),
                      HOLDER_PATH, fr->field, off);
-      if (bits_range (r->occupied, off, (guint64) off + MSHED_UTF_ENTRY_SIZE, FALSE))
+      if (entry_bits (r->occupied, off, FALSE))
         return fail (r, MSHED_MODEL_ERROR_CONTAINER, MSHED_CHECK_UTF_ENTRY_OVERLAP, HOLDER_PATH,
                      fr->field, fr->field_at,
                      _("UTF entry %s, field %s: the entry at tree offset %u overlaps another "

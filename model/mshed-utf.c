@@ -325,6 +325,18 @@ mshed_utf_set_new_entry_time (MshedUtf *self,
 }
 
 /**
+ * mshed_utf_is_readonly:
+ *
+ * Returns: whether the tree came from mshed_utf_parse_readonly (no edits; names and payloads
+ *   stay where the source has them)
+ */
+gboolean
+mshed_utf_is_readonly (const MshedUtf *self)
+{
+  return self->readonly;
+}
+
+/**
  * mshed_utf_is_modified:
  *
  * Returns: TRUE once anything was edited (undoing every edit still writes the source bytes,
@@ -550,13 +562,30 @@ mshed_utf_node_get_name (const MshedUtfNode *node)
 char *
 mshed_utf_node_dup_path (const MshedUtfNode *node)
 {
-  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  GString *s = g_string_new (NULL);
+  /* the ancestors below the root, deepest first; the reader caps nesting, edits may not */
+  const MshedUtfNode *stack[64];
+  g_autofree const MshedUtfNode **heap = NULL;
+  const MshedUtfNode **up = stack;
+  guint depth = 0, size = G_N_ELEMENTS (stack);
+  GString *s = g_string_sized_new (64);
 
   for (; node && node->parent; node = node->parent)
-    g_ptr_array_add (names, mshed_utf_name_to_display (node->name));
-  for (guint i = names->len; i > 0; i--)
-    g_string_append_printf (s, "\\%s", (const char *) g_ptr_array_index (names, i - 1));
+    {
+      if (depth == size)
+        {
+          heap = g_renew (const MshedUtfNode *, heap, (gsize) size * 2);
+          if (up == stack)
+            memcpy (heap, stack, sizeof stack);
+          up = heap;
+          size *= 2;
+        }
+      up[depth++] = node;
+    }
+  while (depth > 0)
+    {
+      g_string_append_c (s, '\\');
+      mshed_utf_name_append_display (s, up[--depth]->name);
+    }
   if (s->len == 0)
     g_string_append_c (s, '\\');
   return g_string_free (s, FALSE);

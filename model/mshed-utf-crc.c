@@ -98,11 +98,16 @@ mshed_utf_name_compare (const char *a,
 
   for (;; p++, q++)
     {
-      guint8 ca = mshed_utf_name_fold (*p);
-      guint8 cb = mshed_utf_name_fold (*q);
+      guint8 ca = *p, cb = *q;
 
       if (ca != cb)
-        return ca < cb ? -1 : 1;
+        {
+          /* names mostly agree byte for byte: fold only where they differ */
+          ca = mshed_utf_name_fold (ca);
+          cb = mshed_utf_name_fold (cb);
+          if (ca != cb)
+            return ca < cb ? -1 : 1;
+        }
       if (ca == 0)
         return 0;
     }

@@ -593,8 +593,20 @@ entry_at (Reader             *r,
   return (guint64) r->h.tree_offset + _mshed_utf_node_source (r->utf, node)->slot + 4 * field;
 }
 
-/* siblings up to this many are compared pairwise by their folded hashes (a bounded cost per
- * child); more go through a hash table, so a hostile directory stays linear */
+/* a cheap key that names equal ignoring case share: length, first and last byte folded */
+static guint64
+name_key (const char *name)
+{
+  gsize len = strlen (name);
+
+  if (len == 0)
+    return 0;
+  return ((guint64) len << 16) | ((guint) mshed_utf_name_fold ((guint8) name[0]) << 8)
+         | mshed_utf_name_fold ((guint8) name[len - 1]);
+}
+
+/* siblings up to this many are compared pairwise by a cheap key (a bounded cost per child);
+ * more go through a hash table, so a hostile directory stays linear */
 #define DUPLICATE_PAIRWISE_MAX 64
 
 static void
@@ -614,7 +626,7 @@ check_duplicates (Reader             *r,
                   const MshedUtfNode *dir)
 {
   g_autoptr(GHashTable) seen = NULL;
-  guint hashes[DUPLICATE_PAIRWISE_MAX];
+  guint64 keys[DUPLICATE_PAIRWISE_MAX];
   guint n = 0;
 
   for (MshedUtfNode *c = dir->first_child; c && n <= DUPLICATE_PAIRWISE_MAX; c = c->next)
@@ -633,9 +645,9 @@ check_duplicates (Reader             *r,
     {
       const MshedUtfNode *e = dir->first_child;
 
-      hashes[n] = mshed_utf_name_hash (c->name);
+      keys[n] = name_key (c->name);
       for (guint i = 0; i < n; i++, e = e->next)
-        if (hashes[i] == hashes[n] && mshed_utf_name_compare (e->name, c->name) == 0)
+        if (keys[i] == keys[n] && mshed_utf_name_compare (e->name, c->name) == 0)
           {
             report_duplicate (r, c);
             break;

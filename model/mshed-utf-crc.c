@@ -291,20 +291,23 @@ mshed_utf_filetime_from_datetime (GDateTime *time)
 gboolean
 mshed_utf_is_string_leaf_name (const char *name)
 {
-  static const char *const names[] = {
-    "Exporter Version", "Material_name", "Name", "Object name", "File name", "Type", "Dt_name",
-  };
-
-  /* the first byte, folded, rules out most names without a compare */
-  switch (mshed_utf_name_fold ((guint8) name[0]))
+  /* by length, so most names need no compare */
+  switch (strlen (name))
     {
-    case 'e': case 'm': case 'n': case 'o': case 'f': case 't': case 'd':
-      break;
+    case 4:
+      return mshed_utf_name_compare (name, "Name") == 0
+             || mshed_utf_name_compare (name, "Type") == 0;
+    case 7:
+      return mshed_utf_name_compare (name, "Dt_name") == 0;
+    case 9:
+      return mshed_utf_name_compare (name, "File name") == 0;
+    case 11:
+      return mshed_utf_name_compare (name, "Object name") == 0;
+    case 13:
+      return mshed_utf_name_compare (name, "Material_name") == 0;
+    case 16:
+      return mshed_utf_name_compare (name, "Exporter Version") == 0;
     default:
       return FALSE;
     }
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-    if (mshed_utf_name_compare (name, names[i]) == 0)
-      return TRUE;
-  return FALSE;
 }

@@ -607,7 +607,7 @@ name_key (const char *name)
 
 /* siblings up to this many are compared pairwise by a cheap key (a bounded cost per child);
  * more go through a hash table, so a hostile directory stays linear */
-#define DUPLICATE_PAIRWISE_MAX 64
+#define DUPLICATE_PAIRWISE_MAX 256
 
 static void
 report_duplicate (Reader             *r,
@@ -757,7 +757,7 @@ check_layout (Reader *r)
   guint64 t0 = h->tree_offset, t1 = t0 + h->tree_size;
   guint64 n0 = h->names_offset, n1 = n0 + MAX (h->names_size_allocated, h->names_size_used);
   guint64 d0 = h->data_offset, d1 = d0, covered_end = d0, unreferenced = 0;
-  g_autoptr(GArray) ext = g_array_new (FALSE, FALSE, sizeof (Extent));
+  g_autoptr(GArray) ext = g_array_sized_new (FALSE, FALSE, sizeof (Extent), src->len);
   gboolean patchable = TRUE;
   guint64 at, prev_end = 0;
   Region regions[3];

@@ -607,7 +607,7 @@ name_key (const char *name)
 
 /* siblings up to this many are compared pairwise by a cheap key (a bounded cost per child);
  * more go through a hash table, so a hostile directory stays linear */
-#define DUPLICATE_PAIRWISE_MAX 256
+#define DUPLICATE_PAIRWISE_MAX 64
 
 static void
 report_duplicate (Reader             *r,

@@ -62,7 +62,7 @@ typedef struct {
   MshedUtfNode *dir;
   MshedUtfNode *hardpoints;
   MshedUtfNode *files[DFM_N_BONE];
-  GArray       *hps;                 /* DfmHardpoint */
+  GArray       *hps;                 /* DfmHardpoint; NULL while there is none */
   gint          part;                /* -1: detached */
   gint          parent;              /* through Cons, -1 */
 } DfmBone;

@@ -91,15 +91,15 @@ name_table_new (gboolean copy)
                                 copy ? g_free : NULL, NULL);
 }
 
+/* Names go in last to first, so an earlier name replaces a later equal one and the first wins
+ * with one hash per name. */
 static void
-name_table_add (GHashTable *table,
+name_table_put (GHashTable *table,
                 gboolean    copy,
                 const char *name,
                 gint        index)
 {
-  if (!g_hash_table_contains (table, name))
-    g_hash_table_insert (table, copy ? g_strdup (name) : (char *) name,
-                         GINT_TO_POINTER (index + 1));
+  g_hash_table_insert (table, copy ? g_strdup (name) : (char *) name, GINT_TO_POINTER (index + 1));
 }
 
 static gint
@@ -240,11 +240,12 @@ index_materials (MshedDfm *self)
           m.type = _mshed_dfm_read_string (m.files[MSHED_DFM_TABLE_MATERIAL_TYPE - DFM_MAT_BASE]);
           m.dt_name =
             _mshed_dfm_read_string (m.files[MSHED_DFM_TABLE_MATERIAL_DT_NAME - DFM_MAT_BASE]);
-          name_table_add (self->material_by_name, !mshed_utf_is_readonly (self->utf),
-                          mshed_utf_node_get_name (c),
-                          (gint) self->materials->len);
           g_array_append_val (self->materials, m);
         }
+      for (guint i = self->materials->len; i > 0; i--)
+        name_table_put (self->material_by_name, !mshed_utf_is_readonly (self->utf),
+                        mshed_utf_node_get_name (g_array_index (self->materials, DfmMaterial,
+                                                                i - 1).dir), (gint) i - 1);
     }
   if (self->texture_library)
     for (MshedUtfNode *c = mshed_utf_node_get_first_child (self->texture_library); c;
@@ -273,6 +274,8 @@ index_hardpoints (DfmBone *bone)
           hp.dir = c;
           hp.revolute = k == 1;
           index_files (c, MSHED_DFM_SCOPE_HARDPOINT, DFM_HP_BASE, DFM_N_HP, hp.files);
+          if (bone->hps == NULL)
+            bone->hps = g_array_new (FALSE, TRUE, sizeof (DfmHardpoint));
           g_array_append_val (bone->hps, hp);
         }
     }
@@ -294,13 +297,14 @@ index_bones_and_parts (MshedDfm *self)
       b.dir = c;
       b.part = -1;
       b.parent = -1;
-      b.hps = g_array_new (FALSE, TRUE, sizeof (DfmHardpoint));
       index_files (c, MSHED_DFM_SCOPE_BONE, DFM_BONE_BASE, DFM_N_BONE, b.files);
       index_hardpoints (&b);
-      name_table_add (self->bone_by_dir, !mshed_utf_is_readonly (self->utf),
-                      mshed_utf_node_get_name (c), (gint) self->bones->len);
       g_array_append_val (self->bones, b);
     }
+  for (guint i = self->bones->len; i > 0; i--)
+    name_table_put (self->bone_by_dir, !mshed_utf_is_readonly (self->utf),
+                    mshed_utf_node_get_name (g_array_index (self->bones, DfmBone, i - 1).dir),
+                    (gint) i - 1);
 
   if (self->cmpnd == NULL)
     return;
@@ -329,9 +333,14 @@ index_bones_and_parts (MshedDfm *self)
           else
             p.claimed_by = b->part;
         }
-      if (p.bone >= 0 && p.claimed_by < 0 && p.object_name)
-        name_table_add (self->bone_by_object, FALSE, p.object_name, p.bone);
       g_array_append_val (self->parts, p);
+    }
+  for (guint i = self->parts->len; i > 0; i--)
+    {
+      const DfmPart *p = &g_array_index (self->parts, DfmPart, i - 1);
+
+      if (p->bone >= 0 && p->claimed_by < 0 && p->object_name)
+        name_table_put (self->bone_by_object, FALSE, p->object_name, p->bone);
     }
 }
 
@@ -619,6 +628,12 @@ _mshed_dfm_group_at (const MshedDfm *self,
   return m && group < m->groups->len ? &g_array_index (m->groups, DfmGroup, group) : NULL;
 }
 
+static guint
+n_hardpoints (const DfmBone *bone)
+{
+  return bone->hps ? bone->hps->len : 0;
+}
+
 static const DfmBone *
 bone_at (const MshedDfm *self,
          guint           bone)
@@ -693,7 +708,7 @@ mshed_dfm_find_node (const MshedDfm *self,
       return (bone = bone_at (self, a)) ? slot (bone->files, table, DFM_BONE_BASE, DFM_N_BONE)
                                         : NULL;
     case MSHED_DFM_SCOPE_HARDPOINT:
-      if ((bone = bone_at (self, a)) == NULL || b >= bone->hps->len)
+      if ((bone = bone_at (self, a)) == NULL || b >= n_hardpoints (bone))
         return NULL;
       return slot (g_array_index (bone->hps, DfmHardpoint, b).files, table, DFM_HP_BASE,
                    DFM_N_HP);
@@ -1058,7 +1073,7 @@ mshed_dfm_get_bone (const MshedDfm *self,
   d = bits ? mshed_utf_node_peek_data (bits, &size) : NULL;
   out->has_lod_bits = d != NULL && size >= 1;
   out->lod_bits = out->has_lod_bits ? d[0] : 0;
-  out->n_hardpoints = b->hps->len;
+  out->n_hardpoints = n_hardpoints (b);
   return TRUE;
 }
 
@@ -1083,7 +1098,7 @@ mshed_dfm_get_hardpoint (const MshedDfm    *self,
   const DfmHardpoint *hp;
 
   *out = defaults;
-  if (b == NULL || index >= b->hps->len)
+  if (b == NULL || index >= n_hardpoints (b))
     return FALSE;
   hp = &g_array_index (b->hps, DfmHardpoint, index);
   out->node = hp->dir;

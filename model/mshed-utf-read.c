@@ -352,8 +352,12 @@ read_entry (Reader       *r,
   gboolean name_ok, dir_bit, file_bit, is_dir;
   guint32 attr;
 
+  G_STATIC_ASSERT (sizeof s.f == MSHED_UTF_ENTRY_SIZE);
+  memcpy (s.f, r->data + at, sizeof s.f);  /* the 11 little-endian fields */
+#if G_BYTE_ORDER != G_LITTLE_ENDIAN
   for (guint i = 0; i < N_FIELDS; i++)
-    s.f[i] = mshed_read_u32 (r->data + at + 4 * i);
+    s.f[i] = GUINT32_FROM_LE (s.f[i]);
+#endif
   s.slot = slot;
   entry_bits (r->occupied, slot, TRUE);
   bit_set (r->starts, slot);

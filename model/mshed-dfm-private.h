@@ -107,6 +107,7 @@ struct _MshedDfm {
   MshedUtfNode *cons;
   char         *exporter_version;
   char         *skeleton_text;
+  GPtrArray    *strings;             /* the index's string copies (a read-only tree: fewer) */
 
   GArray       *meshes;              /* DfmMesh */
   GArray       *parts;               /* DfmPart */

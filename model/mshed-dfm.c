@@ -130,28 +130,11 @@ index_files (const MshedUtfNode *dir,
 }
 
 static void
-clear_group (gpointer data)
-{
-  DfmGroup *g = data;
-
-  g_free (g->material_name);
-}
-
-static void
 clear_mesh (gpointer data)
 {
   DfmMesh *m = data;
 
   g_clear_pointer (&m->groups, g_array_unref);
-}
-
-static void
-clear_part (gpointer data)
-{
-  DfmPart *p = data;
-
-  g_free (p->object_name);
-  g_free (p->file_name);
 }
 
 static void
@@ -162,13 +145,24 @@ clear_bone (gpointer data)
   g_clear_pointer (&b->hps, g_array_unref);
 }
 
-static void
-clear_material (gpointer data)
+/* A string payload for the index, as _mshed_dfm_read_string reads it: in a read-only tree the
+ * payload itself when a NUL ends it there, else a copy that the index keeps (@self->strings). */
+static char *
+index_string (MshedDfm           *self,
+              const MshedUtfNode *node)
 {
-  DfmMaterial *m = data;
+  gsize size;
+  const guint8 *data;
+  char *copy;
 
-  g_free (m->type);
-  g_free (m->dt_name);
+  if (node == NULL || mshed_utf_node_is_directory (node))
+    return NULL;
+  data = mshed_utf_node_peek_data (node, &size);
+  if (data && size && mshed_utf_is_readonly (self->utf) && memchr (data, 0, size))
+    return (char *) data;
+  copy = _mshed_dfm_read_string (node);
+  g_ptr_array_add (self->strings, copy);
+  return copy;
 }
 
 static GArray *
@@ -199,7 +193,7 @@ index_meshes (MshedDfm *self)
       m.face_groups = find_child (c, "Face_groups", TRUE);
       m.geometry = find_child (c, "Geometry", TRUE);
       m.count = find_child (m.face_groups, "Count", FALSE);
-      m.groups = new_array (sizeof (DfmGroup), clear_group);
+      m.groups = new_array (sizeof (DfmGroup), NULL);
       if (m.geometry)
         index_files (m.geometry, MSHED_DFM_SCOPE_GEOMETRY, DFM_GEO_BASE, DFM_N_GEO, m.files);
       for (MshedUtfNode *g = m.face_groups ? mshed_utf_node_get_first_child (m.face_groups) : NULL;
@@ -213,7 +207,7 @@ index_meshes (MshedDfm *self)
           group.dir = g;
           index_files (g, MSHED_DFM_SCOPE_GROUP, DFM_GROUP_BASE, DFM_N_GROUP, group.files);
           group.material_name =
-            _mshed_dfm_read_string (group.files[MSHED_DFM_TABLE_MATERIAL_NAME - DFM_GROUP_BASE]);
+            index_string (self, group.files[MSHED_DFM_TABLE_MATERIAL_NAME - DFM_GROUP_BASE]);
           group.material = group.material_name ? mshed_dfm_find_material (self, group.material_name)
                                                 : -1;
           g_array_append_val (m.groups, group);
@@ -237,9 +231,8 @@ index_materials (MshedDfm *self)
             continue;
           m.dir = c;
           index_files (c, MSHED_DFM_SCOPE_MATERIAL, DFM_MAT_BASE, DFM_N_MAT, m.files);
-          m.type = _mshed_dfm_read_string (m.files[MSHED_DFM_TABLE_MATERIAL_TYPE - DFM_MAT_BASE]);
-          m.dt_name =
-            _mshed_dfm_read_string (m.files[MSHED_DFM_TABLE_MATERIAL_DT_NAME - DFM_MAT_BASE]);
+          m.type = index_string (self, m.files[MSHED_DFM_TABLE_MATERIAL_TYPE - DFM_MAT_BASE]);
+          m.dt_name = index_string (self, m.files[MSHED_DFM_TABLE_MATERIAL_DT_NAME - DFM_MAT_BASE]);
           g_array_append_val (self->materials, m);
         }
       for (guint i = self->materials->len; i > 0; i--)
@@ -320,8 +313,8 @@ index_bones_and_parts (MshedDfm *self)
         continue;
       p.dir = c;
       index_files (c, MSHED_DFM_SCOPE_PART, DFM_PART_BASE, DFM_N_PART, p.files);
-      p.object_name = _mshed_dfm_read_string (p.files[MSHED_DFM_TABLE_OBJECT_NAME - DFM_PART_BASE]);
-      p.file_name = _mshed_dfm_read_string (p.files[MSHED_DFM_TABLE_FILE_NAME - DFM_PART_BASE]);
+      p.object_name = index_string (self, p.files[MSHED_DFM_TABLE_OBJECT_NAME - DFM_PART_BASE]);
+      p.file_name = index_string (self, p.files[MSHED_DFM_TABLE_FILE_NAME - DFM_PART_BASE]);
       p.bone = p.file_name ? name_table_find (self->bone_by_dir, p.file_name) : -1;
       p.claimed_by = -1;
       if (p.bone >= 0)
@@ -445,8 +438,8 @@ clear_index (MshedDfm *self)
   g_clear_pointer (&self->bone_by_object, g_hash_table_unref);
   g_clear_pointer (&self->bone_by_dir, g_hash_table_unref);
   g_clear_pointer (&self->material_by_name, g_hash_table_unref);
-  g_clear_pointer (&self->exporter_version, g_free);
-  g_clear_pointer (&self->skeleton_text, g_free);
+  self->exporter_version = self->skeleton_text = NULL;
+  g_clear_pointer (&self->strings, g_ptr_array_unref);
 }
 
 /**
@@ -464,11 +457,12 @@ mshed_dfm_refresh (MshedDfm *self)
   g_return_if_fail (self != NULL);
   clear_index (self);
   self->meshes = new_array (sizeof (DfmMesh), clear_mesh);
-  self->parts = new_array (sizeof (DfmPart), clear_part);
+  self->parts = new_array (sizeof (DfmPart), NULL);
   self->bones = new_array (sizeof (DfmBone), clear_bone);
   self->cons_files = g_array_new (FALSE, TRUE, sizeof (DfmConsFile));
   self->joint_status = g_array_new (FALSE, TRUE, sizeof (DfmJointStatus));
-  self->materials = new_array (sizeof (DfmMaterial), clear_material);
+  self->materials = new_array (sizeof (DfmMaterial), NULL);
+  self->strings = g_ptr_array_new_with_free_func (g_free);
   self->textures = g_ptr_array_new ();
   self->bone_by_object = name_table_new (FALSE);  /* the parts' strings */
   self->bone_by_dir = name_table_new (!mshed_utf_is_readonly (self->utf));
@@ -484,8 +478,8 @@ mshed_dfm_refresh (MshedDfm *self)
   self->skeleton_name = find_child (self->skeleton, "Name", FALSE);
   self->cmpnd = find_child (root, "Cmpnd", TRUE);
   self->fractions = self->material_count = self->scale = self->cons = NULL;
-  self->exporter_version = _mshed_dfm_read_string (self->exporter);
-  self->skeleton_text = _mshed_dfm_read_string (self->skeleton_name);
+  self->exporter_version = index_string (self, self->exporter);
+  self->skeleton_text = index_string (self, self->skeleton_name);
 
   index_materials (self);
   index_meshes (self);

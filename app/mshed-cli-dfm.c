@@ -35,7 +35,7 @@ mshed_cli_validate_utf (GBytes            *bytes,
                         gboolean          *dfm,
                         GError           **error)
 {
-  g_autoptr(MshedUtf) utf = mshed_utf_parse (bytes, mode, diags, error);
+  g_autoptr(MshedUtf) utf = mshed_utf_parse_readonly (bytes, mode, diags, error);
   g_autoptr(MshedDfm) view = NULL;
 
   *dfm = mshed_dfm_file_is_dfm (path, utf);

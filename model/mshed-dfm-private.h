@@ -62,7 +62,7 @@ typedef struct {
   MshedUtfNode *dir;
   MshedUtfNode *hardpoints;
   MshedUtfNode *files[DFM_N_BONE];
-  GArray       *hps;                 /* DfmHardpoint */
+  GArray       *hps;                 /* DfmHardpoint; NULL while there is none */
   gint          part;                /* -1: detached */
   gint          parent;              /* through Cons, -1 */
 } DfmBone;
@@ -107,6 +107,7 @@ struct _MshedDfm {
   MshedUtfNode *cons;
   char         *exporter_version;
   char         *skeleton_text;
+  GPtrArray    *strings;             /* the index's string copies (a read-only tree: fewer) */
 
   GArray       *meshes;              /* DfmMesh */
   GArray       *parts;               /* DfmPart */

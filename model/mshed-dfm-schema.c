@@ -326,6 +326,10 @@ mshed_dfm_schema_find_field (const MshedDfmTableInfo *table,
 #define N_SCOPES (MSHED_DFM_SCOPE_MATERIAL + 1)
 G_STATIC_ASSERT (MSHED_DFM_N_TABLES < G_MAXUINT8);
 
+/* the length of each table's node name, set with the scope index: with the first byte it rules
+ * out most names without a compare */
+static gsize node_len[MSHED_DFM_N_TABLES];
+
 /* the tables of each scope, in table order, ending with G_MAXUINT8: a lookup compares only the
  * names of its own scope */
 static const guint8 *
@@ -336,6 +340,8 @@ scope_tables (MshedDfmScope scope)
 
   if (g_once_init_enter (&ready))
     {
+      for (guint i = 0; i < MSHED_DFM_N_TABLES; i++)
+        node_len[i] = tables[i].node ? strlen (tables[i].node) : 0;
       for (guint sc = 0; sc < N_SCOPES; sc++)
         {
           guint n = 0;
@@ -361,14 +367,20 @@ MshedDfmTable
 mshed_dfm_schema_table_in_scope (MshedDfmScope  scope,
                                  const char    *node_name)
 {
-  /* the first byte, folded (docs/utf.md §3.4), rules out most names without a full compare */
+  /* the length and the first byte, folded (docs/utf.md §3.4), rule out most names without a
+   * full compare */
   guint8 first = mshed_utf_name_fold ((guint8) node_name[0]);
+  const guint8 *in_scope;
+  gsize len;
 
   if ((guint) scope >= N_SCOPES)
     return MSHED_DFM_TABLE_NONE;
-  for (const guint8 *i = scope_tables (scope); *i != G_MAXUINT8; i++)
-    if (mshed_utf_name_fold ((guint8) tables[*i].node[0]) == first
-        && mshed_utf_name_compare (tables[*i].node, node_name) == 0)
+  in_scope = scope_tables (scope);
+  len = strlen (node_name);
+  for (const guint8 *i = in_scope; *i != G_MAXUINT8; i++)
+    if (node_len[*i] == len && mshed_utf_name_fold ((guint8) tables[*i].node[0]) == first
+        && (memcmp (tables[*i].node, node_name, len) == 0  /* as retail spells it */
+            || mshed_utf_name_compare (tables[*i].node, node_name) == 0))
       return tables[*i].id;
   return MSHED_DFM_TABLE_NONE;
 }

@@ -1113,7 +1113,7 @@ check_bones (Ctx *c)
                   NULL, _("%s: bone %u is named by no part: a detached bone, the frame of the "
                           "host model it attaches to (dfm.md §10.4; kept)"), path, i);
         }
-      for (guint h = 0; h < b->hps->len; h++)
+      for (guint h = 0; b->hps && h < b->hps->len; h++)
         {
           const DfmHardpoint *hp = &g_array_index (b->hps, DfmHardpoint, h);
 

@@ -80,20 +80,26 @@ find_child (const MshedUtfNode *dir,
 }
 
 /* Names are looked up ignoring ASCII case (docs/utf.md §3.4); the first of equal names wins.
- * Hash tables keep the index linear in the number of nodes, however many a file holds. */
+ * Hash tables keep the index linear in the number of nodes, however many a file holds. A
+ * table that copies its keys (@copy) outlives edits that rename nodes; one that borrows them
+ * is for names that live as long as the index (strings it holds, the nodes of a read-only
+ * tree). */
 static GHashTable *
-name_table_new (void)
+name_table_new (gboolean copy)
 {
-  return g_hash_table_new_full (mshed_utf_name_hash, mshed_utf_name_equal, g_free, NULL);
+  return g_hash_table_new_full (mshed_utf_name_hash, mshed_utf_name_equal,
+                                copy ? g_free : NULL, NULL);
 }
 
+/* Names go in last to first, so an earlier name replaces a later equal one and the first wins
+ * with one hash per name. */
 static void
-name_table_add (GHashTable *table,
+name_table_put (GHashTable *table,
+                gboolean    copy,
                 const char *name,
                 gint        index)
 {
-  if (!g_hash_table_contains (table, name))
-    g_hash_table_insert (table, g_strdup (name), GINT_TO_POINTER (index + 1));
+  g_hash_table_insert (table, copy ? g_strdup (name) : (char *) name, GINT_TO_POINTER (index + 1));
 }
 
 static gint
@@ -124,28 +130,11 @@ index_files (const MshedUtfNode *dir,
 }
 
 static void
-clear_group (gpointer data)
-{
-  DfmGroup *g = data;
-
-  g_free (g->material_name);
-}
-
-static void
 clear_mesh (gpointer data)
 {
   DfmMesh *m = data;
 
   g_clear_pointer (&m->groups, g_array_unref);
-}
-
-static void
-clear_part (gpointer data)
-{
-  DfmPart *p = data;
-
-  g_free (p->object_name);
-  g_free (p->file_name);
 }
 
 static void
@@ -156,13 +145,24 @@ clear_bone (gpointer data)
   g_clear_pointer (&b->hps, g_array_unref);
 }
 
-static void
-clear_material (gpointer data)
+/* A string payload for the index, as _mshed_dfm_read_string reads it: in a read-only tree the
+ * payload itself when a NUL ends it there, else a copy that the index keeps (@self->strings). */
+static char *
+index_string (MshedDfm           *self,
+              const MshedUtfNode *node)
 {
-  DfmMaterial *m = data;
+  gsize size;
+  const guint8 *data;
+  char *copy;
 
-  g_free (m->type);
-  g_free (m->dt_name);
+  if (node == NULL || mshed_utf_node_is_directory (node))
+    return NULL;
+  data = mshed_utf_node_peek_data (node, &size);
+  if (data && size && mshed_utf_is_readonly (self->utf) && memchr (data, 0, size))
+    return (char *) data;
+  copy = _mshed_dfm_read_string (node);
+  g_ptr_array_add (self->strings, copy);
+  return copy;
 }
 
 static GArray *
@@ -193,7 +193,7 @@ index_meshes (MshedDfm *self)
       m.face_groups = find_child (c, "Face_groups", TRUE);
       m.geometry = find_child (c, "Geometry", TRUE);
       m.count = find_child (m.face_groups, "Count", FALSE);
-      m.groups = new_array (sizeof (DfmGroup), clear_group);
+      m.groups = new_array (sizeof (DfmGroup), NULL);
       if (m.geometry)
         index_files (m.geometry, MSHED_DFM_SCOPE_GEOMETRY, DFM_GEO_BASE, DFM_N_GEO, m.files);
       for (MshedUtfNode *g = m.face_groups ? mshed_utf_node_get_first_child (m.face_groups) : NULL;
@@ -207,7 +207,7 @@ index_meshes (MshedDfm *self)
           group.dir = g;
           index_files (g, MSHED_DFM_SCOPE_GROUP, DFM_GROUP_BASE, DFM_N_GROUP, group.files);
           group.material_name =
-            _mshed_dfm_read_string (group.files[MSHED_DFM_TABLE_MATERIAL_NAME - DFM_GROUP_BASE]);
+            index_string (self, group.files[MSHED_DFM_TABLE_MATERIAL_NAME - DFM_GROUP_BASE]);
           group.material = group.material_name ? mshed_dfm_find_material (self, group.material_name)
                                                 : -1;
           g_array_append_val (m.groups, group);
@@ -231,13 +231,14 @@ index_materials (MshedDfm *self)
             continue;
           m.dir = c;
           index_files (c, MSHED_DFM_SCOPE_MATERIAL, DFM_MAT_BASE, DFM_N_MAT, m.files);
-          m.type = _mshed_dfm_read_string (m.files[MSHED_DFM_TABLE_MATERIAL_TYPE - DFM_MAT_BASE]);
-          m.dt_name =
-            _mshed_dfm_read_string (m.files[MSHED_DFM_TABLE_MATERIAL_DT_NAME - DFM_MAT_BASE]);
-          name_table_add (self->material_by_name, mshed_utf_node_get_name (c),
-                          (gint) self->materials->len);
+          m.type = index_string (self, m.files[MSHED_DFM_TABLE_MATERIAL_TYPE - DFM_MAT_BASE]);
+          m.dt_name = index_string (self, m.files[MSHED_DFM_TABLE_MATERIAL_DT_NAME - DFM_MAT_BASE]);
           g_array_append_val (self->materials, m);
         }
+      for (guint i = self->materials->len; i > 0; i--)
+        name_table_put (self->material_by_name, !mshed_utf_is_readonly (self->utf),
+                        mshed_utf_node_get_name (g_array_index (self->materials, DfmMaterial,
+                                                                i - 1).dir), (gint) i - 1);
     }
   if (self->texture_library)
     for (MshedUtfNode *c = mshed_utf_node_get_first_child (self->texture_library); c;
@@ -266,6 +267,8 @@ index_hardpoints (DfmBone *bone)
           hp.dir = c;
           hp.revolute = k == 1;
           index_files (c, MSHED_DFM_SCOPE_HARDPOINT, DFM_HP_BASE, DFM_N_HP, hp.files);
+          if (bone->hps == NULL)
+            bone->hps = g_array_new (FALSE, TRUE, sizeof (DfmHardpoint));
           g_array_append_val (bone->hps, hp);
         }
     }
@@ -287,12 +290,14 @@ index_bones_and_parts (MshedDfm *self)
       b.dir = c;
       b.part = -1;
       b.parent = -1;
-      b.hps = g_array_new (FALSE, TRUE, sizeof (DfmHardpoint));
       index_files (c, MSHED_DFM_SCOPE_BONE, DFM_BONE_BASE, DFM_N_BONE, b.files);
       index_hardpoints (&b);
-      name_table_add (self->bone_by_dir, mshed_utf_node_get_name (c), (gint) self->bones->len);
       g_array_append_val (self->bones, b);
     }
+  for (guint i = self->bones->len; i > 0; i--)
+    name_table_put (self->bone_by_dir, !mshed_utf_is_readonly (self->utf),
+                    mshed_utf_node_get_name (g_array_index (self->bones, DfmBone, i - 1).dir),
+                    (gint) i - 1);
 
   if (self->cmpnd == NULL)
     return;
@@ -308,8 +313,8 @@ index_bones_and_parts (MshedDfm *self)
         continue;
       p.dir = c;
       index_files (c, MSHED_DFM_SCOPE_PART, DFM_PART_BASE, DFM_N_PART, p.files);
-      p.object_name = _mshed_dfm_read_string (p.files[MSHED_DFM_TABLE_OBJECT_NAME - DFM_PART_BASE]);
-      p.file_name = _mshed_dfm_read_string (p.files[MSHED_DFM_TABLE_FILE_NAME - DFM_PART_BASE]);
+      p.object_name = index_string (self, p.files[MSHED_DFM_TABLE_OBJECT_NAME - DFM_PART_BASE]);
+      p.file_name = index_string (self, p.files[MSHED_DFM_TABLE_FILE_NAME - DFM_PART_BASE]);
       p.bone = p.file_name ? name_table_find (self->bone_by_dir, p.file_name) : -1;
       p.claimed_by = -1;
       if (p.bone >= 0)
@@ -321,9 +326,14 @@ index_bones_and_parts (MshedDfm *self)
           else
             p.claimed_by = b->part;
         }
-      if (p.bone >= 0 && p.claimed_by < 0 && p.object_name)
-        name_table_add (self->bone_by_object, p.object_name, p.bone);
       g_array_append_val (self->parts, p);
+    }
+  for (guint i = self->parts->len; i > 0; i--)
+    {
+      const DfmPart *p = &g_array_index (self->parts, DfmPart, i - 1);
+
+      if (p->bone >= 0 && p->claimed_by < 0 && p->object_name)
+        name_table_put (self->bone_by_object, FALSE, p->object_name, p->bone);
     }
 }
 
@@ -428,8 +438,8 @@ clear_index (MshedDfm *self)
   g_clear_pointer (&self->bone_by_object, g_hash_table_unref);
   g_clear_pointer (&self->bone_by_dir, g_hash_table_unref);
   g_clear_pointer (&self->material_by_name, g_hash_table_unref);
-  g_clear_pointer (&self->exporter_version, g_free);
-  g_clear_pointer (&self->skeleton_text, g_free);
+  self->exporter_version = self->skeleton_text = NULL;
+  g_clear_pointer (&self->strings, g_ptr_array_unref);
 }
 
 /**
@@ -447,15 +457,16 @@ mshed_dfm_refresh (MshedDfm *self)
   g_return_if_fail (self != NULL);
   clear_index (self);
   self->meshes = new_array (sizeof (DfmMesh), clear_mesh);
-  self->parts = new_array (sizeof (DfmPart), clear_part);
+  self->parts = new_array (sizeof (DfmPart), NULL);
   self->bones = new_array (sizeof (DfmBone), clear_bone);
   self->cons_files = g_array_new (FALSE, TRUE, sizeof (DfmConsFile));
   self->joint_status = g_array_new (FALSE, TRUE, sizeof (DfmJointStatus));
-  self->materials = new_array (sizeof (DfmMaterial), clear_material);
+  self->materials = new_array (sizeof (DfmMaterial), NULL);
+  self->strings = g_ptr_array_new_with_free_func (g_free);
   self->textures = g_ptr_array_new ();
-  self->bone_by_object = name_table_new ();
-  self->bone_by_dir = name_table_new ();
-  self->material_by_name = name_table_new ();
+  self->bone_by_object = name_table_new (FALSE);  /* the parts' strings */
+  self->bone_by_dir = name_table_new (!mshed_utf_is_readonly (self->utf));
+  self->material_by_name = name_table_new (!mshed_utf_is_readonly (self->utf));
   self->n_joints = 0;
 
   root = mshed_utf_get_root (self->utf);
@@ -467,8 +478,8 @@ mshed_dfm_refresh (MshedDfm *self)
   self->skeleton_name = find_child (self->skeleton, "Name", FALSE);
   self->cmpnd = find_child (root, "Cmpnd", TRUE);
   self->fractions = self->material_count = self->scale = self->cons = NULL;
-  self->exporter_version = _mshed_dfm_read_string (self->exporter);
-  self->skeleton_text = _mshed_dfm_read_string (self->skeleton_name);
+  self->exporter_version = index_string (self, self->exporter);
+  self->skeleton_text = index_string (self, self->skeleton_name);
 
   index_materials (self);
   index_meshes (self);
@@ -637,6 +648,12 @@ _mshed_dfm_group_at (const MshedDfm *self,
   return m && group < m->groups->len ? &g_array_index (m->groups, DfmGroup, group) : NULL;
 }
 
+static guint
+n_hardpoints (const DfmBone *bone)
+{
+  return bone->hps ? bone->hps->len : 0;
+}
+
 static const DfmBone *
 bone_at (const MshedDfm *self,
          guint           bone)
@@ -711,7 +728,7 @@ mshed_dfm_find_node (const MshedDfm *self,
       return (bone = bone_at (self, a)) ? slot (bone->files, table, DFM_BONE_BASE, DFM_N_BONE)
                                         : NULL;
     case MSHED_DFM_SCOPE_HARDPOINT:
-      if ((bone = bone_at (self, a)) == NULL || b >= bone->hps->len)
+      if ((bone = bone_at (self, a)) == NULL || b >= n_hardpoints (bone))
         return NULL;
       return slot (g_array_index (bone->hps, DfmHardpoint, b).files, table, DFM_HP_BASE,
                    DFM_N_HP);
@@ -1076,7 +1093,7 @@ mshed_dfm_get_bone (const MshedDfm *self,
   d = bits ? mshed_utf_node_peek_data (bits, &size) : NULL;
   out->has_lod_bits = d != NULL && size >= 1;
   out->lod_bits = out->has_lod_bits ? d[0] : 0;
-  out->n_hardpoints = b->hps->len;
+  out->n_hardpoints = n_hardpoints (b);
   return TRUE;
 }
 
@@ -1101,7 +1118,7 @@ mshed_dfm_get_hardpoint (const MshedDfm    *self,
   const DfmHardpoint *hp;
 
   *out = defaults;
-  if (b == NULL || index >= b->hps->len)
+  if (b == NULL || index >= n_hardpoints (b))
     return FALSE;
   hp = &g_array_index (b->hps, DfmHardpoint, index);
   out->node = hp->dir;

@@ -98,11 +98,16 @@ mshed_utf_name_compare (const char *a,
 
   for (;; p++, q++)
     {
-      guint8 ca = mshed_utf_name_fold (*p);
-      guint8 cb = mshed_utf_name_fold (*q);
+      guint8 ca = *p, cb = *q;
 
       if (ca != cb)
-        return ca < cb ? -1 : 1;
+        {
+          /* names mostly agree byte for byte: fold only where they differ */
+          ca = mshed_utf_name_fold (ca);
+          cb = mshed_utf_name_fold (cb);
+          if (ca != cb)
+            return ca < cb ? -1 : 1;
+        }
       if (ca == 0)
         return 0;
     }
@@ -157,18 +162,35 @@ mshed_utf_name_to_display (const char *name)
 {
   GString *s = g_string_new (NULL);
 
+  mshed_utf_name_append_display (s, name);
+  return g_string_free (s, FALSE);
+}
+
+/**
+ * mshed_utf_name_append_display:
+ *
+ * Appends mshed_utf_name_to_display (@name) to @out.
+ */
+void
+mshed_utf_name_append_display (GString    *out,
+                               const char *name)
+{
   for (const guint8 *p = (const guint8 *) name; *p; p++)
     {
       gunichar c = *p;
 
+      if (c >= 0x20 && c < 0x7F)
+        {
+          g_string_append_c (out, (char) c);  /* ASCII, what retail names are */
+          continue;
+        }
       if (c >= 0x80 && c < 0xA0)
         c = cp1252_high[c - 0x80];
       if (c < 0x20 || c == 0x7F)
-        g_string_append_printf (s, "\\x%02X", *p);
+        g_string_append_printf (out, "\\x%02X", *p);
       else
-        g_string_append_unichar (s, c);
+        g_string_append_unichar (out, c);
     }
-  return g_string_free (s, FALSE);
 }
 
 /* Timestamps, docs/utf.md §5.1 and §2 -------------------------------------------------- */
@@ -269,12 +291,23 @@ mshed_utf_filetime_from_datetime (GDateTime *time)
 gboolean
 mshed_utf_is_string_leaf_name (const char *name)
 {
-  static const char *const names[] = {
-    "Exporter Version", "Material_name", "Name", "Object name", "File name", "Type", "Dt_name",
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-    if (mshed_utf_name_compare (name, names[i]) == 0)
-      return TRUE;
-  return FALSE;
+  /* by length, so most names need no compare */
+  switch (strlen (name))
+    {
+    case 4:
+      return mshed_utf_name_compare (name, "Name") == 0
+             || mshed_utf_name_compare (name, "Type") == 0;
+    case 7:
+      return mshed_utf_name_compare (name, "Dt_name") == 0;
+    case 9:
+      return mshed_utf_name_compare (name, "File name") == 0;
+    case 11:
+      return mshed_utf_name_compare (name, "Object name") == 0;
+    case 13:
+      return mshed_utf_name_compare (name, "Material_name") == 0;
+    case 16:
+      return mshed_utf_name_compare (name, "Exporter Version") == 0;
+    default:
+      return FALSE;
+    }
 }

@@ -39,6 +39,8 @@ guint           mshed_utf_name_hash           (gconstpointer      name);
 gboolean        mshed_utf_name_equal          (gconstpointer      a,
                                                gconstpointer      b);
 char           *mshed_utf_name_to_display     (const char        *name);
+void            mshed_utf_name_append_display (GString           *out,
+                                               const char        *name);
 gboolean        mshed_utf_dos_time_decode     (guint32            value,
                                                MshedUtfDosTime   *out);
 guint32         mshed_utf_dos_time_encode     (GDateTime         *time);

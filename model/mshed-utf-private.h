@@ -32,8 +32,8 @@ enum {
 typedef struct {
   guint32  slot;            /* offset of the entry in the tree block */
   guint32  f[N_FIELDS];     /* the raw fields */
-  char    *name;            /* the name as read */
-  GBytes  *data;            /* file: the payload, a slice of the source */
+  char    *name;            /* the name as read (read-only parse: the node's, not owned) */
+  GBytes  *data;            /* file: the payload, a slice of the source (read-only: NULL) */
   guint64  ext_start;       /* file: absolute offset of the payload */
   guint64  ext_len;         /* file: bytes it occupies, max (allocated, used) within the file */
   guint    is_file : 1;
@@ -45,8 +45,10 @@ struct _MshedUtfNode {
   MshedUtfNode *last_child;
   MshedUtfNode *prev;
   MshedUtfNode *next;
-  char         *name;
-  GBytes       *data;          /* files only, never NULL for a file */
+  char         *name;          /* read-only parse: in the source or the arena, not owned */
+  GBytes       *data;          /* files only, never NULL for a file (read-only parse: NULL) */
+  const guint8 *peek;          /* read-only parse: a file's payload in the source */
+  gsize         peek_len;
   guint32       attributes;
   guint32       sharing;
   guint32       times[3];      /* create, access, modify */
@@ -73,6 +75,11 @@ struct _MshedUtf {
   guint          patchable : 1;  /* regions and entries do not overlap: edits can be patched */
   guint          modified : 1;
   gint           canonical;    /* -1 unknown, else whether the source is canonical */
+  guint          readonly : 1; /* mshed_utf_parse_readonly: no edits, nodes in the arena */
+  GPtrArray     *arena;        /* read-only: blocks of nodes and copied names, freed at once */
+  MshedUtfNode  *block;        /* read-only: the block nodes are taken from */
+  guint          block_used;
+  guint          block_size;
 };
 
 /* three-way comparison for qsort callbacks */
@@ -88,6 +95,10 @@ guint64       _mshed_utf_next_source_id (void);
 MshedUtfNode *_mshed_utf_node_alloc   (gboolean      is_dir,
                                        const char   *name,
                                        GBytes       *data);
+MshedUtfNode *_mshed_utf_arena_node   (MshedUtf     *self);
+char         *_mshed_utf_arena_strndup (MshedUtf    *self,
+                                        const char  *str,
+                                        gsize        len);
 void          _mshed_utf_append_child (MshedUtfNode *parent,
                                        MshedUtfNode *child);
 const MshedUtfSource *_mshed_utf_node_source (const MshedUtf     *self,

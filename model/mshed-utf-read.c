@@ -35,6 +35,7 @@ typedef struct {
   guint8           *occupied;    /* one bit per tree byte that belongs to an entry read */
   guint8           *starts;      /* one bit per tree offset where an entry was read */
   guint32           valid_time;  /* the last DOS time found valid (entries mostly share one) */
+  gboolean          readonly;    /* mshed_utf_parse_readonly: arena nodes, names not copied */
 } Reader;
 
 typedef struct {
@@ -66,37 +67,25 @@ bit_set (guint8 *bits,
   bits[i >> 3] |= (guint8) (1u << (i & 7));
 }
 
-/* the mask of bits @from..@to - 1 of one byte (0 <= from < to <= 8) */
-static inline guint8
-byte_mask (guint from,
-           guint to)
-{
-  return (guint8) ((0xFFu << from) & (0xFFu >> (8 - to)));
-}
-
-/* Sets (@set) or tests bits @from..@to - 1 a byte at a time. Returns whether any was set
- * before. */
-static gboolean
-bits_range (guint8  *bits,
+/* Sets (@set) or tests the 44 bits of the entry at tree offset @from in one 64-bit word (the
+ * bitmaps have 8 spare bytes; 7 + 44 bits fit). Returns whether any was set before. */
+static inline gboolean
+entry_bits (guint8  *bits,
             guint64  from,
-            guint64  to,
             gboolean set)
 {
-  guint8 any = 0;
+  guint64 mask = ((G_GUINT64_CONSTANT (1) << MSHED_UTF_ENTRY_SIZE) - 1) << (from & 7);
+  guint64 word;
 
-  while (from < to)
+  memcpy (&word, bits + (from >> 3), sizeof word);
+  word = GUINT64_FROM_LE (word);
+  if (set)
     {
-      guint64 byte = from >> 3;
-      guint lo = (guint) (from & 7);
-      guint hi = to - (byte << 3) >= 8 ? 8 : (guint) (to - (byte << 3));
-      guint8 mask = byte_mask (lo, hi);
+      guint64 out = GUINT64_TO_LE (word | mask);
 
-      any |= bits[byte] & mask;
-      if (set)
-        bits[byte] |= mask;
-      from = (byte << 3) + hi;
+      memcpy (bits + (from >> 3), &out, sizeof out);
     }
-  return any != 0;
+  return (word & mask) != 0;
 }
 
 static gboolean
@@ -315,12 +304,17 @@ read_name (Reader       *r,
                  _("UTF entry at tree offset %u, field nameOffset: %u is not inside the %" PRIu64
                    " used bytes of the dictionary"), slot, name_offset, r->names_used))
         return NULL;
-      return g_strdup ("");
+      return r->readonly ? (char *) "" : g_strdup ("");
     }
   start = r->data + r->h.names_offset + name_offset;
   avail = (gsize) (r->names_used - name_offset);
   nul = memchr (start, 0, avail);
-  name = g_strndup ((const char *) start, nul ? (gsize) (nul - start) : avail);
+  if (r->readonly && nul)
+    name = (char *) start;  /* NUL-terminated in the source, which the container keeps */
+  else if (r->readonly)
+    name = _mshed_utf_arena_strndup (r->utf, (const char *) start, avail);
+  else
+    name = g_strndup ((const char *) start, nul ? (gsize) (nul - start) : avail);
   if (nul == NULL)
     {
       g_autofree char *where = parent ? path_for (parent, name) : g_strdup ("\\");
@@ -331,6 +325,15 @@ read_name (Reader       *r,
     }
   *ok = TRUE;
   return name;
+}
+
+/* a name read_name gave that no node took */
+static void
+drop_name (Reader *r,
+           char   *name)
+{
+  if (!r->readonly)
+    g_free (name);
 }
 
 /* Reads the entry at tree offset @slot (already checked to lie in the tree block) into a new
@@ -349,10 +352,14 @@ read_entry (Reader       *r,
   gboolean name_ok, dir_bit, file_bit, is_dir;
   guint32 attr;
 
+  G_STATIC_ASSERT (sizeof s.f == MSHED_UTF_ENTRY_SIZE);
+  memcpy (s.f, r->data + at, sizeof s.f);  /* the 11 little-endian fields */
+#if G_BYTE_ORDER != G_LITTLE_ENDIAN
   for (guint i = 0; i < N_FIELDS; i++)
-    s.f[i] = mshed_read_u32 (r->data + at + 4 * i);
+    s.f[i] = GUINT32_FROM_LE (s.f[i]);
+#endif
   s.slot = slot;
-  bits_range (r->occupied, slot, (guint64) slot + MSHED_UTF_ENTRY_SIZE, TRUE);
+  entry_bits (r->occupied, slot, TRUE);
   bit_set (r->starts, slot);
 
   s.name = read_name (r, parent, slot, s.f[F_NAME], &name_ok);
@@ -370,7 +377,7 @@ read_entry (Reader       *r,
             "fileAttributes", at + 8,
             _("UTF root entry, field fileAttributes: 0x%X has no directory bit 0x10; the "
               "root must be a directory"), attr);
-      g_free (s.name);
+      drop_name (r, s.name);
       return NULL;
     }
   if (dir_bit == file_bit
@@ -380,7 +387,7 @@ read_entry (Reader       *r,
                 _("UTF entry %s, field fileAttributes: 0x%X should have exactly one of the "
                   "bits 0x10 (directory) and 0x80 (file)"), ENTRY_PATH, attr))
     {
-      g_free (s.name);
+      drop_name (r, s.name);
       return NULL;
     }
 
@@ -416,7 +423,7 @@ read_entry (Reader       *r,
                 at + 16, _("UTF entry %s, field childOffset: the payload starts at %" PRIu64
                            " (dataOffset %u + %u), past the end of the %zu-byte file"),
                 ENTRY_PATH, start, r->h.data_offset, s.f[F_CHILD], r->len);
-          g_free (s.name);
+          drop_name (r, s.name);
           return NULL;
         }
       if (!mshed_range_ok (start, used, r->len))
@@ -426,7 +433,7 @@ read_entry (Reader       *r,
                 at + 24, _("UTF entry %s, field dataSizeUsed: the payload %" PRIu64 "..%" PRIu64
                            " runs past the end of the %zu-byte file"),
                 ENTRY_PATH, start, start + used, r->len);
-          g_free (s.name);
+          drop_name (r, s.name);
           return NULL;
         }
       if (used > alloc)
@@ -448,11 +455,24 @@ read_entry (Reader       *r,
       s.is_file = TRUE;
       s.ext_start = start;
       s.ext_len = MIN ((guint64) MAX (alloc, used), r->len - start);
-      s.data = g_bytes_new_from_bytes (r->utf->source, start, used);
+      if (!r->readonly)
+        s.data = g_bytes_new_from_bytes (r->utf->source, start, used);
     }
 
   g_array_append_val (r->utf->src, s);
-  node = _mshed_utf_node_alloc (is_dir, s.name, s.data);
+  if (r->readonly)
+    {
+      node = _mshed_utf_arena_node (r->utf);
+      node->is_dir = is_dir ? 1 : 0;
+      node->name = s.name;  /* the source's entry borrows it too (no clear function) */
+      if (!is_dir)
+        {
+          node->peek = r->data + (gsize) s.ext_start;
+          node->peek_len = s.f[F_USED];
+        }
+    }
+  else
+    node = _mshed_utf_node_alloc (is_dir, s.name, s.data);
   node->src = r->utf->src->len - 1;
   node->source_id = r->utf->source_id;
   node->attributes = attr;
@@ -490,7 +510,7 @@ read_tree (Reader *r)
   MshedUtfNode *root;
   Frame top;
 
-  r->occupied = g_malloc0 ((gsize) (tree_size / 8 + 1));
+  r->occupied = g_malloc0 ((gsize) (tree_size / 8 + 1 + 8));  /* + 8: entry_bits */
   r->starts = g_malloc0 ((gsize) (tree_size / 8 + 1));
 
   root = read_entry (r, NULL, 0);
@@ -525,7 +545,7 @@ read_tree (Reader *r)
                      fr->field_at, _("UTF entry %s, field %s: entry offset %u leads to an entry "
                                      "that is already part of the tree (a cycle)"),
                      HOLDER_PATH, fr->field, off);
-      if (bits_range (r->occupied, off, (guint64) off + MSHED_UTF_ENTRY_SIZE, FALSE))
+      if (entry_bits (r->occupied, off, FALSE))
         return fail (r, MSHED_MODEL_ERROR_CONTAINER, MSHED_CHECK_UTF_ENTRY_OVERLAP, HOLDER_PATH,
                      fr->field, fr->field_at,
                      _("UTF entry %s, field %s: the entry at tree offset %u overlaps another "
@@ -577,40 +597,65 @@ entry_at (Reader             *r,
   return (guint64) r->h.tree_offset + _mshed_utf_node_source (r->utf, node)->slot + 4 * field;
 }
 
-/* siblings up to this many are compared pairwise (a bounded cost per child); more go through
- * a hash table, so a hostile directory stays linear */
-#define DUPLICATE_PAIRWISE_MAX 8
+/* a cheap key that names equal ignoring case share: length, first and last byte folded */
+static guint64
+name_key (const char *name)
+{
+  gsize len = strlen (name);
+
+  if (len == 0)
+    return 0;
+  return ((guint64) len << 16) | ((guint) mshed_utf_name_fold ((guint8) name[0]) << 8)
+         | mshed_utf_name_fold ((guint8) name[len - 1]);
+}
+
+/* siblings up to this many are compared pairwise by a cheap key (a bounded cost per child);
+ * more go through a hash table, so a hostile directory stays linear */
+#define DUPLICATE_PAIRWISE_MAX 64
+
+static void
+report_duplicate (Reader             *r,
+                  const MshedUtfNode *c)
+{
+  g_autofree char *cpath = mshed_utf_node_dup_path (c);
+
+  note (r, MSHED_SEVERITY_WARNING, MSHED_CHECK_UTF_DUPLICATE_NAME, cpath,
+        "nameOffset", entry_at (r, c, F_NAME),
+        _("UTF entry %s: an earlier sibling has the same name, ignoring case; "
+          "lookups find only the first"), cpath);
+}
 
 static void
 check_duplicates (Reader             *r,
                   const MshedUtfNode *dir)
 {
   g_autoptr(GHashTable) seen = NULL;
+  guint64 keys[DUPLICATE_PAIRWISE_MAX];
   guint n = 0;
 
   for (MshedUtfNode *c = dir->first_child; c && n <= DUPLICATE_PAIRWISE_MAX; c = c->next)
     n++;
   if (n > DUPLICATE_PAIRWISE_MAX)
-    seen = g_hash_table_new (mshed_utf_name_hash, mshed_utf_name_equal);
-
-  for (MshedUtfNode *c = dir->first_child; c; c = c->next)
     {
-      gboolean duplicate = FALSE;
+      seen = g_hash_table_new (mshed_utf_name_hash, mshed_utf_name_equal);
+      for (MshedUtfNode *c = dir->first_child; c; c = c->next)
+        if (!g_hash_table_add (seen, c->name))
+          report_duplicate (r, c);
+      return;
+    }
 
-      if (seen)
-        duplicate = !g_hash_table_add (seen, c->name);
-      else
-        for (MshedUtfNode *e = dir->first_child; e != c && !duplicate; e = e->next)
-          duplicate = g_ascii_strcasecmp (e->name, c->name) == 0;
-      if (duplicate)
-        {
-          g_autofree char *cpath = mshed_utf_node_dup_path (c);
+  n = 0;
+  for (MshedUtfNode *c = dir->first_child; c; c = c->next, n++)
+    {
+      const MshedUtfNode *e = dir->first_child;
 
-          note (r, MSHED_SEVERITY_WARNING, MSHED_CHECK_UTF_DUPLICATE_NAME, cpath,
-                "nameOffset", entry_at (r, c, F_NAME),
-                _("UTF entry %s: an earlier sibling has the same name, ignoring case; "
-                  "lookups find only the first"), cpath);
-        }
+      keys[n] = name_key (c->name);
+      for (guint i = 0; i < n; i++, e = e->next)
+        if (keys[i] == keys[n] && mshed_utf_name_compare (e->name, c->name) == 0)
+          {
+            report_duplicate (r, c);
+            break;
+          }
     }
 }
 
@@ -716,7 +761,7 @@ check_layout (Reader *r)
   guint64 t0 = h->tree_offset, t1 = t0 + h->tree_size;
   guint64 n0 = h->names_offset, n1 = n0 + MAX (h->names_size_allocated, h->names_size_used);
   guint64 d0 = h->data_offset, d1 = d0, covered_end = d0, unreferenced = 0;
-  g_autoptr(GArray) ext = g_array_new (FALSE, FALSE, sizeof (Extent));
+  g_autoptr(GArray) ext = g_array_sized_new (FALSE, FALSE, sizeof (Extent), src->len);
   gboolean patchable = TRUE;
   guint64 at, prev_end = 0;
   Region regions[3];
@@ -735,7 +780,12 @@ check_layout (Reader *r)
       if (s->is_file)
         d1 = MAX (d1, e.end);
     }
-  g_array_sort (ext, extent_cmp);
+  for (guint i = 1; i < ext->len; i++)
+    if (extent_cmp (&g_array_index (ext, Extent, i - 1), &g_array_index (ext, Extent, i)) > 0)
+      {
+        g_array_sort (ext, extent_cmp);  /* files written in payload order need none */
+        break;
+      }
 
   /* regions against each other and the header */
   if (ranges_overlap (0, MSHED_UTF_HEADER_SIZE, t0, t1)
@@ -859,6 +909,63 @@ check_layout (Reader *r)
           (guint64) r->len - prev_end);
 }
 
+static MshedUtf *
+parse (GBytes            *bytes,
+       MshedMode          mode,
+       gboolean           readonly,
+       MshedDiagnostics  *diags,
+       GError           **error)
+{
+  g_autoptr(MshedUtf) utf = NULL;
+  Reader r = { 0 };
+  gboolean ok;
+
+  r.data = g_bytes_get_data (bytes, &r.len);
+  r.mode = mode;
+  r.diags = diags;
+  r.error = error;
+  r.readonly = readonly;
+  if (!read_header (&r))
+    return NULL;
+
+  utf = _mshed_utf_alloc ();
+  utf->source = g_bytes_ref (bytes);
+  utf->source_id = _mshed_utf_next_source_id ();
+  utf->header = r.h;
+  r.utf = utf;
+  if (readonly)
+    {
+      /* the entries borrow the nodes' names and have no payload slices */
+      guint bound = r.h.tree_size / MSHED_UTF_ENTRY_SIZE + 1;
+
+      /* the bitmaps keep entries apart, so the tree block holds at most @bound of them: one
+       * block of nodes and a source table that never grows (untouched pages cost nothing) */
+      g_array_unref (utf->src);
+      utf->src = g_array_sized_new (FALSE, FALSE, sizeof (MshedUtfSource), bound);
+      utf->readonly = TRUE;
+      utf->arena = g_ptr_array_new_with_free_func (g_free);
+      utf->block_size = bound;
+      utf->block = g_new (MshedUtfNode, bound);
+      g_ptr_array_add (utf->arena, utf->block);
+    }
+  else
+    {
+      g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+
+      utf->new_time = mshed_utf_dos_time_encode (now);
+    }
+
+  ok = read_tree (&r);
+  g_free (r.occupied);
+  g_free (r.starts);
+  if (!ok)
+    return NULL;
+
+  check_nodes (&r);
+  check_layout (&r);
+  return g_steal_pointer (&utf);
+}
+
 /**
  * mshed_utf_parse:
  * @bytes: the file (kept referenced: payloads are slices of it)
@@ -875,37 +982,27 @@ mshed_utf_parse (GBytes            *bytes,
                  MshedDiagnostics  *diags,
                  GError           **error)
 {
-  g_autoptr(MshedUtf) utf = NULL;
-  Reader r = { 0 };
-  gboolean ok;
-
   g_return_val_if_fail (bytes != NULL, NULL);
+  return parse (bytes, mode, FALSE, diags, error);
+}
 
-  r.data = g_bytes_get_data (bytes, &r.len);
-  r.mode = mode;
-  r.diags = diags;
-  r.error = error;
-  if (!read_header (&r))
-    return NULL;
-
-  utf = _mshed_utf_alloc ();
-  utf->source = g_bytes_ref (bytes);
-  utf->source_id = _mshed_utf_next_source_id ();
-  utf->header = r.h;
-  r.utf = utf;
-  {
-    g_autoptr(GDateTime) now = g_date_time_new_now_local ();
-
-    utf->new_time = mshed_utf_dos_time_encode (now);
-  }
-
-  ok = read_tree (&r);
-  g_free (r.occupied);
-  g_free (r.starts);
-  if (!ok)
-    return NULL;
-
-  check_nodes (&r);
-  check_layout (&r);
-  return g_steal_pointer (&utf);
+/**
+ * mshed_utf_parse_readonly:
+ *
+ * mshed_utf_parse for reading only (validation, inspection): the same checks and findings,
+ * but the nodes live in a few blocks freed with the container, names point into @bytes and a
+ * file's payload is only peeked (mshed_utf_node_peek_data; mshed_utf_node_get_data gives
+ * NULL). The tree cannot be edited, copied or written anew (those calls refuse it); its
+ * serialization in the preserve mode is @bytes.
+ *
+ * Returns: (transfer full) (nullable): the tree
+ */
+MshedUtf *
+mshed_utf_parse_readonly (GBytes            *bytes,
+                          MshedMode          mode,
+                          MshedDiagnostics  *diags,
+                          GError           **error)
+{
+  g_return_val_if_fail (bytes != NULL, NULL);
+  return parse (bytes, mode, TRUE, diags, error);
 }

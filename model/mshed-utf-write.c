@@ -731,6 +731,8 @@ mshed_utf_serialize (MshedUtf           *self,
                      GError            **error)
 {
   g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (!self->readonly || (mode == MSHED_UTF_WRITE_PRESERVE && !self->modified),
+                        NULL);
 
   if (out_repacked)
     *out_repacked = FALSE;

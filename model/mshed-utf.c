@@ -82,6 +82,38 @@ _mshed_utf_node_alloc (gboolean    is_dir,
   return node;
 }
 
+/* Read-only parse (mshed_utf_parse_readonly): nodes come from a block sized for the most
+ * entries the tree block can hold, freed with the container, so reading a file costs a few
+ * allocations, not two per entry. */
+MshedUtfNode *
+_mshed_utf_arena_node (MshedUtf *self)
+{
+  MshedUtfNode *node;
+
+  if (self->block == NULL || self->block_used == self->block_size)
+    {
+      self->block_size = MAX (self->block_size, 64u);
+      self->block = g_new (MshedUtfNode, self->block_size);
+      self->block_used = 0;
+      g_ptr_array_add (self->arena, self->block);
+    }
+  node = &self->block[self->block_used++];
+  *node = (MshedUtfNode) { .src = -1 };
+  return node;
+}
+
+/* a name the source does not end with a NUL, kept until the container goes */
+char *
+_mshed_utf_arena_strndup (MshedUtf   *self,
+                          const char *str,
+                          gsize       len)
+{
+  char *copy = g_strndup (str, len);
+
+  g_ptr_array_add (self->arena, copy);
+  return copy;
+}
+
 void
 _mshed_utf_append_child (MshedUtfNode *parent,
                          MshedUtfNode *child)
@@ -166,8 +198,9 @@ mshed_utf_unref (MshedUtf *self)
   g_return_if_fail (self != NULL);
   if (g_atomic_ref_count_dec (&self->ref_count))
     {
-      if (self->root)
+      if (self->root && !self->readonly)
         free_subtree (self->root);
+      g_clear_pointer (&self->arena, g_ptr_array_unref);
       g_clear_pointer (&self->source, g_bytes_unref);
       g_array_unref (self->src);
       g_free (self);
@@ -201,8 +234,12 @@ copy_node (const MshedUtfNode *n)
 MshedUtf *
 mshed_utf_copy (const MshedUtf *self)
 {
-  MshedUtf *copy = g_new0 (MshedUtf, 1);
-  g_autoptr(GHashTable) map = g_hash_table_new (NULL, NULL);
+  MshedUtf *copy;
+  g_autoptr(GHashTable) map = NULL;
+
+  g_return_val_if_fail (!self->readonly, NULL);
+  copy = g_new0 (MshedUtf, 1);
+  map = g_hash_table_new (NULL, NULL);
 
   g_atomic_ref_count_init (&copy->ref_count);
   copy->source = self->source ? g_bytes_ref (self->source) : NULL;
@@ -287,6 +324,18 @@ mshed_utf_set_new_entry_time (MshedUtf *self,
                               guint32   dos_time)
 {
   self->new_time = dos_time;
+}
+
+/**
+ * mshed_utf_is_readonly:
+ *
+ * Returns: whether the tree came from mshed_utf_parse_readonly (no edits; names and payloads
+ *   stay where the source has them)
+ */
+gboolean
+mshed_utf_is_readonly (const MshedUtf *self)
+{
+  return self->readonly;
 }
 
 /**
@@ -532,13 +581,30 @@ mshed_utf_node_get_name (const MshedUtfNode *node)
 char *
 mshed_utf_node_dup_path (const MshedUtfNode *node)
 {
-  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  GString *s = g_string_new (NULL);
+  /* the ancestors below the root, deepest first; the reader caps nesting, edits may not */
+  const MshedUtfNode *stack[64];
+  g_autofree const MshedUtfNode **heap = NULL;
+  const MshedUtfNode **up = stack;
+  guint depth = 0, size = G_N_ELEMENTS (stack);
+  GString *s = g_string_sized_new (64);
 
   for (; node && node->parent; node = node->parent)
-    g_ptr_array_add (names, mshed_utf_name_to_display (node->name));
-  for (guint i = names->len; i > 0; i--)
-    g_string_append_printf (s, "\\%s", (const char *) g_ptr_array_index (names, i - 1));
+    {
+      if (depth == size)
+        {
+          heap = g_renew (const MshedUtfNode *, heap, (gsize) size * 2);
+          if (up == stack)
+            memcpy (heap, stack, sizeof stack);
+          up = heap;
+          size *= 2;
+        }
+      up[depth++] = node;
+    }
+  while (depth > 0)
+    {
+      g_string_append_c (s, '\\');
+      mshed_utf_name_append_display (s, up[--depth]->name);
+    }
   if (s->len == 0)
     g_string_append_c (s, '\\');
   return g_string_free (s, FALSE);
@@ -580,8 +646,8 @@ mshed_utf_node_peek_data (const MshedUtfNode *node,
   if (node->data == NULL)
     {
       if (size)
-        *size = 0;
-      return NULL;
+        *size = node->peek_len;
+      return node->peek;
     }
   return g_bytes_get_data (node->data, size);
 }
@@ -662,8 +728,10 @@ MshedUtfNode *
 mshed_utf_node_new_directory (MshedUtf   *self,
                               const char *name)
 {
-  MshedUtfNode *node = _mshed_utf_node_alloc (TRUE, name, NULL);
+  MshedUtfNode *node;
 
+  g_return_val_if_fail (!self->readonly, NULL);
+  node = _mshed_utf_node_alloc (TRUE, name, NULL);
   stamp (self, node);
   return node;
 }
@@ -679,8 +747,10 @@ mshed_utf_node_new_file (MshedUtf   *self,
                          const char *name,
                          GBytes     *data)
 {
-  MshedUtfNode *node = _mshed_utf_node_alloc (FALSE, name, data);
+  MshedUtfNode *node;
 
+  g_return_val_if_fail (!self->readonly, NULL);
+  node = _mshed_utf_node_alloc (FALSE, name, data);
   stamp (self, node);
   return node;
 }
@@ -865,6 +935,7 @@ mshed_utf_insert_child (MshedUtf      *self,
                         MshedUtfNode  *node,
                         GError       **error)
 {
+  g_return_val_if_fail (!self->readonly, FALSE);
   g_return_val_if_fail (node != NULL && parent != NULL, FALSE);
   g_return_val_if_fail (node->parent == NULL && node != self->root, FALSE);
 
@@ -890,6 +961,7 @@ mshed_utf_insert_sibling (MshedUtf      *self,
                           MshedUtfNode  *node,
                           GError       **error)
 {
+  g_return_val_if_fail (!self->readonly, FALSE);
   g_return_val_if_fail (sibling != NULL, FALSE);
   if (sibling->parent == NULL)
     {
@@ -917,6 +989,7 @@ mshed_utf_remove (MshedUtf      *self,
                   MshedUtfNode **out_parent,
                   guint         *out_index)
 {
+  g_return_val_if_fail (!self->readonly, NULL);
   g_return_val_if_fail (node != NULL && node != self->root && node->parent != NULL, NULL);
   g_return_val_if_fail (in_tree (self, node), NULL);
 
@@ -944,6 +1017,7 @@ mshed_utf_move (MshedUtf      *self,
                 guint         *out_old_index,
                 GError       **error)
 {
+  g_return_val_if_fail (!self->readonly, FALSE);
   g_return_val_if_fail (node != NULL && new_parent != NULL, FALSE);
 
   if (node == self->root || node->parent == NULL || !in_tree (self, node))
@@ -982,6 +1056,7 @@ mshed_utf_rename (MshedUtf     *self,
 {
   char *old;
 
+  g_return_val_if_fail (!self->readonly, NULL);
   g_return_val_if_fail (node != NULL && name != NULL, NULL);
   old = node->name;
   node->name = g_strdup (name);
@@ -1004,6 +1079,7 @@ mshed_utf_set_data (MshedUtf     *self,
 {
   GBytes *old;
 
+  g_return_val_if_fail (!self->readonly, NULL);
   g_return_val_if_fail (node != NULL && data != NULL, NULL);
   g_return_val_if_fail (!node->is_dir, NULL);
   old = node->data;
@@ -1029,6 +1105,7 @@ mshed_utf_set_time (MshedUtf     *self,
 {
   guint32 old;
 
+  g_return_val_if_fail (!self->readonly, 0);
   g_return_val_if_fail (node != NULL && which <= MSHED_UTF_TIME_MODIFY, 0);
   old = node->times[which];
   node->times[which] = dos_time;

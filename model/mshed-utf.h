@@ -91,6 +91,10 @@ MshedUtf       *mshed_utf_parse               (GBytes            *bytes,
                                                MshedMode          mode,
                                                MshedDiagnostics  *diags,
                                                GError           **error);
+MshedUtf       *mshed_utf_parse_readonly      (GBytes            *bytes,
+                                               MshedMode          mode,
+                                               MshedDiagnostics  *diags,
+                                               GError           **error);
 MshedUtf       *mshed_utf_ref                 (MshedUtf          *self);
 void            mshed_utf_unref               (MshedUtf          *self);
 MshedUtf       *mshed_utf_copy                (const MshedUtf    *self);
@@ -103,6 +107,7 @@ guint32         mshed_utf_get_new_entry_time  (const MshedUtf    *self);
 void            mshed_utf_set_new_entry_time  (MshedUtf          *self,
                                                guint32            dos_time);
 gboolean        mshed_utf_is_modified         (const MshedUtf    *self);
+gboolean        mshed_utf_is_readonly         (const MshedUtf    *self);
 gboolean        mshed_utf_is_canonical        (MshedUtf          *self);
 gboolean        mshed_utf_is_patchable        (const MshedUtf    *self);
 guint           mshed_utf_get_n_nodes         (const MshedUtf    *self);

@@ -8,7 +8,9 @@
  * renamed, over generated heads, bodies and hands, in strict and tolerant mode. Nothing may
  * crash, hang or read out of bounds (CI runs this under ASan/UBSan); a load either fails with
  * a GError or gives a view whose every accessor can be called, and strict mode gives a view
- * only when the validator found no error. Set MSHED_FUZZ_ITERATIONS to run longer.
+ * only when the validator found no error. A view over the read-only parse of the same bytes
+ * (mshed_utf_parse_readonly, what `validate` reads) gives the same findings, truncated,
+ * flipped and inflated files included. Set MSHED_FUZZ_ITERATIONS to run longer.
  */
 #include "config.h"
 
@@ -21,6 +23,7 @@
 #include "mshed-dfm-validate.h"
 #include "mshed-error.h"
 #include "mshed-utf-generator.h"
+#include "utf-same-util.h"
 
 static guint64 sink;
 
@@ -28,6 +31,7 @@ typedef struct {
   guint failed;
   guint loaded;
   guint invalid;            /* loaded in tolerant mode with errors */
+  guint compared;           /* views over a read-only parse checked against the full one */
 } Stats;
 
 static guint64
@@ -201,12 +205,56 @@ try_view (MshedUtf *utf,
     }
 }
 
+/* the views over the full and the read-only parse of @in: the same findings and outcome */
+static void
+check_readonly (GBytes *in,
+                Stats  *stats)
+{
+  for (MshedMode mode = MSHED_MODE_STRICT; mode <= MSHED_MODE_TOLERANT; mode++)
+    {
+      g_autoptr(MshedDiagnostics) diags = mshed_diagnostics_new ();
+      g_autoptr(MshedDiagnostics) ro_diags = mshed_diagnostics_new ();
+      g_autoptr(MshedUtf) utf = mshed_utf_parse (in, mode, diags, NULL);
+      g_autoptr(MshedUtf) ro = mshed_utf_parse_readonly (in, mode, ro_diags, NULL);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GError) ro_error = NULL;
+      g_autoptr(MshedDfm) dfm = NULL;
+      g_autoptr(MshedDfm) ro_dfm = NULL;
+
+      t_assert_same_diagnostics (diags, ro_diags);
+      g_assert_true ((utf == NULL) == (ro == NULL));
+      if (utf == NULL)
+        continue;
+      dfm = mshed_dfm_new (utf, mode, diags, &error);
+      ro_dfm = mshed_dfm_new (ro, mode, ro_diags, &ro_error);
+      t_assert_same_diagnostics (diags, ro_diags);
+      g_assert_true ((dfm == NULL) == (ro_dfm == NULL));
+      if (error)
+        g_assert_cmpstr (error->message, ==, ro_error->message);
+      if (ro_dfm)
+        exercise (ro_dfm);
+      stats->compared++;
+    }
+}
+
+/* @utf after an edit, written out and read back both ways */
+static void
+check_readonly_tree (MshedUtf *utf,
+                     Stats    *stats)
+{
+  g_autoptr(GBytes) out = mshed_utf_serialize (utf, MSHED_UTF_WRITE_PRESERVE, NULL, NULL);
+
+  if (out)
+    check_readonly (out, stats);
+}
+
 static void
 try_bytes (GBytes *in,
            Stats  *stats)
 {
   g_autoptr(MshedUtf) utf = mshed_utf_parse (in, MSHED_MODE_TOLERANT, NULL, NULL);
 
+  check_readonly (in, stats);
   if (utf == NULL)
     {
       stats->failed++;
@@ -315,8 +363,9 @@ test_bit_flips (void)
       in = g_bytes_new_take (g_steal_pointer (&copy), len);
       try_bytes (in, &stats);
     }
-  g_test_message ("bit flips: %u refused, %u loaded (%u with errors)", stats.failed,
-                  stats.loaded, stats.invalid);
+  g_test_message ("bit flips: %u refused, %u loaded (%u with errors), %u read-only views",
+                  stats.failed, stats.loaded, stats.invalid, stats.compared);
+  g_assert_cmpuint (stats.compared, >, 0);
   g_assert_cmpuint (stats.loaded, >, 0);
   g_assert_cmpuint (stats.invalid, >, 0);
 }
@@ -364,13 +413,16 @@ test_inflated (void)
                 bad = g_bytes_new_take (g_steal_pointer (&copy), size);
                 g_bytes_unref (mshed_utf_set_data (utf, n, bad));
                 try_view (utf, &stats);
+                if (v % 4 == pos)  /* a sample: writing the file costs more than the view */
+                  check_readonly_tree (utf, &stats);
                 g_bytes_unref (mshed_utf_set_data (utf, n, keep));
               }
         }
     }
-  g_test_message ("inflated: %u refused, %u loaded (%u with errors)", stats.failed, stats.loaded,
-                  stats.invalid);
+  g_test_message ("inflated: %u refused, %u loaded (%u with errors), %u read-only views",
+                  stats.failed, stats.loaded, stats.invalid, stats.compared);
   g_assert_cmpuint (stats.invalid, >, 0);
+  g_assert_cmpuint (stats.compared, >, 0);
 }
 
 /* every node taken out in turn, and renamed, then put back (the tree edits' inverses) */
@@ -403,6 +455,8 @@ test_tree_edits (void)
           g_assert_true (mshed_utf_insert_child (utf, parent, index, n, NULL));
           old = mshed_utf_rename (utf, n, i % 2 ? "Mesh7" : "x.3db");
           try_view (utf, &stats);
+          if (i % 8 == 0)
+            check_readonly_tree (utf, &stats);
           g_free (mshed_utf_rename (utf, n, old));
         }
       again = mshed_utf_serialize (utf, MSHED_UTF_WRITE_PRESERVE, NULL, NULL);

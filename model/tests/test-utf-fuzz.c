@@ -8,7 +8,8 @@
  * misaligned entries) over generated files, in strict and tolerant mode. Nothing may crash,
  * hang or read out of bounds (CI runs this under ASan/UBSan); a load either fails with a
  * GError or gives a tree that can be walked, looked up, edited and written, and what is written
- * reads back in tolerant mode. Set MSHED_FUZZ_ITERATIONS to run longer.
+ * reads back in tolerant mode. The read-only parse (mshed_utf_parse_readonly) of every input
+ * gives the same findings, error and tree. Set MSHED_FUZZ_ITERATIONS to run longer.
  */
 #include "config.h"
 
@@ -19,6 +20,7 @@
 #include "mshed-error.h"
 #include "mshed-utf-generator.h"
 #include "mshed-utf.h"
+#include "utf-same-util.h"
 
 static guint64 sink;
 
@@ -106,6 +108,34 @@ exercise (MshedUtf *utf,
     }
 }
 
+/* the read-only parse of @in in @mode against the full one (@utf, @diags, @error) */
+static void
+check_readonly (GBytes                 *in,
+                MshedMode               mode,
+                MshedUtf               *utf,
+                const MshedDiagnostics *diags,
+                const GError           *error)
+{
+  g_autoptr(GError) ro_error = NULL;
+  g_autoptr(MshedDiagnostics) ro_diags = mshed_diagnostics_new ();
+  g_autoptr(MshedUtf) ro = mshed_utf_parse_readonly (in, mode, ro_diags, &ro_error);
+  g_autoptr(GBytes) same = NULL;
+
+  t_assert_same_diagnostics (diags, ro_diags);
+  if (utf == NULL)
+    {
+      g_assert_null (ro);
+      g_assert_error (ro_error, error->domain, error->code);
+      g_assert_cmpstr (ro_error->message, ==, error->message);
+      return;
+    }
+  g_assert_no_error (ro_error);
+  t_assert_same_tree (utf, ro);
+  walk (ro);
+  same = mshed_utf_serialize (ro, MSHED_UTF_WRITE_PRESERVE, NULL, NULL);
+  g_assert_true (g_bytes_equal (same, in));
+}
+
 static void
 try_parse (GBytes *in,
            Stats  *stats)
@@ -116,6 +146,7 @@ try_parse (GBytes *in,
       g_autoptr(MshedDiagnostics) diags = mshed_diagnostics_new ();
       g_autoptr(MshedUtf) utf = mshed_utf_parse (in, mode, diags, &error);
 
+      check_readonly (in, mode, utf, diags, error);
       if (utf == NULL)
         {
           g_assert_nonnull (error);

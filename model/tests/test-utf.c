@@ -15,6 +15,7 @@
 #include "mshed-diagnostic.h"
 #include "mshed-error.h"
 #include "mshed-utf.h"
+#include "utf-same-util.h"
 
 /* docs/utf.md §8: root `\` with one file `Name` = "abc\0", timestamps and filetime 0 */
 static const guint8 example[156] = {
@@ -674,6 +675,75 @@ test_duplicate_names (void)
     }
 }
 
+/* mshed_utf_parse_readonly: the same tree, with names and payloads left in the source; no
+ * edits */
+static void
+test_readonly (void)
+{
+  g_autoptr(GBytes) in = g_bytes_new_static (example, sizeof example);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MshedDiagnostics) diags = mshed_diagnostics_new ();
+  g_autoptr(MshedUtf) utf = mshed_utf_parse_readonly (in, MSHED_MODE_STRICT, diags, &error);
+  g_autoptr(GBytes) same = NULL;
+  MshedUtfNode *root, *file;
+  gsize size;
+  const guint8 *data;
+
+  g_assert_no_error (error);
+  g_assert_true (mshed_utf_is_readonly (utf));
+  g_assert_cmpuint (mshed_diagnostics_get_n_items (diags), ==, 0);
+  root = mshed_utf_get_root (utf);
+  file = mshed_utf_node_get_first_child (root);
+  g_assert_cmpstr (mshed_utf_node_get_name (root), ==, "\\");
+  g_assert_cmpstr (mshed_utf_node_get_name (file), ==, "Name");
+  g_assert_true ((const guint8 *) mshed_utf_node_get_name (file) == example + 144 + 2);
+  data = mshed_utf_node_peek_data (file, &size);
+  g_assert_cmpmem (data, size, "abc", 4);
+  g_assert_true (data == example + 152);
+  g_assert_null (mshed_utf_node_get_data (file));
+  g_assert_true (mshed_utf_lookup (utf, "NAME") == file);
+  same = mshed_utf_serialize (utf, MSHED_UTF_WRITE_PRESERVE, NULL, NULL);
+  g_assert_true (g_bytes_equal (same, in));
+
+  /* edits, copies and a canonical file need nodes of their own */
+  g_test_expect_message ("mshed-utf", G_LOG_LEVEL_CRITICAL, "*readonly*");
+  g_assert_null (mshed_utf_rename (utf, file, "Other"));
+  g_test_assert_expected_messages ();
+  g_test_expect_message ("mshed-utf", G_LOG_LEVEL_CRITICAL, "*readonly*");
+  g_assert_null (mshed_utf_copy (utf));
+  g_test_assert_expected_messages ();
+  g_test_expect_message ("mshed-utf", G_LOG_LEVEL_CRITICAL, "*readonly*");
+  g_assert_null (mshed_utf_serialize (utf, MSHED_UTF_WRITE_CANONICAL, NULL, NULL));
+  g_test_assert_expected_messages ();
+  g_assert_cmpstr (mshed_utf_node_get_name (file), ==, "Name");
+}
+
+/* a name the used dictionary does not end: the read-only tree keeps a copy of it */
+static void
+test_readonly_unterminated (void)
+{
+  g_autofree guint8 *cut = g_memdup2 (example, sizeof example);
+  g_autoptr(GBytes) in = NULL;
+  g_autoptr(MshedDiagnostics) full = mshed_diagnostics_new ();
+  g_autoptr(MshedDiagnostics) diags = mshed_diagnostics_new ();
+  g_autoptr(MshedUtf) a = NULL;
+  g_autoptr(MshedUtf) b = NULL;
+  MshedUtfNode *file;
+
+  mshed_write_u32 (cut + 32, 5);  /* namesSizeUsed: "\\\0Nam", no NUL after the name */
+  in = g_bytes_new_static (cut, sizeof example);
+  a = mshed_utf_parse (in, MSHED_MODE_TOLERANT, full, NULL);
+  b = mshed_utf_parse_readonly (in, MSHED_MODE_TOLERANT, diags, NULL);
+  g_assert_nonnull (a);
+  g_assert_nonnull (b);
+  file = mshed_utf_node_get_first_child (mshed_utf_get_root (b));
+  g_assert_cmpstr (mshed_utf_node_get_name (file), ==, "Nam");
+  g_assert_cmpint (mshed_diagnostics_get (diags, 0)->check, ==, MSHED_CHECK_UTF_NAME_NUL);
+  g_assert_cmpstr (mshed_diagnostics_get (diags, 0)->path, ==, "\\Nam");
+  t_assert_same_diagnostics (full, diags);
+  t_assert_same_tree (a, b);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -688,6 +758,8 @@ main (int   argc,
   g_test_add_func ("/model/utf/odd-read", test_odd_read);
   g_test_add_func ("/model/utf/depth", test_depth);
   g_test_add_func ("/model/utf/duplicate-names", test_duplicate_names);
+  g_test_add_func ("/model/utf/readonly", test_readonly);
+  g_test_add_func ("/model/utf/readonly-unterminated", test_readonly_unterminated);
   for (guint i = 0; i < G_N_ELEMENTS (rules); i++)
     {
       g_autofree char *path = g_strdup_printf ("/model/utf/rule/%s", rules[i].name);

@@ -788,20 +788,72 @@ name_references (MshedDocument *self,
   return refs;
 }
 
-/* The bone table (docs/dfm.md §10.1) as nodes, to follow it across a tree edit. */
-static GPtrArray *
-bone_nodes (MshedDocument *self)
-{
-  GPtrArray *bones = g_ptr_array_new ();
+/* The orders a tree edit can change, as nodes: levels (docs/dfm.md §3), parts (§8) and the
+ * bone table (§10.1). Stale rows and bone positions follow them across the edit. */
+typedef struct {
+  GPtrArray *levels;
+  GPtrArray *parts;
+  GPtrArray *bones;
+} TreeOrder;
 
+static void
+tree_order_clear (TreeOrder *order)
+{
+  g_clear_pointer (&order->levels, g_ptr_array_unref);
+  g_clear_pointer (&order->parts, g_ptr_array_unref);
+  g_clear_pointer (&order->bones, g_ptr_array_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (TreeOrder, tree_order_clear)
+
+static void
+tree_order_read (MshedDocument *self,
+                 TreeOrder     *order)
+{
+  order->levels = g_ptr_array_new ();
+  order->parts = g_ptr_array_new ();
+  order->bones = g_ptr_array_new ();
+  for (guint l = 0; self->dfm && l < mshed_dfm_get_n_levels (self->dfm); l++)
+    {
+      MshedDfmLevel level;
+
+      if (mshed_dfm_get_level (self->dfm, l, &level))
+        g_ptr_array_add (order->levels, level.node);
+    }
+  for (guint p = 0; self->dfm && p < mshed_dfm_get_n_parts (self->dfm); p++)
+    {
+      MshedDfmPart part;
+
+      if (mshed_dfm_get_part (self->dfm, p, &part))
+        g_ptr_array_add (order->parts, part.node);
+    }
   for (guint b = 0; self->dfm && b < mshed_dfm_get_n_bones (self->dfm); b++)
     {
       MshedDfmBone bone;
 
       if (mshed_dfm_get_bone (self->dfm, b, &bone))
-        g_ptr_array_add (bones, bone.node);
+        g_ptr_array_add (order->bones, bone.node);
     }
-  return bones;
+}
+
+/* old position -> new (G_MAXUINT: gone); NULL when nothing moved. */
+static guint *
+order_map (GPtrArray *before,
+           GPtrArray *after)
+{
+  g_autofree guint *map = g_new (guint, before->len + 1);
+  gboolean same = before->len == after->len;
+
+  for (guint i = 0; i < before->len; i++)
+    {
+      guint j;
+
+      map[i] = G_MAXUINT;
+      if (g_ptr_array_find (after, g_ptr_array_index (before, i), &j))
+        map[i] = j;
+      same = same && map[i] == i;
+    }
+  return same ? NULL : g_steal_pointer (&map);
 }
 
 /* Rewrites one file of u32 bone positions through @map (old position -> new). */
@@ -828,36 +880,57 @@ remap_bone_file (MshedDocument *self,
   utf_replace_payload_full (self, node, buf, size, FALSE);
 }
 
-/* After a tree edit that changed the bone table (a bone directory inserted, removed, moved or
- * renamed to or from *.3db), the skin keeps naming the same bones: Bone_id_chain and
- * UV_bone_id of every level follow the new positions (docs/dfm.md §15.1, fix-ups of a move).
- * A position whose bone is gone becomes the bone count, which the checks report
- * (dfm-bone-id-range) instead of letting it silently name the next bone. */
 static void
-fix_bone_positions (MshedDocument *self,
-                    GPtrArray     *before)
+remap_stale_rows (MshedDocument *self,
+                  MshedDfmTable  table,
+                  const guint   *map,
+                  guint          n_old)
 {
-  g_autoptr(GPtrArray) after = bone_nodes (self);
-  g_autofree guint *map = g_new (guint, before->len + 1);
-  gboolean same = before->len == after->len;
+  _mshed_document_remap_stale (self, MSHED_DFM_TABLE_ID (table), map, n_old);
+}
 
-  for (guint i = 0; i < before->len; i++)
-    {
-      guint j;
+/* After a tree edit: the stale rows of levels, parts and bones follow their nodes; when the
+ * bone table changed (a bone directory inserted, removed, moved or renamed to or from *.3db),
+ * the skin keeps naming the same bones: Bone_id_chain and UV_bone_id of every level follow
+ * the new positions (docs/dfm.md §15.1, fix-ups of a move). A position whose bone is gone
+ * becomes the bone count, which the checks report (dfm-bone-id-range) instead of letting it
+ * silently name the next bone. */
+static void
+follow_tree_edit (MshedDocument *self,
+                  TreeOrder     *before)
+{
+  g_auto(TreeOrder) after = { 0 };
+  g_autofree guint *levels = NULL;
+  g_autofree guint *parts = NULL;
+  g_autofree guint *bones = NULL;
 
-      map[i] = after->len;
-      if (g_ptr_array_find (after, g_ptr_array_index (before, i), &j))
-        map[i] = j;
-      same = same && map[i] == i;
-    }
-  if (same || self->dfm == NULL)
+  if (self->dfm == NULL)
     return;
+  tree_order_read (self, &after);
+  levels = order_map (before->levels, after.levels);
+  parts = order_map (before->parts, after.parts);
+  bones = order_map (before->bones, after.bones);
+  if (levels)
+    {
+      remap_stale_rows (self, MSHED_DFM_TABLE_GROUP_COUNT, levels, before->levels->len);
+      remap_stale_rows (self, MSHED_DFM_TABLE_UV_VERTEX_COUNT, levels, before->levels->len);
+      remap_stale_rows (self, MSHED_DFM_TABLE_VERTEX_NORMALS, levels, before->levels->len);
+    }
+  if (parts)
+    remap_stale_rows (self, MSHED_DFM_TABLE_PART_INDEX, parts, before->parts->len);
+  if (bones == NULL)
+    return;
+  remap_stale_rows (self, MSHED_DFM_TABLE_LOD_BITS, bones, before->bones->len);
+  remap_stale_rows (self, MSHED_DFM_TABLE_BONE_TO_ROOT, bones, before->bones->len);
+  for (guint i = 0; i < before->bones->len; i++)
+    if (bones[i] == G_MAXUINT)
+      bones[i] = after.bones->len;
   for (guint l = 0; l < mshed_dfm_get_n_levels (self->dfm); l++)
     {
       remap_bone_file (self, mshed_dfm_find_node (self->dfm, MSHED_DFM_TABLE_BONE_ID_CHAIN, l, 0),
-                       map, before->len);
+                       bones, before->bones->len);
       remap_bone_file (self, mshed_dfm_find_node (self->dfm, MSHED_DFM_TABLE_UV_BONE_ID, l, 0),
-                       map, before->len);
+                       bones, before->bones->len);
     }
 }
 
@@ -872,7 +945,7 @@ mshed_document_utf_rename (MshedDocument *self,
   g_autofree char *label = NULL;
   g_autofree char *reason = NULL;
   g_autoptr(GPtrArray) refs = NULL;
-  g_autoptr(GPtrArray) bones = NULL;
+  g_auto(TreeOrder) order = { 0 };
   MshedEditKind kind;
 
   if (!need_utf (self, error))
@@ -893,7 +966,7 @@ mshed_document_utf_rename (MshedDocument *self,
   label = g_strdup_printf (_("Rename %s"), path);
   reason = g_strdup_printf (_("%s renamed to %s"), path, name);
   refs = name_references (self, node);
-  bones = bone_nodes (self);
+  tree_order_read (self, &order);
   _mshed_document_op_begin (self, label, 0);
   /* a renamed bone or material keeps its position: indices and counts stay right */
   kind = classify_tree_edit (self->dfm, node, parent);
@@ -902,7 +975,7 @@ mshed_document_utf_rename (MshedDocument *self,
   _mshed_document_record (self, mshed_command_new_utf_rename (node,
                                                               mshed_utf_node_get_name (node),
                                                               name));
-  fix_bone_positions (self, bones);
+  follow_tree_edit (self, &order);
   /* the strings that named the node by its old name follow it (docs/dfm.md §8, §4) */
   for (guint i = 0; refs && i < refs->len; i++)
     {
@@ -927,7 +1000,7 @@ mshed_document_utf_insert (MshedDocument *self,
                            GError       **error)
 {
   g_autoptr(MshedUtfNode) owned = subtree;
-  g_autoptr(GPtrArray) bones = NULL;
+  g_auto(TreeOrder) order = { 0 };
   g_autofree char *ppath = NULL;
   g_autofree char *label = NULL;
   guint n;
@@ -940,12 +1013,12 @@ mshed_document_utf_insert (MshedDocument *self,
   index = MIN (index, n);
   ppath = mshed_utf_node_dup_path (parent);
   label = g_strdup_printf (_("Add %s to %s"), mshed_utf_node_get_name (subtree), ppath);
-  bones = bone_nodes (self);
+  tree_order_read (self, &order);
   _mshed_document_op_begin (self, label, 0);
   _mshed_document_record (self, mshed_command_new_utf_insert (parent, index,
                                                               g_steal_pointer (&owned)));
   mark_tree_edit (self, subtree, parent, label);
-  fix_bone_positions (self, bones);
+  follow_tree_edit (self, &order);
   _mshed_document_op_end (self);
   return TRUE;
 }
@@ -974,7 +1047,7 @@ mshed_document_utf_remove (MshedDocument *self,
 {
   MshedUtfNode *parent;
   g_autofree char *path = NULL;
-  g_autoptr(GPtrArray) bones = NULL;
+  g_auto(TreeOrder) order = { 0 };
   g_autofree char *label = NULL;
 
   if (!need_utf (self, error))
@@ -988,12 +1061,12 @@ mshed_document_utf_remove (MshedDocument *self,
     }
   path = mshed_utf_node_dup_path (node);
   label = g_strdup_printf (_("Remove %s"), path);
-  bones = bone_nodes (self);
+  tree_order_read (self, &order);
   _mshed_document_op_begin (self, label, 0);
   /* marked while the node is still in the tree: its scope is known */
   mark_tree_edit (self, node, parent, label);
   _mshed_document_record (self, mshed_command_new_utf_remove (node));
-  fix_bone_positions (self, bones);
+  follow_tree_edit (self, &order);
   _mshed_document_op_end (self);
   return TRUE;
 }
@@ -1007,7 +1080,7 @@ mshed_document_utf_move (MshedDocument *self,
 {
   MshedUtfNode *parent;
   g_autofree char *path = NULL;
-  g_autoptr(GPtrArray) bones = NULL;
+  g_auto(TreeOrder) order = { 0 };
   g_autofree char *label = NULL;
   guint n;
 
@@ -1029,12 +1102,12 @@ mshed_document_utf_move (MshedDocument *self,
   if (new_parent == parent && index == mshed_utf_node_get_index (node))
     return TRUE;
   label = g_strdup_printf (_("Move %s"), path);
-  bones = bone_nodes (self);
+  tree_order_read (self, &order);
   _mshed_document_op_begin (self, label, 0);
   mark_tree_edit (self, node, parent, label);
   _mshed_document_record (self, mshed_command_new_utf_move (node, new_parent, index));
   mark_tree_edit (self, node, new_parent, label);
-  fix_bone_positions (self, bones);
+  follow_tree_edit (self, &order);
   _mshed_document_op_end (self);
   return TRUE;
 }

@@ -595,6 +595,24 @@ test_recompute (Fixture       *f,
   g_assert_true (has_stale (f->doc, MSHED_DERIVED_DFM_GROUP_COUNT, MSHED_EDIT_DFM_GROUPS, 1));
   g_assert_true (mshed_document_undo (f->doc));
 
+  /* a stale row follows its level when an earlier level goes */
+  g_assert_true (mshed_dfm_get_level (dfm, 2, &level));
+  g_assert_true (mshed_dfm_get_group (dfm, 2, level.n_groups - 1, &group));
+  n_groups = level.n_groups;
+  g_assert_true (mshed_document_utf_remove (f->doc, group.node, &error));
+  g_assert_true (has_stale (f->doc, MSHED_DERIVED_DFM_GROUP_COUNT, MSHED_EDIT_DFM_GROUPS, 2));
+  g_assert_true (mshed_dfm_get_level (dfm, 1, &level));
+  g_assert_true (mshed_document_utf_remove (f->doc, level.node, &error));
+  g_assert_true (has_stale (f->doc, MSHED_DERIVED_DFM_GROUP_COUNT, MSHED_EDIT_DFM_GROUPS, 1));
+  g_assert_false (has_stale (f->doc, MSHED_DERIVED_DFM_GROUP_COUNT, MSHED_EDIT_DFM_GROUPS, 2));
+  g_assert_true (mshed_document_recompute_stale_all (f->doc, MSHED_DERIVED_DETERMINED, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (read_u32_at (f->doc, "\\MultiLevel\\Mesh2\\Face_groups\\Count", 0), ==,
+                    n_groups - 1);
+  g_assert_false (has_stale (f->doc, MSHED_DERIVED_DFM_GROUP_COUNT, MSHED_EDIT_DFM_GROUPS, -1));
+  while (mshed_document_undo (f->doc))
+    ;
+
   /* the last level removed: Lod Bits (determined) and Fractions (convention) */
   for (guint l = 0; l < n_levels; l++)
     g_assert_true (mshed_dfm_get_fraction (dfm, l, &fractions[l]));

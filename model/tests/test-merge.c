@@ -52,13 +52,14 @@ apply_ok (MshedMerge *m)
   return doc;
 }
 
-/* mine's edits (@doc: mine or both) */
+/* mine's edits (@doc: mine or both); both sides edit Res1, Res2 and Res10, other fields */
 static void
 edit_mine (MshedDocument *doc)
 {
   g_autoptr(GError) error = NULL;
 
   g_assert_true (mshed_document_set_field (doc, MSHED_TABLE_SLOTS, 1, "unk30", 5, &error));
+  g_assert_true (mshed_document_set_field (doc, MSHED_TABLE_NODES, 1, "hdr0", 0x33, &error));
   g_assert_true (mshed_document_rename_node (doc, 2, "Колесо", &error));
   g_assert_true (mshed_document_insert_rows (doc, MSHED_TABLE_BATCHES, 1, 1, NULL, &error));
   g_assert_no_error (error);
@@ -73,6 +74,7 @@ edit_theirs (MshedDocument *doc)
 
   g_assert_true (mshed_document_set_field (doc, MSHED_TABLE_POSITIONS, 3, "x", 1.5, &error));
   g_assert_true (mshed_document_set_field (doc, MSHED_TABLE_NODES, 4, "hdr0", 0x21, &error));
+  g_assert_true (mshed_document_set_field (doc, MSHED_TABLE_SLOTS, 4, "unk38", 9, &error));
   g_assert_true (mshed_document_rename_node (doc, 0, "Корпус", &error));
   g_assert_true (mshed_document_remove_resource (doc, (guint) res17, &error));
   g_assert_cmpint (mshed_document_add_resource (doc, G_MAXUINT, 0x4C4C554Eu, "notes", 1, 0, 0,

@@ -835,7 +835,9 @@ diff_nodes (MshedDiff    *self,
               item.res_a = mshed_model_find_resource (a, 10);
               item.res_b = mshed_model_find_resource (b, 10);
               item.res_type = 10;
-              item.offset = mshed_model_get_name_record_offset (a, pr.a);
+              if (item.res_a >= 0)  /* inside the Res10 payload */
+                item.offset = mshed_model_get_name_record_offset (a, pr.a) -
+                              mshed_model_get_resource (a, 10)->data_offset;
               push (self, &item);
             }
           continue;

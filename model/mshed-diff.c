@@ -581,6 +581,9 @@ diff_geometry (MshedDiff            *self,
           moved[pr.b] = 1;
           continue;
         }
+      if (memcmp (a + t->header + (gsize) pr.a * t->stride,
+                  b + t->header + (gsize) pr.b * t->stride, 12) == 0)
+        continue;
       if (position_moved (self, a + t->header + (gsize) pr.a * t->stride,
                           b + t->header + (gsize) pr.b * t->stride, &disp))
         {
@@ -728,6 +731,11 @@ msh_count_triangles (gpointer      data,
 {
   MshedModel *b = data;
   guint n = mshed_model_get_n_rows (b, MSHED_TABLE_BATCHES), count = 0;
+  const MshedNresEntry *res6 = mshed_model_get_resource (b, 6);
+  gsize n_indices = 0;
+  const guint8 *indices = res6 ? mshed_nres_entry_get_data (res6, &n_indices) : NULL;
+
+  n_indices /= 2;
 
   for (guint i = 0; i < n; i++)
     {
@@ -741,12 +749,12 @@ msh_count_triangles (gpointer      data,
 
           for (guint k = 0; k < 3; k++)
             {
-              guint16 v;
+              guint64 at = (guint64) batch.index_start + t + k;
               guint64 vertex;
 
-              if (mshed_model_get_index (b, batch.index_start + t + k, &v))
+              if (at < n_indices)
                 {
-                  vertex = (guint64) batch.base_vertex + v;
+                  vertex = (guint64) batch.base_vertex + mshed_read_u16 (indices + at * 2);
                   hit |= vertex < n_vertices && moved[vertex];
                 }
             }

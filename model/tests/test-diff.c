@@ -596,7 +596,8 @@ test_dfm_point (void)
   const MshedDiffItem *item;
 
   dfm_pair_init (&p);
-  points = mshed_utf_lookup (mshed_document_get_utf (p.doc), "\\MultiLevel\\Mesh0\\Geometry\\Points");
+  points = mshed_utf_lookup (mshed_document_get_utf (p.doc),
+                             "\\MultiLevel\\Mesh0\\Geometry\\Points");
   g_assert_nonnull (points);
   g_assert_true (mshed_document_dfm_set_field (p.doc, points, 5, "y", "1.25", &error));
   g_assert_no_error (error);

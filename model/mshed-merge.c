@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include "mshed-bytes.h"
@@ -490,7 +491,7 @@ entry_summary (const MshedNresEntry *e)
 {
   if (e == NULL)
     return NULL;
-  return g_strdup_printf (_("%" G_GSIZE_FORMAT " bytes"), mshed_nres_entry_get_size (e));
+  return g_strdup_printf (_("%" PRIu64 " bytes"), (guint64) mshed_nres_entry_get_size (e));
 }
 
 static void
@@ -837,7 +838,7 @@ node_summary (MshedUtfNode *node)
                                       mshed_utf_node_get_n_children (node)),
                             mshed_utf_node_get_n_children (node));
   mshed_utf_node_peek_data (node, &n);
-  return g_strdup_printf (_("%" G_GSIZE_FORMAT " bytes"), n);
+  return g_strdup_printf (_("%" PRIu64 " bytes"), (guint64) n);
 }
 
 /* @base NULL: a node both sides added under @parent_path (at @index), differently. */

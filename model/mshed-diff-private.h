@@ -51,6 +51,14 @@ typedef struct {
   gpointer                 triangles_data;
 } MshedDiffTable;
 
+MshedDiffTable  mshed_diff_msh_table   (MshedTableId          table,
+                                        guint                 stride);
+MshedDiffTable  mshed_diff_dfm_table   (MshedDfmTable         table);
+guint8         *mshed_diff_table_mask  (const MshedDiffTable *t);
+char           *mshed_diff_hex         (const guint8         *p,
+                                        gsize                 n);
+GPtrArray      *mshed_diff_children    (MshedUtfNode         *dir);
+
 void    mshed_diff_records (MshedDiff            *self,
                             const MshedDiffTable *t,
                             const guint8         *a,

@@ -289,9 +289,10 @@ mshed_diff_get_count (const MshedDiff *self,
 #define BYTES_MAX_RUNS 32 /* then one item to the end */
 #define BYTES_SHOWN 16
 
-static char *
-hex_text (const guint8 *p,
-          gsize         n)
+/* Up to BYTES_SHOWN bytes as hexadecimal, "…" after them when there are more. */
+char *
+mshed_diff_hex (const guint8 *p,
+                gsize         n)
 {
   GString *s = g_string_new (NULL);
 
@@ -317,8 +318,8 @@ push_bytes (MshedDiff    *self,
   item.offset = offset;
   item.length_a = len_a;
   item.length_b = len_b;
-  item.old_value = hex_text (a + offset, len_a);
-  item.new_value = hex_text (b + offset, len_b);
+  item.old_value = mshed_diff_hex (a + offset, len_a);
+  item.new_value = mshed_diff_hex (b + offset, len_b);
   push (self, &item);
 }
 
@@ -622,7 +623,7 @@ mshed_diff_records (MshedDiff            *self,
 {
   guint na, nb;
   g_autoptr(GArray) pairs = NULL;
-  g_autofree guint8 *mask = g_new0 (guint8, t->stride);
+  g_autofree guint8 *mask = NULL;
   gsize tail_a, tail_b;
 
   if (size_a < t->header || size_b < t->header || t->stride == 0)
@@ -632,15 +633,9 @@ mshed_diff_records (MshedDiff            *self,
     }
   if (t->header > 0 && memcmp (a, b, t->header) != 0 && t->header_is_bytes)
     diff_bytes (self, t->table, t->table_name, a, t->header, b, t->header, 0);
+  mask = mshed_diff_table_mask (t);
   na = (guint) MIN ((size_a - t->header) / t->stride, G_MAXUINT - 1);
   nb = (guint) MIN ((size_b - t->header) / t->stride, G_MAXUINT - 1);
-  for (guint k = 0; k < t->n_fields; k++)
-    for (guint o = 0; o < mshed_field_type_size (t->fields[k].type); o++)
-      if (t->fields[k].offset + o < t->stride)
-        mask[t->fields[k].offset + o] = 1;
-  for (guint k = 0; k < t->n_texts; k++)
-    for (guint o = 0; o < t->texts[k].size && t->texts[k].offset + o < t->stride; o++)
-      mask[t->texts[k].offset + o] = 1;
   if (na != nb)
     {
       RecordKeys keys = { t, a, b };
@@ -684,8 +679,8 @@ mshed_diff_records (MshedDiff            *self,
           item.offset = tail_a;
           item.length_a = size_a - tail_a;
           item.length_b = size_b - tail_b;
-          item.old_value = hex_text (a + tail_a, item.length_a);
-          item.new_value = hex_text (b + tail_b, item.length_b);
+          item.old_value = mshed_diff_hex (a + tail_a, item.length_a);
+          item.new_value = mshed_diff_hex (b + tail_b, item.length_b);
           push (self, &item);
         }
     }
@@ -707,9 +702,10 @@ set_address (MshedDiff  *self,
 
 /* MSH models (docs/diff.md §2.1) -------------------------------------------------------- */
 
-static MshedDiffTable
-msh_table (MshedTableId table,
-           guint        stride)
+/* Table @table of the MSH schema; @stride 0: the schema's (node records vary, docs/msh.md §4). */
+MshedDiffTable
+mshed_diff_msh_table (MshedTableId table,
+                      guint        stride)
 {
   const MshedTableInfo *info = mshed_schema_get_table (table);
   MshedDiffTable t = { 0 };
@@ -722,6 +718,40 @@ msh_table (MshedTableId table,
   t.header = info->header_size;
   t.geometry = table == MSHED_TABLE_POSITIONS;
   return t;
+}
+
+/* A typed file of a deformable model (mshed-dfm-schema.h). */
+MshedDiffTable
+mshed_diff_dfm_table (MshedDfmTable table)
+{
+  const MshedDfmTableInfo *info = mshed_dfm_schema_get_table (table);
+  MshedDiffTable t = { 0 };
+
+  t.table = table;
+  t.table_name = info->name;
+  t.fields = info->fields;
+  t.n_fields = info->n_fields;
+  t.texts = info->texts;
+  t.n_texts = info->n_texts;
+  t.stride = info->stride;
+  t.geometry = table == MSHED_DFM_TABLE_POINTS;
+  return t;
+}
+
+/* One flag per byte of a record: TRUE where a field or text field covers it. */
+guint8 *
+mshed_diff_table_mask (const MshedDiffTable *t)
+{
+  guint8 *mask = g_malloc0 (MAX (t->stride, 1));
+
+  for (guint k = 0; k < t->n_fields; k++)
+    for (guint o = 0; o < mshed_field_type_size (t->fields[k].type); o++)
+      if (t->fields[k].offset + o < t->stride)
+        mask[t->fields[k].offset + o] = 1;
+  for (guint k = 0; k < t->n_texts; k++)
+    for (guint o = 0; o < t->texts[k].size && t->texts[k].offset + o < t->stride; o++)
+      mask[t->texts[k].offset + o] = 1;
+  return mask;
 }
 
 static guint
@@ -805,7 +835,7 @@ diff_nodes (MshedDiff    *self,
             gsize         sb)
 {
   guint stride = mshed_model_get_node_stride (a);
-  MshedDiffTable t = msh_table (MSHED_TABLE_NODES, stride);
+  MshedDiffTable t = mshed_diff_msh_table (MSHED_TABLE_NODES, stride);
   NodeKeys keys = { a, b };
   guint na, nb;
   g_autoptr(GArray) pairs = NULL;
@@ -816,11 +846,7 @@ diff_nodes (MshedDiff    *self,
       diff_bytes (self, MSHED_TABLE_NODES, t.table_name, da, sa, db, sb, 0);
       return;
     }
-  mask = g_malloc0 (stride);
-  for (guint k = 0; k < t.n_fields; k++)
-    for (guint o = 0; o < mshed_field_type_size (t.fields[k].type); o++)
-      if (t.fields[k].offset + o < stride)
-        mask[t.fields[k].offset + o] = 1;
+  mask = mshed_diff_table_mask (&t);
   na = (guint) (sa / stride);
   nb = (guint) (sb / stride);
   pairs = mshed_diff_align (na, nb, node_names_equal, &keys, MSHED_DIFF_GAP_PAIR_EQUAL);
@@ -891,7 +917,7 @@ diff_msh_payload (MshedDiff    *self,
     return;  /* the names, compared with their nodes */
   if (type == 2)
     {
-      MshedDiffTable h = msh_table (MSHED_TABLE_HEADER, 0);
+      MshedDiffTable h = mshed_diff_msh_table (MSHED_TABLE_HEADER, 0);
 
       h.header = 0;
       if (sa >= MSHED_RES2_HEADER_SIZE && sb >= MSHED_RES2_HEADER_SIZE)
@@ -903,7 +929,7 @@ diff_msh_payload (MshedDiff    *self,
       diff_bytes (self, MSHED_TABLE_NONE, NULL, da, sa, db, sb, 0);
       return;
     }
-  t = msh_table (info->id, 0);
+  t = mshed_diff_msh_table (info->id, 0);
   if (t.geometry)
     {
       t.count_triangles = msh_count_triangles;
@@ -1195,8 +1221,9 @@ children_equal (gpointer data,
                                  mshed_utf_node_get_name (g_ptr_array_index (k->b, j))) == 0;
 }
 
-static GPtrArray *
-children_of (MshedUtfNode *dir)
+/* The children of @dir in order (the container for mshed_diff_align). */
+GPtrArray *
+mshed_diff_children (MshedUtfNode *dir)
 {
   GPtrArray *out = g_ptr_array_new ();
 
@@ -1290,17 +1317,9 @@ diff_utf_file (MshedDiff    *self,
     }
   else if (info)
     {
-      MshedDiffTable t = { 0 };
+      MshedDiffTable t = mshed_diff_dfm_table (table);
       DfmTriangles tri = { ctx->dfm_b, 0 };
 
-      t.table = table;
-      t.table_name = info->name;
-      t.fields = info->fields;
-      t.n_fields = info->n_fields;
-      t.texts = info->texts;
-      t.n_texts = info->n_texts;
-      t.stride = info->stride;
-      t.geometry = table == MSHED_DFM_TABLE_POINTS;
       if (t.geometry)
         for (guint l = 0; l < mshed_dfm_get_n_levels (ctx->dfm_b); l++)
           if (mshed_dfm_find_node (ctx->dfm_b, MSHED_DFM_TABLE_POINTS, l, 0) == fb)
@@ -1341,7 +1360,7 @@ diff_utf_dir (MshedDiff    *self,
               MshedUtfNode *da,
               MshedUtfNode *db)
 {
-  ChildKeys keys = { children_of (da), children_of (db) };
+  ChildKeys keys = { mshed_diff_children (da), mshed_diff_children (db) };
   g_autoptr(GArray) pairs = mshed_diff_align (keys.a->len, keys.b->len, children_equal, &keys,
                                               MSHED_DIFF_GAP_PAIR_EQUAL);
 

@@ -222,19 +222,6 @@ typedef struct {
 } Merge3;
 
 static char *
-hex (const guint8 *p,
-     gsize         n)
-{
-  GString *s = g_string_new (NULL);
-
-  for (gsize i = 0; i < MIN (n, 16); i++)
-    g_string_append_printf (s, i ? " %02X" : "%02X", p[i]);
-  if (n > 16)
-    g_string_append (s, " …");
-  return g_string_free (s, FALSE);
-}
-
-static char *
 text_value (const guint8 *p,
             gsize         n)
 {
@@ -313,13 +300,14 @@ merge_bytes (Merge3     *x,
           g_free (last->base_value);
           g_free (last->mine_value);
           g_free (last->theirs_value);
-          last->base_value = hex (x->b + p->offset, p->length);
-          last->mine_value = hex (x->m + p->offset, p->length);
-          last->theirs_value = hex (x->t + p->offset, p->length);
+          last->base_value = mshed_diff_hex (x->b + p->offset, p->length);
+          last->mine_value = mshed_diff_hex (x->m + p->offset, p->length);
+          last->theirs_value = mshed_diff_hex (x->t + p->offset, p->length);
           continue;
         }
       unit_conflict (x, MSHED_MERGE_CONFLICT_BYTES, table, table_name, G_MAXUINT, NULL,
-                     hex (x->b + i, 1), hex (x->m + i, 1), hex (x->t + i, 1), i, 1);
+                     mshed_diff_hex (x->b + i, 1), mshed_diff_hex (x->m + i, 1),
+                     mshed_diff_hex (x->t + i, 1), i, 1);
     }
 }
 
@@ -368,24 +356,13 @@ merge_table (Merge3               *x,
 
   if (t && size >= t->header && t->stride > 0)
     {
-      g_autofree guint8 *mask = g_malloc0 (t->stride);
-
-      for (guint k = 0; k < t->n_fields; k++)
-        for (guint o = 0; o < mshed_field_type_size (t->fields[k].type); o++)
-          if (t->fields[k].offset + o < t->stride)
-            mask[t->fields[k].offset + o] = 1;
-      for (guint k = 0; k < t->n_texts; k++)
-        for (guint o = 0; o < t->texts[k].size && t->texts[k].offset + o < t->stride; o++)
-          mask[t->texts[k].offset + o] = 1;
+      g_autofree guint8 *mask = mshed_diff_table_mask (t);
       if (t->header > 0)
         {
           if (h && h->stride == t->header)
             {
-              g_autofree guint8 *hmask = g_malloc0 (h->stride);
+              g_autofree guint8 *hmask = mshed_diff_table_mask (h);
 
-              for (guint k = 0; k < h->n_fields; k++)
-                for (guint o = 0; o < mshed_field_type_size (h->fields[k].type); o++)
-                  hmask[h->fields[k].offset + o] = 1;
               merge_record (x, h, hmask, 0, 0);
             }
           else
@@ -418,23 +395,42 @@ byte_array (const guint8 *data,
   return a;
 }
 
-/* MSH models ----------------------------------------------------------------------------- */
-
-static MshedDiffTable
-msh_table (MshedTableId table,
-           guint        stride)
+/* Which side a unit takes (docs/diff.md §5.1): 0 nothing changed, 1 mine, 2 theirs, -1 a
+ * conflict. */
+static gint
+pick_side (const guint8 *const d[3],
+           const gsize         n[3])
 {
-  const MshedTableInfo *info = mshed_schema_get_table (table);
-  MshedDiffTable t = { 0 };
+  gboolean mine_same = bytes_equal (d[0], n[0], d[1], n[1]);
+  gboolean theirs_same = bytes_equal (d[0], n[0], d[2], n[2]);
 
-  t.table = table;
-  t.table_name = info->name;
-  t.fields = info->fields;
-  t.n_fields = info->n_fields;
-  t.stride = stride ? stride : info->stride;
-  t.header = info->header_size;
-  return t;
+  if (mine_same && theirs_same)
+    return 0;
+  if (mine_same)
+    return 2;
+  if (theirs_same || bytes_equal (d[1], n[1], d[2], n[2]))
+    return 1;
+  return -1;
 }
+
+/* Sets up @x to merge three equal-size payloads into @op's buffer (a copy of BASE). */
+static void
+merge3_init (Merge3            *x,
+             MshedMerge        *self,
+             Op                *op,
+             const guint8 *const d[3],
+             gsize              size)
+{
+  op->buffer = byte_array (d[0], size);
+  x->merge = self;
+  x->op = self->ops->len - 1;
+  x->b = d[0];
+  x->m = d[1];
+  x->t = d[2];
+  x->out = op->buffer->data;
+}
+
+/* MSH models ----------------------------------------------------------------------------- */
 
 static gboolean
 entry_equal_key (gpointer data,
@@ -534,21 +530,21 @@ merge_names (MshedMerge *self,
   for (guint node = 0; node < n_nodes; node++)
     {
       const guint8 *t[3] = { NULL, NULL, NULL };
-      guint32 len[3] = { 0, 0, 0 };
+      guint32 raw_len[3] = { 0, 0, 0 };
+      gsize len[3];
+      gint side;
       guint take;
       Op *op;
 
       for (guint s = 0; s < 3; s++)
-        mshed_model_get_name_raw (self->models[s], node, &t[s], &len[s]);
-      if (bytes_equal (t[0], len[0], t[1], len[1]))
-        take = 2;
-      else if (bytes_equal (t[0], len[0], t[2], len[2]) ||
-               bytes_equal (t[1], len[1], t[2], len[2]))
-        take = 1;
-      else
-        take = 0;
-      if (take != 0 && bytes_equal (t[0], len[0], t[take], len[take]))
+        {
+          mshed_model_get_name_raw (self->models[s], node, &t[s], &raw_len[s]);
+          len[s] = raw_len[s];
+        }
+      side = pick_side (t, len);
+      if (side == 0)
         continue;
+      take = side > 0 ? (guint) side : 0;
       op = add_op (self, OP_RENAME);
       op->node = node;
       op->name_mine = mshed_cp1251_to_utf8 (t[take ? take : 1], len[take ? take : 1], NULL);
@@ -620,15 +616,15 @@ merge_msh_payload (MshedMerge           *self,
   const MshedTableInfo *info;
   Op *op;
 
-  for (guint s = 0; s < 3; s++)
-    d[s] = mshed_nres_entry_get_data (e[s], &n[s]);
-  if (bytes_equal (d[0], n[0], d[1], n[1]) && bytes_equal (d[0], n[0], d[2], n[2]))
-    return;
-  if (bytes_equal (d[0], n[0], d[1], n[1]) || bytes_equal (d[0], n[0], d[2], n[2]) ||
-      bytes_equal (d[1], n[1], d[2], n[2]))
-    {
-      guint s = bytes_equal (d[0], n[0], d[1], n[1]) ? 2 : 1;
+  gint s;
 
+  for (guint k = 0; k < 3; k++)
+    d[k] = mshed_nres_entry_get_data (e[k], &n[k]);
+  s = pick_side (d, n);
+  if (s == 0)
+    return;
+  if (s > 0)
+    {
       op = add_op (self, OP_PAYLOAD);
       op->res = (gint) res;
       op->buffer = byte_array (d[s], n[s]);
@@ -654,13 +650,7 @@ merge_msh_payload (MshedMerge           *self,
     }
   op = add_op (self, OP_PAYLOAD);
   op->res = (gint) res;
-  op->buffer = byte_array (d[0], n[0]);
-  x.merge = self;
-  x.op = self->ops->len - 1;
-  x.b = d[0];
-  x.m = d[1];
-  x.t = d[2];
-  x.out = op->buffer->data;
+  merge3_init (&x, self, op, d, n[0]);
   x.where.res_type = type;
   x.where.res_name = name;
   info = mshed_schema_table_for_type (type);
@@ -668,13 +658,13 @@ merge_msh_payload (MshedMerge           *self,
     {
       guint stride = mshed_model_get_node_stride (self->models[0]);
 
-      t = msh_table (MSHED_TABLE_NODES, stride);
+      t = mshed_diff_msh_table (MSHED_TABLE_NODES, stride);
       merge_table (&x, n[0], NULL, stride > 0 ? &t : NULL);
     }
   else if (info && info->stride > 0)
     {
-      t = msh_table (info->id, 0);
-      h = msh_table (MSHED_TABLE_HEADER, 0);
+      t = mshed_diff_msh_table (info->id, 0);
+      h = mshed_diff_msh_table (MSHED_TABLE_HEADER, 0);
       merge_table (&x, n[0], type == 2 ? &h : NULL, &t);
     }
   else
@@ -756,16 +746,6 @@ mshed_merge_models (MshedModel *base,
 }
 
 /* UTF files ------------------------------------------------------------------------------ */
-
-static GPtrArray *
-children_of (MshedUtfNode *dir)
-{
-  GPtrArray *out = g_ptr_array_new ();
-
-  for (MshedUtfNode *c = mshed_utf_node_get_first_child (dir); c; c = mshed_utf_node_get_next (c))
-    g_ptr_array_add (out, c);
-  return out;
-}
 
 static gboolean
 child_names_equal (gpointer data,
@@ -887,13 +867,12 @@ merge_utf_file (MshedMerge   *self,
   Merge3 x = { 0 };
   Op *op;
 
-  if (bytes_equal (d[0], n[0], d[1], n[1]) && bytes_equal (d[0], n[0], d[2], n[2]))
-    return;
-  if (bytes_equal (d[0], n[0], d[1], n[1]) || bytes_equal (d[0], n[0], d[2], n[2]) ||
-      bytes_equal (d[1], n[1], d[2], n[2]))
-    {
-      guint s = bytes_equal (d[0], n[0], d[1], n[1]) ? 2 : 1;
+  gint s = pick_side (d, n);
 
+  if (s == 0)
+    return;
+  if (s > 0)
+    {
       op = add_op (self, OP_UTF_DATA);
       op->path = g_steal_pointer (&path);
       op->buffer = byte_array (d[s], n[s]);
@@ -924,25 +903,12 @@ merge_utf_file (MshedMerge   *self,
     }
   op = add_op (self, OP_UTF_DATA);
   op->path = g_strdup (path);
-  op->buffer = byte_array (d[0], n[0]);
-  x.merge = self;
-  x.op = self->ops->len - 1;
-  x.b = d[0];
-  x.m = d[1];
-  x.t = d[2];
-  x.out = op->buffer->data;
+  merge3_init (&x, self, op, d, n[0]);
   x.where.path = path;
   if (info)
     {
-      MshedDiffTable t = { 0 };
+      MshedDiffTable t = mshed_diff_dfm_table (table);
 
-      t.table = table;
-      t.table_name = info->name;
-      t.fields = info->fields;
-      t.n_fields = info->n_fields;
-      t.texts = info->texts;
-      t.n_texts = info->n_texts;
-      t.stride = info->stride;
       merge_table (&x, n[0], NULL, &t);
     }
   else
@@ -956,9 +922,9 @@ merge_utf_dir (MshedMerge   *self,
                MshedUtfNode *t,
                gboolean      dfm)
 {
-  g_autoptr(GPtrArray) cb = children_of (b);
-  g_autoptr(GPtrArray) cm = children_of (m);
-  g_autoptr(GPtrArray) ct = children_of (t);
+  g_autoptr(GPtrArray) cb = mshed_diff_children (b);
+  g_autoptr(GPtrArray) cm = mshed_diff_children (m);
+  g_autoptr(GPtrArray) ct = mshed_diff_children (t);
   g_autoptr(GArray) added_m = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr(GArray) added_t = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autofree MshedUtfNode **map_m = map_children (cb, cm, added_m);

@@ -24,6 +24,33 @@ new_doc (void)
   return doc_test_new (SEED, 900, TRUE, TRUE);
 }
 
+/* BASE, MINE and THEIRS: three documents on one generated model (DFM when @data is set). */
+typedef struct {
+  MshedDocument *base;
+  MshedDocument *mine;
+  MshedDocument *theirs;
+} Trio;
+
+static MshedDocument *new_dfm_doc (void);
+
+static void
+trio_setup (Trio          *f,
+            gconstpointer  data)
+{
+  f->base = data ? new_dfm_doc () : new_doc ();
+  f->mine = data ? new_dfm_doc () : new_doc ();
+  f->theirs = data ? new_dfm_doc () : new_doc ();
+}
+
+static void
+trio_teardown (Trio          *f,
+               gconstpointer  data)
+{
+  g_clear_object (&f->base);
+  g_clear_object (&f->mine);
+  g_clear_object (&f->theirs);
+}
+
 static void
 assert_same_bytes (GBytes *a,
                    GBytes *b)
@@ -50,6 +77,18 @@ apply_ok (MshedMerge *m)
   g_assert_no_error (error);
   g_assert_nonnull (doc);
   return doc;
+}
+
+/* The merge applies without an error and gives exactly @want's bytes. */
+static void
+assert_merge_gives (MshedMerge    *m,
+                    MshedDocument *want)
+{
+  g_autoptr(MshedDocument) merged = apply_ok (m);
+  g_autoptr(GBytes) a = mshed_document_serialize (merged);
+  g_autoptr(GBytes) b = mshed_document_serialize (want);
+
+  assert_same_bytes (a, b);
 }
 
 /* mine's edits (@doc: mine or both); both sides edit Res1, Res2 and Res10, other fields */
@@ -83,11 +122,10 @@ edit_theirs (MshedDocument *doc)
 }
 
 static void
-test_non_overlapping (void)
+test_non_overlapping (Trio          *f,
+                      gconstpointer  data)
 {
-  g_autoptr(MshedDocument) base = new_doc ();
-  g_autoptr(MshedDocument) mine = new_doc ();
-  g_autoptr(MshedDocument) theirs = new_doc ();
+  MshedDocument *base = f->base, *mine = f->mine, *theirs = f->theirs;
   g_autoptr(MshedDocument) both = new_doc ();
   g_autoptr(MshedDocument) merged = NULL;
   g_autoptr(MshedMerge) m = NULL;
@@ -115,21 +153,20 @@ test_non_overlapping (void)
 }
 
 static void
-test_conflict (void)
+test_conflict (Trio          *f,
+               gconstpointer  data)
 {
-  g_autoptr(MshedDocument) base = new_doc ();
-  g_autoptr(MshedDocument) mine = new_doc ();
-  g_autoptr(MshedDocument) theirs = new_doc ();
+  MshedDocument *base = f->base, *mine = f->mine, *theirs = f->theirs;
   g_autoptr(MshedMerge) m = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(MshedDocument) none = NULL;
   const MshedMergeConflict *c;
   guint8 rec[68] = { 0 };
-  const MshedField *f = mshed_schema_find_field (mshed_schema_get_table (MSHED_TABLE_SLOTS),
+  const MshedField *field = mshed_schema_find_field (mshed_schema_get_table (MSHED_TABLE_SLOTS),
                                                  "unk30");
   const guint8 *base_rec = mshed_model_get_record (mshed_document_get_model (base),
                                                    MSHED_TABLE_SLOTS, 1);
-  g_autofree char *base_text = mshed_field_format (f, base_rec);
+  g_autofree char *base_text = mshed_field_format (field, base_rec);
 
   g_assert_true (mshed_document_set_field (mine, MSHED_TABLE_SLOTS, 1, "unk30", 5, &error));
   g_assert_true (mshed_document_set_field (theirs, MSHED_TABLE_SLOTS, 1, "unk30", 6, &error));
@@ -169,7 +206,7 @@ test_conflict (void)
       merged = apply_ok (m);
       model = mshed_document_get_model (merged);
       memcpy (rec, mshed_model_get_record (model, MSHED_TABLE_SLOTS, 1), 68);
-      g_assert_cmpfloat (mshed_field_read (f, rec), ==, side == MSHED_MERGE_MINE ? 5 : 6);
+      g_assert_cmpfloat (mshed_field_read (field, rec), ==, side == MSHED_MERGE_MINE ? 5 : 6);
       memcpy (rec, mshed_model_get_record (model, MSHED_TABLE_SLOTS, 2), 68);
       g_assert_cmpfloat (mshed_field_read (mshed_schema_find_field (
                            mshed_schema_get_table (MSHED_TABLE_SLOTS), "unk34"), rec), ==, 7);
@@ -177,15 +214,12 @@ test_conflict (void)
 }
 
 static void
-test_same_edit (void)
+test_same_edit (Trio          *f,
+                gconstpointer  data)
 {
-  g_autoptr(MshedDocument) base = new_doc ();
-  g_autoptr(MshedDocument) mine = new_doc ();
-  g_autoptr(MshedDocument) theirs = new_doc ();
-  g_autoptr(MshedDocument) merged = NULL;
+  MshedDocument *base = f->base, *mine = f->mine, *theirs = f->theirs;
   g_autoptr(MshedMerge) m = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) want = NULL, got = NULL;
 
   for (guint s = 0; s < 2; s++)
     {
@@ -197,18 +231,14 @@ test_same_edit (void)
     }
   m = merge_docs (base, mine, theirs);
   g_assert_cmpuint (mshed_merge_get_n_conflicts (m), ==, 0);
-  merged = apply_ok (m);
-  want = doc_test_bytes (mine);
-  got = doc_test_bytes (merged);
-  assert_same_bytes (got, want);
+  assert_merge_gives (m, mine);
 }
 
 static void
-test_name_conflict (void)
+test_name_conflict (Trio          *f,
+                    gconstpointer  data)
 {
-  g_autoptr(MshedDocument) base = new_doc ();
-  g_autoptr(MshedDocument) mine = new_doc ();
-  g_autoptr(MshedDocument) theirs = new_doc ();
+  MshedDocument *base = f->base, *mine = f->mine, *theirs = f->theirs;
   g_autoptr(MshedMerge) m = NULL;
   g_autoptr(MshedDocument) merged = NULL;
   g_autoptr(GError) error = NULL;
@@ -233,15 +263,12 @@ test_name_conflict (void)
 
 /* Rows inserted on both sides of one table: the whole resource is one conflict. */
 static void
-test_rows_both_sides (void)
+test_rows_both_sides (Trio          *f,
+                      gconstpointer  data)
 {
-  g_autoptr(MshedDocument) base = new_doc ();
-  g_autoptr(MshedDocument) mine = new_doc ();
-  g_autoptr(MshedDocument) theirs = new_doc ();
+  MshedDocument *base = f->base, *mine = f->mine, *theirs = f->theirs;
   g_autoptr(MshedMerge) m = NULL;
-  g_autoptr(MshedDocument) merged = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) want = NULL, got = NULL;
   guint whole = 0;
 
   g_assert_true (mshed_document_insert_rows (mine, MSHED_TABLE_SLOTS, 1, 1, NULL, &error));
@@ -260,10 +287,7 @@ test_rows_both_sides (void)
     }
   g_assert_cmpuint (whole, ==, 1);
   mshed_merge_resolve_all (m, MSHED_MERGE_MINE);
-  merged = apply_ok (m);
-  want = doc_test_bytes (mine);
-  got = doc_test_bytes (merged);
-  assert_same_bytes (got, want);
+  assert_merge_gives (m, mine);
 }
 
 /* Deformable models ---------------------------------------------------------------------- */
@@ -294,16 +318,13 @@ node_at (MshedDocument *doc,
 #define SCALE "\\Cmpnd\\Scale"
 
 static void
-test_dfm (void)
+test_dfm (Trio          *f,
+          gconstpointer  data)
 {
-  g_autoptr(MshedDocument) base = new_dfm_doc ();
-  g_autoptr(MshedDocument) mine = new_dfm_doc ();
-  g_autoptr(MshedDocument) theirs = new_dfm_doc ();
+  MshedDocument *base = f->base, *mine = f->mine, *theirs = f->theirs;
   g_autoptr(MshedDocument) both = new_dfm_doc ();
-  g_autoptr(MshedDocument) merged = NULL;
   g_autoptr(MshedMerge) m = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) want = NULL, got = NULL;
 
   for (guint s = 0; s < 2; s++)
     {
@@ -328,10 +349,7 @@ test_dfm (void)
   m = mshed_merge_utf (mshed_document_get_utf (base), mshed_document_get_utf (mine),
                        mshed_document_get_utf (theirs));
   g_assert_cmpuint (mshed_merge_get_n_conflicts (m), ==, 0);
-  merged = apply_ok (m);
-  want = mshed_document_serialize (both);
-  got = mshed_document_serialize (merged);
-  assert_same_bytes (got, want);
+  assert_merge_gives (m, both);
 
   /* the same point moved differently: one field conflict, named by its path */
   g_assert_true (mshed_document_dfm_set_field (theirs, node_at (theirs, POINTS), 4, "x",
@@ -359,11 +377,11 @@ main (int    argc,
       char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/merge/non-overlapping", test_non_overlapping);
-  g_test_add_func ("/merge/conflict", test_conflict);
-  g_test_add_func ("/merge/same-edit", test_same_edit);
-  g_test_add_func ("/merge/name-conflict", test_name_conflict);
-  g_test_add_func ("/merge/rows-both-sides", test_rows_both_sides);
-  g_test_add_func ("/merge/dfm", test_dfm);
+  g_test_add ("/merge/non-overlapping", Trio, NULL, trio_setup, test_non_overlapping, trio_teardown);
+  g_test_add ("/merge/conflict", Trio, NULL, trio_setup, test_conflict, trio_teardown);
+  g_test_add ("/merge/same-edit", Trio, NULL, trio_setup, test_same_edit, trio_teardown);
+  g_test_add ("/merge/name-conflict", Trio, NULL, trio_setup, test_name_conflict, trio_teardown);
+  g_test_add ("/merge/rows-both-sides", Trio, NULL, trio_setup, test_rows_both_sides, trio_teardown);
+  g_test_add ("/merge/dfm", Trio, GINT_TO_POINTER (1), trio_setup, test_dfm, trio_teardown);
   return g_test_run ();
 }

@@ -18,6 +18,7 @@
 #include "mshed-bytes.h"
 #include "mshed-cp1251.h"
 #include "mshed-dfm.h"
+#include "mshed-error.h"
 #include "mshed-diff-private.h"
 #include "mshed-source.h"
 
@@ -1427,4 +1428,29 @@ mshed_diff_utf (MshedUtf               *a,
   g_clear_pointer (&ctx.dfm_a, mshed_dfm_unref);
   g_clear_pointer (&ctx.dfm_b, mshed_dfm_unref);
   return self;
+}
+
+/**
+ * mshed_diff_documents:
+ *
+ * Returns: (transfer full) (nullable): the differences from @a to @b, NULL when the two
+ *   documents hold different containers
+ */
+MshedDiff *
+mshed_diff_documents (MshedDocument          *a,
+                      MshedDocument          *b,
+                      const MshedDiffOptions *options,
+                      GError                **error)
+{
+  if (mshed_document_get_container (a) != mshed_document_get_container (b))
+    {
+      g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_INVALID,
+                   _("Cannot compare “%s” with “%s”: one is a model, the other a UTF file"),
+                   mshed_document_get_title (a), mshed_document_get_title (b));
+      return NULL;
+    }
+  if (mshed_document_get_model (a))
+    return mshed_diff_models (mshed_document_get_model (a), mshed_document_get_model (b),
+                              options);
+  return mshed_diff_utf (mshed_document_get_utf (a), mshed_document_get_utf (b), options);
 }

@@ -22,6 +22,7 @@
 
 #include <glib.h>
 
+#include "mshed-document.h"
 #include "mshed-model.h"
 #include "mshed-nres.h"
 #include "mshed-utf.h"
@@ -89,6 +90,12 @@ MshedDiff           *mshed_diff_utf         (MshedUtf               *a,
 MshedDiff           *mshed_diff_archives    (MshedNres              *a,
                                              MshedNres              *b,
                                              const MshedDiffOptions *options);
+/* Two documents of the same container (the compare window): models or UTF files. NULL with
+ * MSHED_MODEL_ERROR_INVALID when one holds a model and the other a UTF file. */
+MshedDiff           *mshed_diff_documents   (MshedDocument          *a,
+                                             MshedDocument          *b,
+                                             const MshedDiffOptions *options,
+                                             GError                **error);
 void                 mshed_diff_free        (MshedDiff              *self);
 
 gboolean             mshed_diff_is_empty    (const MshedDiff        *self);

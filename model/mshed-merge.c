@@ -1026,6 +1026,34 @@ mshed_merge_utf (MshedUtf *base,
   return self;
 }
 
+/**
+ * mshed_merge_documents:
+ *
+ * Returns: (transfer full) (nullable): the plan, NULL when the documents hold different
+ *   containers
+ */
+MshedMerge *
+mshed_merge_documents (MshedDocument  *base,
+                       MshedDocument  *mine,
+                       MshedDocument  *theirs,
+                       GError        **error)
+{
+  MshedContainerKind kind = mshed_document_get_container (base);
+
+  if (mshed_document_get_container (mine) != kind ||
+      mshed_document_get_container (theirs) != kind)
+    {
+      g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_INVALID,
+                   _("Cannot merge a model with a UTF file"));
+      return NULL;
+    }
+  if (mshed_document_get_model (base))
+    return mshed_merge_models (mshed_document_get_model (base), mshed_document_get_model (mine),
+                               mshed_document_get_model (theirs));
+  return mshed_merge_utf (mshed_document_get_utf (base), mshed_document_get_utf (mine),
+                          mshed_document_get_utf (theirs));
+}
+
 /* Applying ------------------------------------------------------------------------------- */
 
 static gboolean

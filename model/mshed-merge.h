@@ -66,6 +66,11 @@ MshedMerge               *mshed_merge_models          (MshedModel         *base,
 MshedMerge               *mshed_merge_utf             (MshedUtf           *base,
                                                        MshedUtf           *mine,
                                                        MshedUtf           *theirs);
+/* Three documents of the same container; NULL with MSHED_MODEL_ERROR_INVALID otherwise. */
+MshedMerge               *mshed_merge_documents       (MshedDocument      *base,
+                                                       MshedDocument      *mine,
+                                                       MshedDocument      *theirs,
+                                                       GError            **error);
 void                      mshed_merge_free            (MshedMerge         *self);
 
 guint                     mshed_merge_get_n_conflicts (const MshedMerge   *self);

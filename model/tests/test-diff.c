@@ -15,6 +15,7 @@
 #include "mshed-bytes.h"
 #include "mshed-dfm-generator.h"
 #include "mshed-diff.h"
+#include "mshed-error.h"
 #include "mshed-document.h"
 #include "mshed-generator.h"
 #include "mshed-source.h"
@@ -69,11 +70,26 @@ test_self (void)
 {
   Pair p;
   g_autoptr(MshedDiff) d = NULL;
+  g_autoptr(MshedDiff) same = NULL;
+  g_autoptr(MshedDiff) mixed = NULL;
+  g_autoptr(MshedDocument) dfm = NULL;
+  g_autoptr(MshedUtf) utf = NULL;
+  g_autoptr(GError) error = NULL;
+  MshedDfmGenParams gp;
 
   pair_init (&p);
   d = pair_diff (&p, 0);
   g_assert_true (mshed_diff_is_empty (d));
   g_assert_cmpuint (mshed_diff_get_n_counts (d), ==, 0);
+  same = mshed_diff_documents (p.doc, p.doc, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (mshed_diff_is_empty (same));
+  mshed_dfm_gen_params_init (&gp, MSHED_DFM_GEN_HAND, 1);
+  utf = mshed_dfm_generate (&gp);
+  dfm = mshed_document_new_for_utf (utf, MSHED_MODE_TOLERANT);
+  mixed = mshed_diff_documents (p.doc, dfm, NULL, &error);
+  g_assert_null (mixed);
+  g_assert_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_INVALID);
   pair_clear (&p);
 }
 

@@ -346,8 +346,8 @@ test_dfm (Trio          *f,
                                                    &error));
       g_assert_no_error (error);
     }
-  m = mshed_merge_utf (mshed_document_get_utf (base), mshed_document_get_utf (mine),
-                       mshed_document_get_utf (theirs));
+  m = mshed_merge_documents (base, mine, theirs, &error);
+  g_assert_no_error (error);
   g_assert_cmpuint (mshed_merge_get_n_conflicts (m), ==, 0);
   assert_merge_gives (m, both);
 
@@ -377,11 +377,13 @@ main (int    argc,
       char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add ("/merge/non-overlapping", Trio, NULL, trio_setup, test_non_overlapping, trio_teardown);
+  g_test_add ("/merge/non-overlapping", Trio, NULL, trio_setup, test_non_overlapping,
+              trio_teardown);
   g_test_add ("/merge/conflict", Trio, NULL, trio_setup, test_conflict, trio_teardown);
   g_test_add ("/merge/same-edit", Trio, NULL, trio_setup, test_same_edit, trio_teardown);
   g_test_add ("/merge/name-conflict", Trio, NULL, trio_setup, test_name_conflict, trio_teardown);
-  g_test_add ("/merge/rows-both-sides", Trio, NULL, trio_setup, test_rows_both_sides, trio_teardown);
+  g_test_add ("/merge/rows-both-sides", Trio, NULL, trio_setup, test_rows_both_sides,
+              trio_teardown);
   g_test_add ("/merge/dfm", Trio, GINT_TO_POINTER (1), trio_setup, test_dfm, trio_teardown);
   return g_test_run ();
 }

@@ -194,7 +194,8 @@ count_key (const MshedDiffItem *item)
     }
 }
 
-/* Takes @item's strings; fills in the current address. Items outside options.table drop. */
+/* Takes @item's strings; fills in the current address. Items whose table (count_key) is not
+ * options.table are dropped. */
 static void
 push (MshedDiff     *self,
       MshedDiffItem *item)
@@ -202,12 +203,6 @@ push (MshedDiff     *self,
   const char *key;
   guint i;
 
-  if (self->table && g_strcmp0 (item->table_name, self->table) != 0)
-    {
-      g_free (item->old_value);
-      g_free (item->new_value);
-      return;
-    }
   if (item->res_a == INHERIT)
     {
       item->res_a = self->res_a;
@@ -216,8 +211,13 @@ push (MshedDiff     *self,
     }
   item->entry = g_strdup (self->entry);
   item->path = g_strdup (self->path);
-  g_array_append_val (self->items, *item);
   key = count_key (item);
+  if (self->table && strcmp (key, self->table) != 0)
+    {
+      item_clear (item);
+      return;
+    }
+  g_array_append_val (self->items, *item);
   for (i = 0; i < self->counts->len; i++)
     {
       MshedDiffCount *c = &g_array_index (self->counts, MshedDiffCount, i);

@@ -486,6 +486,19 @@ test_table_filter (void)
   d = mshed_diff_models (p.before, mshed_document_get_model (p.doc), &o);
   g_assert_cmpuint (mshed_diff_get_n_items (d), ==, 1);
   g_assert_cmpstr (mshed_diff_get_item (d, 0)->table_name, ==, "batches");
+  g_assert_cmpuint (mshed_diff_get_n_counts (d), ==, 1);
+  /* the names of resource-level differences filter too */
+  g_assert_true (mshed_document_remove_resource (p.doc, (guint) mshed_model_find_resource (
+                   mshed_document_get_model (p.doc), 17), &error));
+  g_assert_no_error (error);
+  o.table = "resources";
+  {
+    g_autoptr(MshedDiff) r = mshed_diff_models (p.before, mshed_document_get_model (p.doc),
+                                                &o);
+
+    g_assert_cmpuint (mshed_diff_get_n_items (r), ==, 1);
+    g_assert_cmpint (mshed_diff_get_item (r, 0)->kind, ==, MSHED_DIFF_RESOURCE_REMOVED);
+  }
   pair_clear (&p);
 }
 

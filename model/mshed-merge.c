@@ -1314,13 +1314,9 @@ mshed_merge_conflict_format (const MshedMergeConflict *c)
 
   if (c->path)
     g_string_append (s, c->path);
-  if (c->table_name && c->kind != MSHED_MERGE_CONFLICT_RESOURCE)
-    {
-      if (c->path)
-        g_string_append_c (s, ' ');
-      g_string_append (s, c->table_name);
-    }
-  else if (c->path == NULL)
+  else if (c->table_name && c->kind != MSHED_MERGE_CONFLICT_RESOURCE)
+    g_string_append (s, c->table_name);
+  else
     g_string_append_printf (s, "Res%" G_GUINT32_FORMAT " “%s”", c->res_type,
                             c->res_name ? c->res_name : "");
   if (c->row != G_MAXUINT)

@@ -369,6 +369,18 @@ test_dfm (Trio          *f,
     g_assert_cmpstr (c->field, ==, "x");
     g_assert_cmpstr (c->mine_value, ==, "0.75");
     g_assert_cmpstr (c->theirs_value, ==, "0.25");
+    {
+      const MshedField *x = mshed_dfm_schema_find_field (
+        mshed_dfm_schema_get_table (MSHED_DFM_TABLE_POINTS), "x");
+      const guint8 *points = mshed_utf_node_peek_data (node_at (base, POINTS), NULL);
+      g_autofree char *old = mshed_field_format (x, points + 4 * 12);
+      g_autofree char *want = g_strdup_printf (POINTS "[4].x: base %s, mine 0.75, theirs 0.25",
+                                               old);
+      g_autofree char *line = mshed_merge_conflict_format (c);
+
+      g_assert_cmpstr (c->base_value, ==, old);
+      g_assert_cmpstr (line, ==, want);
+    }
   }
 }
 

@@ -138,7 +138,7 @@ mshed_diff_item_format (const MshedDiffItem *item)
     case MSHED_DIFF_RESOURCE_REMOVED:
     case MSHED_DIFF_RESOURCE_CHANGED:
       append_where (s, item);
-      if (item->old_value || item->new_value)
+      if ((item->old_value && *item->old_value) || (item->new_value && *item->new_value))
         g_string_append_printf (s, " “%s”", item->old_value ? item->old_value
                                                             : item->new_value);
       g_string_append (s, ": ");

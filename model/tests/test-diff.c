@@ -400,6 +400,12 @@ test_resources (void)
   g_assert_cmpint (item->kind, ==, MSHED_DIFF_RESOURCE_ADDED);
   g_assert_cmpint (item->res_b, ==, added);
   g_assert_cmpstr (item->new_value, ==, "notes");
+  {
+    g_autofree char *line = mshed_diff_item_format (item);
+
+    /* 0x4C4C554E is "NULL" in its four characters */
+    g_assert_cmpstr (line, ==, "NULL “notes”: added");
+  }
   g_assert_cmpuint (mshed_diff_get_count (d, 0)->count, ==, 2);
   g_assert_cmpstr (mshed_diff_get_count (d, 0)->table_name, ==, "resources");
   pair_clear (&p);

@@ -1156,13 +1156,15 @@ copy_subtree (MshedDocument  *doc,
   g_autoptr(GBytes) data = NULL;
 
   if (!mshed_utf_node_is_directory (src))
-    data = mshed_utf_node_get_data (src);
+    {
+      data = mshed_utf_node_get_data (src);
+      if (data == NULL)  /* an empty file stays a file */
+        data = g_bytes_new (NULL, 0);
+    }
   made = mshed_document_utf_add (doc, parent, MIN (index, mshed_utf_node_get_n_children (parent)),
                                  mshed_utf_node_get_name (src), data, error);
   if (made == NULL)
     return FALSE;
-  if (data == NULL && !mshed_utf_node_is_directory (src))
-    return TRUE;
   for (MshedUtfNode *c = mshed_utf_node_get_first_child (src); c; c = mshed_utf_node_get_next (c))
     if (!copy_subtree (doc, made, G_MAXUINT, c, error))
       return FALSE;

@@ -384,6 +384,50 @@ test_dfm (Trio          *f,
   }
 }
 
+/* Nodes added on one side (a directory holding a file and an empty file) and removed on the
+ * other come through; the result equals a document that made every edit. */
+static void
+test_utf_tree (Trio          *f,
+               gconstpointer  data)
+{
+  MshedDocument *base = f->base, *mine = f->mine, *theirs = f->theirs;
+  g_autoptr(MshedDocument) both = new_dfm_doc ();
+  g_autoptr(MshedMerge) m = NULL;
+  g_autoptr(GError) error = NULL;
+
+  for (guint s = 0; s < 2; s++)
+    {
+      MshedDocument *doc = s ? both : mine;
+      MshedUtfNode *root = mshed_utf_get_root (mshed_document_get_utf (doc));
+      g_autoptr(GBytes) note = g_bytes_new_static ("note", 4);
+      g_autoptr(GBytes) empty = g_bytes_new (NULL, 0);
+      MshedUtfNode *dir = mshed_document_utf_add (doc, root, 1, "Extra", NULL, &error);
+
+      g_assert_nonnull (dir);
+      g_assert_nonnull (mshed_document_utf_add (doc, dir, 0, "Note", note, &error));
+      g_assert_nonnull (mshed_document_utf_add (doc, dir, 1, "Empty", empty, &error));
+      g_assert_no_error (error);
+    }
+  for (guint s = 0; s < 2; s++)
+    {
+      MshedDocument *doc = s ? both : theirs;
+
+      g_assert_true (mshed_document_utf_remove (doc, node_at (doc, "\\MultiLevel\\Mesh2"
+                                                              "\\Geometry\\UV0"), &error));
+      g_assert_no_error (error);
+    }
+  m = mshed_merge_documents (base, mine, theirs, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (mshed_merge_get_n_conflicts (m), ==, 0);
+  assert_merge_gives (m, both);
+  {
+    g_autoptr(MshedDocument) merged = apply_ok (m);
+    MshedUtfNode *empty = node_at (merged, "\\Extra\\Empty");
+
+    g_assert_false (mshed_utf_node_is_directory (empty));
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -397,5 +441,7 @@ main (int    argc,
   g_test_add ("/merge/rows-both-sides", Trio, NULL, trio_setup, test_rows_both_sides,
               trio_teardown);
   g_test_add ("/merge/dfm", Trio, GINT_TO_POINTER (1), trio_setup, test_dfm, trio_teardown);
+  g_test_add ("/merge/utf-tree", Trio, GINT_TO_POINTER (1), trio_setup, test_utf_tree,
+              trio_teardown);
   return g_test_run ();
 }

@@ -86,6 +86,15 @@ make_files (void)
   write_doc (both, "both.msh");
   set_field (other, MSHED_TABLE_SLOTS, 2, "unk30", 0x6B6B);
   write_doc (other, "other.msh");
+  {
+    g_autoptr(MshedDocument) broken = base_doc ();
+    g_autoptr(GError) error = NULL;
+    gint res3 = mshed_model_find_resource (mshed_document_get_model (broken), 3);
+
+    g_assert_true (mshed_document_remove_resource (broken, (guint) res3, &error));
+    g_assert_no_error (error);
+    write_doc (broken, "broken.msh");
+  }
   g_assert_true (mshed_model_get_position (mshed_document_get_model (moved), 4, p));
   set_field (moved, MSHED_TABLE_POSITIONS, 4, "z", (float) (p[2] + 0.01f));
   write_doc (moved, "moved.msh");
@@ -332,6 +341,13 @@ test_merge (void)
     g_assert_true (g_bytes_equal (after, want));
   }
   write_file ("a.msh", a_before);
+
+  /* a result that fails strict validation (mine removed Res3) is not written */
+  run_cli (&run, "merge", "a.msh", "broken.msh", "theirs.msh", "-o", "bad.msh", NULL);
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_nonnull (strstr (run.err, "bad.msh"));
+  g_assert_false (tmp_file_exists ("bad.msh"));
+  run_clear (&run);
 
   run_cli (&run, "merge", "a.msh", "mine.msh", "-o", "x.msh", NULL);
   g_assert_cmpint (run.status, ==, 2);

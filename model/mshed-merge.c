@@ -1157,9 +1157,8 @@ copy_subtree (MshedDocument  *doc,
 
   if (!mshed_utf_node_is_directory (src))
     {
-      data = mshed_utf_node_get_data (src);
-      if (data == NULL)  /* an empty file stays a file */
-        data = g_bytes_new (NULL, 0);
+      data = mshed_utf_node_get_data (src);  /* (transfer none) */
+      data = data ? g_bytes_ref (data) : g_bytes_new (NULL, 0);
     }
   made = mshed_document_utf_add (doc, parent, MIN (index, mshed_utf_node_get_n_children (parent)),
                                  mshed_utf_node_get_name (src), data, error);
@@ -1214,7 +1213,7 @@ apply_utf_op (MshedMerge     *self,
     }
   if (!mshed_utf_node_is_directory (src) && !mshed_utf_node_is_directory (node))
     {
-      g_autoptr(GBytes) data = mshed_utf_node_get_data (src);
+      g_autoptr(GBytes) data = g_bytes_ref (mshed_utf_node_get_data (src));
 
       return mshed_document_utf_set_data (doc, node, data, error);
     }

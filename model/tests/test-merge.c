@@ -428,6 +428,35 @@ test_utf_tree (Trio          *f,
   }
 }
 
+/* A file one side removed and the other changed: one conflict for the whole node. */
+static void
+test_utf_remove_vs_change (Trio          *f,
+                           gconstpointer  data)
+{
+  MshedDocument *base = f->base, *mine = f->mine, *theirs = f->theirs;
+  g_autoptr(MshedMerge) m = NULL;
+  g_autoptr(GError) error = NULL;
+  const MshedMergeConflict *c;
+  const char *uv0 = "\\MultiLevel\\Mesh1\\Geometry\\UV0";
+
+  g_assert_true (mshed_document_utf_remove (mine, node_at (mine, uv0), &error));
+  g_assert_true (mshed_document_dfm_set_field (theirs, node_at (theirs, uv0), 2, "u", "0.5",
+                                               &error));
+  g_assert_no_error (error);
+  m = mshed_merge_documents (base, mine, theirs, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (mshed_merge_get_n_conflicts (m), ==, 1);
+  c = mshed_merge_get_conflict (m, 0);
+  g_assert_cmpint (c->kind, ==, MSHED_MERGE_CONFLICT_RESOURCE);
+  g_assert_cmpstr (c->path, ==, uv0);
+  g_assert_null (c->mine_value);
+  g_assert_nonnull (c->theirs_value);
+  mshed_merge_resolve (m, 0, MSHED_MERGE_THEIRS);
+  assert_merge_gives (m, theirs);
+  mshed_merge_resolve (m, 0, MSHED_MERGE_MINE);
+  assert_merge_gives (m, mine);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -443,5 +472,7 @@ main (int    argc,
   g_test_add ("/merge/dfm", Trio, GINT_TO_POINTER (1), trio_setup, test_dfm, trio_teardown);
   g_test_add ("/merge/utf-tree", Trio, GINT_TO_POINTER (1), trio_setup, test_utf_tree,
               trio_teardown);
+  g_test_add ("/merge/utf-remove-vs-change", Trio, GINT_TO_POINTER (1), trio_setup,
+              test_utf_remove_vs_change, trio_teardown);
   return g_test_run ();
 }

@@ -47,6 +47,10 @@ static const MshedCliCommand commands[] = {
     N_("Change fields, names and resources of a model") },
   { "render", mshed_cli_render, "…",
     N_("Draw a model to a PNG image without a display") },
+  { "diff", mshed_cli_diff, "[--json] [--tolerance EPS] [--table T] [--summary] A B",
+    N_("Compare two models, archives or UTF files structurally") },
+  { "merge", mshed_cli_merge, "BASE MINE THEIRS -o OUT [--prefer mine|theirs] [--force]",
+    N_("Merge the changes of two edited copies of one model") },
 };
 
 static char *prgname_full = NULL;

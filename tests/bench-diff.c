@@ -1,0 +1,120 @@
+/* bench-diff.c
+ *
+ * Copyright 2026 The mshed authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The diff benchmark (not a test): two 200,000-triangle generated models, identical, and
+ * differing in one vertex (docs/diff.md §6). Each timing is the whole mshed_diff_models call
+ * on models already in memory. One thread.
+ *
+ *   meson test --benchmark -C BUILDDIR -v bench-diff   or
+ *   BUILDDIR/tests/bench-diff [--triangles N] [--runs N]
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "mshed-diff.h"
+#include "mshed-generator.h"
+
+static int n_triangles = 200000;
+static int n_runs = 30;
+
+static GOptionEntry entries[] = {
+  { "triangles", 't', 0, G_OPTION_ARG_INT, &n_triangles, "Triangles (200000)", "N" },
+  { "runs", 'r', 0, G_OPTION_ARG_INT, &n_runs, "Runs per timing (30)", "N" },
+  { NULL }
+};
+
+static double
+now (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int
+compare_double (gconstpointer a,
+                gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+static void
+time_diff (MshedModel *a,
+           MshedModel *b,
+           guint       expect_items,
+           const char *what)
+{
+  g_autoptr(GArray) samples = g_array_new (FALSE, FALSE, sizeof (double));
+
+  for (int r = 0; r < n_runs; r++)
+    {
+      double t0 = now (), ms;
+      g_autoptr(MshedDiff) d = mshed_diff_models (a, b, NULL);
+
+      ms = (now () - t0) * 1000;
+      g_array_append_val (samples, ms);
+      if (mshed_diff_get_n_items (d) != expect_items)
+        g_error ("%s: %u differences, expected %u", what, mshed_diff_get_n_items (d),
+                 expect_items);
+    }
+  g_array_sort (samples, compare_double);
+  printf ("  %-40s median %8.3f ms   p90 %8.3f ms   max %8.3f ms\n", what,
+          g_array_index (samples, double, samples->len / 2),
+          g_array_index (samples, double, samples->len * 9 / 10),
+          g_array_index (samples, double, samples->len - 1));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_autoptr(GOptionContext) context = g_option_context_new ("- diff benchmark");
+  g_autoptr(GError) error = NULL;
+  MshedGenParams p;
+  g_autoptr(GBytes) bytes = NULL, copy = NULL, edited = NULL;
+  g_autoptr(MshedModel) a = NULL, b = NULL, c = NULL;
+  g_autoptr(MshedNres) nres = NULL;
+  guint8 *data;
+  gint res3;
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      g_printerr ("%s\n", error->message);
+      return 2;
+    }
+  mshed_gen_params_init (&p, 2026);
+  p.n_triangles = (guint) n_triangles;
+  p.animated = TRUE;
+  bytes = mshed_generate_model_bytes (&p);
+  copy = g_bytes_new (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+  a = mshed_model_new_from_bytes (bytes, MSHED_MODE_TOLERANT, NULL, NULL);
+  b = mshed_model_new_from_bytes (copy, MSHED_MODE_TOLERANT, NULL, NULL);
+  /* the third model: vertex 1000 moved by 1 along x */
+  nres = mshed_nres_parse (copy, MSHED_MODE_TOLERANT, NULL, NULL);
+  res3 = mshed_nres_find_type (nres, 3);
+  data = mshed_nres_entry_make_mutable (nres, (guint) res3);
+  {
+    float x;
+
+    memcpy (&x, data + 12 * 1000, 4);
+    x += 1;
+    memcpy (data + 12 * 1000, &x, 4);
+  }
+  edited = mshed_nres_serialize (nres, NULL);
+  c = mshed_model_new_from_bytes (edited, MSHED_MODE_TOLERANT, NULL, NULL);
+  g_assert (a && b && c);
+  printf ("diff of two %d-triangle models (%.1f MiB each), %d runs:\n", n_triangles,
+          g_bytes_get_size (bytes) / 1048576.0, n_runs);
+  time_diff (a, b, 0, "identical");
+  time_diff (a, c, 2, "one vertex moved");  /* the geometry summary and the field */
+  return 0;
+}

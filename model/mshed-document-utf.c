@@ -788,9 +788,9 @@ name_references (MshedDocument *self,
   return refs;
 }
 
-/* The orders a tree edit can change, as nodes: levels (docs/dfm.md §3), parts (docs/dfm.md
- * §8) and the bone table (docs/dfm.md §10.1). Stale rows and bone positions follow them across
- * the edit. */
+/* The orders a tree edit can change, as nodes: levels (docs/dfm.md §3), parts
+ * (docs/dfm.md §8) and the bone table (docs/dfm.md §10.1). Stale rows and bone positions
+ * follow them across the edit. */
 typedef struct {
   GPtrArray *levels;
   GPtrArray *parts;

@@ -30,7 +30,8 @@ typedef struct {
 static const MshedCliCommand commands[] = {
   { "info", mshed_cli_info, "FILE",
     N_("Show a model's resources, attributes and totals") },
-  { "validate", mshed_cli_validate, "[--strict|--tolerant] [--json] [--jobs N] PATH…",
+  { "validate", mshed_cli_validate,
+    "[--strict|--tolerant] [--json] [--jobs N] [--baseline F] [--write-baseline F] PATH…",
     N_("Check files or whole directories against the format rules") },
   { "roundtrip", mshed_cli_roundtrip, "FILE…",
     N_("Decode and re-encode, and compare the bytes") },

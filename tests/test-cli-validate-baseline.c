@@ -17,56 +17,6 @@
 
 #include "test-cli-util.h"
 
-static void
-cli_ok (const char *first,
-        ...)
-{
-  g_autoptr(GPtrArray) args = g_ptr_array_new ();
-  Run run = { 0 };
-  va_list ap;
-
-  va_start (ap, first);
-  for (const char *a = first; a; a = va_arg (ap, const char *))
-    g_ptr_array_add (args, (gpointer) a);
-  va_end (ap);
-  g_ptr_array_add (args, NULL);
-  run_cli_argv (&run, (const char *const *) args->pdata);
-  if (run.status != 0)
-    g_printerr ("%s%s", run.out, run.err);
-  g_assert_cmpint (run.status, ==, 0);
-  run_clear (&run);
-}
-
-/* Plants one defect: sets a cell to a value the validator rejects, saving anyway. */
-static void
-plant (const char *spec,
-       const char *set)
-{
-  cli_ok ("edit", "--save-anyway", "--no-backup", "--set", set, spec, NULL);
-}
-
-/* The folder "game": a.msh with a slot's batch range past the batches, b.msh clean, and
- * sub/pack.rlb whose Hangar_1.MSH has a slot cell past the slots, and sub/body.dfm (clean). */
-static void
-make_game (const char *dir)
-{
-  g_autofree char *sub = g_strdup_printf ("%s/sub", dir);
-  g_autofree char *sub_path = path_in_tmp (sub);
-  g_autofree char *a = g_strdup_printf ("%s/a.msh", dir);
-  g_autofree char *b = g_strdup_printf ("%s/b.msh", dir);
-  g_autofree char *pack = g_strdup_printf ("%s/sub/pack.rlb", dir);
-  g_autofree char *entry = g_strdup_printf ("%s/sub/pack.rlb:Hangar_1.MSH", dir);
-  g_autofree char *dfm = g_strdup_printf ("%s/sub/body.dfm", dir);
-
-  g_assert_cmpint (g_mkdir_with_parents (sub_path, 0755), ==, 0);
-  cli_ok ("generate", "-q", "--seed", "3", "-o", a, NULL);
-  cli_ok ("generate", "-q", "--seed", "4", "-o", b, NULL);
-  cli_ok ("generate", "-q", "--archive", "2", "-o", pack, NULL);
-  cli_ok ("generate", "-q", "--dfm", "body", "--seed", "7", "-o", dfm, NULL);
-  plant (a, "slots[1].batchCount=9000");
-  plant (entry, "nodes[2].slot5=60000");
-}
-
 static JsonObject *
 object_at (JsonArray *array,
            guint      i)
@@ -85,7 +35,7 @@ test_baseline (void)
   JsonObject *f, *summary;
   guint n_errors = 0;
 
-  make_game ("game");
+  make_planted_game ("game");
 
   /* without a baseline: the two planted errors, exit 1 */
   run_cli (&run, "validate", "game", NULL);
@@ -137,14 +87,14 @@ test_baseline (void)
   run_clear (&run);
 
   /* a copy of the folder elsewhere, named with a trailing separator: the same findings */
-  make_game ("copy/game2");
+  make_planted_game ("copy/game2");
   run_cli (&run, "validate", "--baseline", "base.json", "copy/game2/", NULL);
   g_assert_cmpint (run.status, ==, 0);
   g_assert_null (strstr (run.out, "error:"));
   run_clear (&run);
 
   /* one new defect in another file: exactly it is reported, exit 1 */
-  plant ("game/b.msh", "nodes[0].slot0=7000");
+  run_cli_plant ("game/b.msh", "nodes[0].slot0=7000");
   run_cli (&run, "validate", "--baseline", "base.json", "game", NULL);
   g_assert_cmpint (run.status, ==, 1);
   g_assert_nonnull (strstr (run.out, "game/b.msh: error: Res1 node 0, field slot0"));
@@ -183,7 +133,7 @@ test_baseline_refused (void)
   };
   Run run = { 0 };
 
-  cli_ok ("generate", "-q", "-o", "clean.msh", NULL);
+  run_cli_ok ("generate", "-q", "-o", "clean.msh", NULL);
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       g_assert_true (write_text ("refused.json", cases[i].text));

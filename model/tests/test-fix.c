@@ -493,6 +493,81 @@ test_clean (void)
   case_clear (&c);
 }
 
+/* A deformable model: a wrong Face_groups/Count and a wrong part Index (docs/dfm.md §4, §8)
+ * come back as the directories say; the lines name the file paths; nothing else changes. */
+static void
+test_dfm (void)
+{
+  static const char *const paths[] = {
+    "\\MultiLevel\\Mesh1\\Face_groups\\Count", "\\Cmpnd\\Part_Spine2\\Index",
+  };
+  static const char *const fields[] = { "count", "index" };
+  static const char *const planted[] = { "7", "9" };
+  static const char *const fixed[] = { "1", "2" };  /* one Group directory; bone 2 */
+  MshedDfmGenParams gp;
+  g_autoptr(MshedUtf) gen = NULL;
+  g_autoptr(MshedDocument) gen_doc = NULL;
+  g_autoptr(MshedDocument) doc = NULL;
+  g_autoptr(MshedUtf) utf = NULL;
+  g_autoptr(MshedFixPlan) plan = NULL;
+  g_autoptr(GBytes) before = NULL;
+  g_autoptr(GBytes) after = NULL;
+  g_autoptr(GBytes) undone = NULL;
+  g_autoptr(GError) error = NULL;
+  const guint8 *a, *b;
+  gsize size;
+  guint n_diff = 0;
+
+  mshed_dfm_gen_params_init (&gp, MSHED_DFM_GEN_BODY, 7);
+  gen = mshed_dfm_generate (&gp);
+  gen_doc = mshed_document_new_for_utf (gen, MSHED_MODE_TOLERANT);
+  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+    {
+      MshedUtfNode *node = mshed_utf_lookup (mshed_document_get_utf (gen_doc), paths[i]);
+
+      g_assert_nonnull (node);
+      g_assert_true (mshed_document_dfm_set_field (gen_doc, node, 0, fields[i], planted[i],
+                                                   &error));
+      g_assert_no_error (error);
+    }
+  before = mshed_document_serialize (gen_doc);
+  utf = mshed_utf_parse (before, MSHED_MODE_TOLERANT, NULL, &error);
+  g_assert_no_error (error);
+  doc = mshed_document_new_for_utf (utf, MSHED_MODE_TOLERANT);
+  g_assert_nonnull (mshed_document_get_dfm (doc));
+  plan = mshed_fix_plan (doc, mshed_document_get_diagnostics (doc), "body.dfm");
+  g_assert_cmpuint (plan->changes->len, ==, G_N_ELEMENTS (paths));
+  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+    {
+      const MshedFixChange *c = g_ptr_array_index (plan->changes, i);
+
+      g_assert_cmpstr (c->node, ==, paths[i]);
+      g_assert_cmpuint (c->row, ==, 0);
+      g_assert_cmpstr (c->field, ==, fields[i]);
+      g_assert_cmpstr (c->old_value, ==, planted[i]);
+      g_assert_cmpstr (c->new_value, ==, fixed[i]);
+    }
+  g_assert_cmpstr (((MshedFixChange *) g_ptr_array_index (plan->changes, 1))->fix, ==,
+                   "dfm-part-index");
+  g_assert_true (mshed_fix_plan_apply (doc, plan, &error));
+  g_assert_no_error (error);
+  g_assert_null (mshed_diagnostics_find (mshed_document_get_diagnostics (doc),
+                                         MSHED_CHECK_DFM_GROUP_COUNT));
+  g_assert_null (mshed_diagnostics_find (mshed_document_get_diagnostics (doc),
+                                         MSHED_CHECK_DFM_PART_INDEX));
+  after = mshed_document_serialize (doc);
+  a = g_bytes_get_data (before, &size);
+  b = g_bytes_get_data (after, NULL);
+  g_assert_cmpuint (g_bytes_get_size (after), ==, size);
+  for (gsize i = 0; i < size; i++)
+    n_diff += a[i] != b[i];
+  /* two little-endian values below 256: one byte each */
+  g_assert_cmpuint (n_diff, ==, 2);
+  g_assert_true (mshed_document_undo (doc));
+  undone = mshed_document_serialize (doc);
+  g_assert_true (g_bytes_equal (undone, before));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -511,5 +586,6 @@ main (int    argc,
   g_test_add_func ("/fix/stale-plan", test_stale_plan);
   g_test_add_func ("/fix/edited-plan", test_edited_plan);
   g_test_add_func ("/fix/clean", test_clean);
+  g_test_add_func ("/fix/dfm", test_dfm);
   return g_test_run ();
 }

@@ -216,7 +216,7 @@ set_scratch (Planner      *p,
 
   if (!mshed_document_set_field (p->scratch, table, row, field, value, &error))
     {
-      g_ptr_array_add (p->plan->notes, g_strdup_printf (_("%s: %s"),
+      g_ptr_array_add (p->plan->notes, g_strdup_printf ("%s: %s",
                                                         mshed_check_to_string (check),
                                                         error->message));
       return;

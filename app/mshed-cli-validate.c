@@ -973,8 +973,9 @@ mshed_cli_validate (int    argc,
                                               "with the DFM rules, any other UTF file as a "
                                               "container.\n\nExit status: 0 no errors "
                                               "(warnings are listed), 1 errors found, 2 a file "
-                                              "could not be read.\n\nWith --baseline, the findings the baseline holds are "
-                                              "not listed or counted: the exit status is 1 "
+                                              "could not be read.\n\nWith --baseline, the "
+                                              "findings the baseline holds are not listed "
+                                              "or counted: the exit status is 1 "
                                               "only for new errors. --write-baseline records "
                                               "every finding and exits with 0 unless a file "
                                               "could not be read."), entries);

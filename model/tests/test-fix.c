@@ -357,40 +357,41 @@ test_tri_link (void)
   case_clear (&c);
 }
 
-/* Stale attributes: the value the generator wrote comes back. */
+/* A directory attribute of resource @type off by @delta: recomputed, the value the generator
+ * wrote comes back. */
+static void
+attribute_case (gboolean    animated,
+                MshedCheck  check,
+                guint32     type,
+                const char *field,
+                gint        delta)
+{
+  gint index;
+  guint32 value;
+  Case c;
+
+  case_init (&c, animated, check);
+  index = mshed_model_find_resource (c.model, type);
+  g_assert_cmpint (index, >=, 0);
+  value = (guint32) get (&c, MSHED_TABLE_DIRECTORY, (guint) index, field);
+  plant (&c, MSHED_TABLE_DIRECTORY, (guint) index, field, (double) value + delta);
+  expect (&c, MSHED_TABLE_DIRECTORY, (guint) index, field, "%u", value);
+  run_case (&c);
+  case_clear (&c);
+}
+
+/* Stale attributes (docs/msh.md §3): the batch count of Res13. */
 static void
 test_attributes (void)
 {
-  gint index;
-  guint32 attr1;
-  Case c;
-
-  case_init (&c, FALSE, MSHED_CHECK_ATTR1);
-  index = mshed_model_find_resource (c.model, 13);
-  g_assert_cmpint (index, >=, 0);
-  attr1 = (guint32) get (&c, MSHED_TABLE_DIRECTORY, (guint) index, "attr1");
-  plant (&c, MSHED_TABLE_DIRECTORY, (guint) index, "attr1", attr1 + 5);
-  expect (&c, MSHED_TABLE_DIRECTORY, (guint) index, "attr1", "%u", attr1);
-  run_case (&c);
-  case_clear (&c);
+  attribute_case (FALSE, MSHED_CHECK_ATTR1, 13, "attr1", 5);
 }
 
 /* A wrong frame count (Res19 attr2): recomputed from the key times (docs/msh.md §7.7). */
 static void
 test_anim_frames (void)
 {
-  gint index;
-  guint32 frames;
-  Case c;
-
-  case_init (&c, TRUE, MSHED_CHECK_ANIM_FRAMES);
-  index = mshed_model_find_resource (c.model, 19);
-  g_assert_cmpint (index, >=, 0);
-  frames = (guint32) get (&c, MSHED_TABLE_DIRECTORY, (guint) index, "attr2");
-  plant (&c, MSHED_TABLE_DIRECTORY, (guint) index, "attr2", frames - 1);
-  expect (&c, MSHED_TABLE_DIRECTORY, (guint) index, "attr2", "%u", frames);
-  run_case (&c);
-  case_clear (&c);
+  attribute_case (TRUE, MSHED_CHECK_ANIM_FRAMES, 19, "attr2", -1);
 }
 
 /* A slot box with min > max: the box of its vertices, as the generator wrote it. */

@@ -520,7 +520,6 @@ mshed_fix_plan (MshedDocument          *doc,
   g_autoptr(GError) error = NULL;
   guint n = mshed_diagnostics_get_n_items (diags);
   Planner p = { plan, doc, NULL, tags, MSHED_DERIVED_NONE, slot_rows };
-
   gboolean any = FALSE;
 
   for (guint i = 0; i < n && !any; i++)

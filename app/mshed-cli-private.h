@@ -67,6 +67,7 @@ int          mshed_cli_edit       (int argc, char **argv);
 int          mshed_cli_render     (int argc, char **argv);
 int          mshed_cli_diff       (int argc, char **argv);
 int          mshed_cli_merge      (int argc, char **argv);
+int          mshed_cli_fix        (int argc, char **argv);
 
 /* Helpers (mshed-cli.c). */
 const char  *mshed_cli_prgname    (void);
@@ -168,5 +169,26 @@ void         mshed_cli_edit_utf_changed    (MshedCliEdit      *edit,
 void         mshed_cli_edit_dfm_stale_rows (MshedCliEdit      *edit,
                                             const MshedStale  *stale,
                                             GString           *out);
+
+/* Baselines of validate (mshed-cli-baseline.c): where a finding is, never its offset. */
+typedef struct {
+  const char *file;      /* relative to the PATH argument */
+  const char *entry;     /* archive entry, or NULL */
+  const char *check;     /* mshed_check_to_string(), or "failure" */
+  gint64      res_type;  /* NRes resource type, -1 when none */
+  const char *table;     /* schema table name, or NULL */
+  gint64      record;    /* -1 when none */
+  const char *field;
+  const char *path;      /* UTF node path, or NULL */
+} MshedCliFinding;
+
+typedef struct _MshedCliBaseline MshedCliBaseline;
+
+char        *mshed_cli_baseline_key   (const MshedCliFinding  *finding);
+MshedCliBaseline *mshed_cli_baseline_load (const char         *path,
+                                        GError                **error);
+void         mshed_cli_baseline_free  (MshedCliBaseline       *self);
+guint        mshed_cli_baseline_count (const MshedCliBaseline *self,
+                                       const char             *key);
 
 G_END_DECLS

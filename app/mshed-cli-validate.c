@@ -47,6 +47,7 @@ typedef struct {
   guint n_errors;
   guint n_warnings;
   guint n_infos;
+  guint n_known;     /* findings the baseline hides */
 } Totals;
 
 /* What a readable file was checked as. */
@@ -62,11 +63,13 @@ static const char *const kind_names[] = { "nres", "dfm", "utf" };
 typedef struct {
   char     *spec;        /* the path as printed */
   gboolean  named;       /* named on the command line: ARCHIVE:ENTRY works, no magic check */
+  guint     rel_start;   /* found in a folder: where the path below the PATH argument starts */
   gboolean  done;        /* checked (under Validate.lock while there are workers) */
   gboolean  skipped;     /* found in a folder and neither NRes nor UTF: prints nothing */
   char     *unreadable;  /* why it could not be read, or NULL */
   GString  *text;        /* text: its lines; JSON: its elements of "diagnostics" */
   GString  *file_json;   /* JSON: its element of "files" */
+  GString  *findings;    /* --write-baseline: its elements of "findings" */
   Totals    totals;
 } Item;
 
@@ -77,6 +80,8 @@ typedef struct {
   GString    *out;          /* standard output, written as it grows (text only) */
   GString    *files;        /* JSON: the elements of "files" */
   GString    *diagnostics;  /* JSON: the elements of "diagnostics" */
+  const MshedCliBaseline *baseline;  /* --baseline (read-only, shared by the threads) */
+  GString    *findings;     /* --write-baseline: the elements of "findings" */
 
   /* With --jobs N above 1 (N - 1 workers; the main thread checks files too). POSIX threads
    * rather than GMutex and GCond: GLib's are built on futexes, which ThreadSanitizer cannot
@@ -112,6 +117,8 @@ item_free (Item *item)
     g_string_free (item->text, TRUE);
   if (item->file_json)
     g_string_free (item->file_json, TRUE);
+  if (item->findings)
+    g_string_free (item->findings, TRUE);
   g_free (item);
 }
 
@@ -229,17 +236,24 @@ json_array (JsonWriter    *w,
   g_string_append_c (w->s, ']');
 }
 
+/* The CLI name of the table of @d (MSH or DFM), or NULL. */
+static const char *
+table_name (const MshedDiagnostic *d)
+{
+  const MshedDfmTableInfo *dfm_table = mshed_dfm_schema_get_table ((MshedDfmTable) d->table);
+
+  if (d->table >= 0 && d->table < MSHED_N_TABLES)
+    return mshed_schema_get_table (d->table)->name;
+  return dfm_table ? dfm_table->name : NULL;
+}
+
 static void
 diagnostic_to_json (GString               *array,
                     const char            *file,
                     const MshedDiagnostic *d)
 {
-  const MshedDfmTableInfo *dfm_table = mshed_dfm_schema_get_table ((MshedDfmTable) d->table);
-  const MshedTableInfo *table = NULL;
   JsonWriter w;
 
-  if (d->table >= 0 && d->table < MSHED_N_TABLES)
-    table = mshed_schema_get_table (d->table);
   json_begin_element (&w, array);
   json_string (&w, "file", file);
   json_string (&w, "entry", d->entry);
@@ -249,7 +263,7 @@ diagnostic_to_json (GString               *array,
   json_int (&w, "check_code", d->check, TRUE);
   json_int (&w, "res_type", d->res_type, d->res_type != G_MAXUINT32);
   json_int (&w, "res_index", d->res_index, d->res_index >= 0);
-  json_string (&w, "table", table ? table->name : dfm_table ? dfm_table->name : NULL);
+  json_string (&w, "table", table_name (d));
   json_int (&w, "record", d->record, d->record >= 0);
   json_string (&w, "field", d->field);
   json_int (&w, "offset", (gint64) d->offset, TRUE);
@@ -259,27 +273,121 @@ diagnostic_to_json (GString               *array,
 
 /* Checking one item (on a worker) -------------------------------------------------------- */
 
+/* The finding @d (NULL: a failure that left no error) of @item, for the baseline. */
+static void
+finding_init (MshedCliFinding       *f,
+              const char            *file,
+              const MshedDiagnostic *d)
+{
+  *f = (MshedCliFinding) { file, NULL, "failure", -1, NULL, -1, NULL, NULL };
+  if (d == NULL)
+    return;
+  f->entry = d->entry;
+  f->check = mshed_check_to_string (d->check);
+  f->res_type = d->res_type != G_MAXUINT32 ? (gint64) d->res_type : -1;
+  f->table = table_name (d);
+  f->record = d->record >= 0 ? d->record : -1;
+  f->field = d->field;
+  f->path = d->path;
+}
+
+static void
+finding_to_json (GString               *array,
+                 const MshedCliFinding *f,
+                 const MshedDiagnostic *d,
+                 const char            *failure)
+{
+  JsonWriter w;
+
+  json_begin_element (&w, array);
+  json_string (&w, "file", f->file);
+  json_string (&w, "entry", f->entry);
+  json_string (&w, "check", f->check);
+  json_int (&w, "res_type", f->res_type, f->res_type >= 0);
+  json_string (&w, "table", f->table);
+  json_int (&w, "record", f->record, f->record >= 0);
+  json_string (&w, "field", f->field);
+  json_string (&w, "path", f->path);
+  json_string (&w, "severity", mshed_severity_to_string (d ? d->severity
+                                                          : MSHED_SEVERITY_ERROR));
+  json_string (&w, "message", d ? d->message : failure);
+  json_end (&w);
+}
+
+/* The file of @item as the baseline names it: below the PATH argument for a file found in a
+ * folder, else the file's own name. */
+static char *
+item_file (const Item *item)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *entry = NULL;
+
+  if (!item->named)
+    return g_strdup (item->spec + item->rel_start);
+  if (mshed_split_spec (item->spec, &path, &entry))
+    return g_path_get_basename (path);
+  return g_path_get_basename (item->spec);
+}
+
+/* TRUE when the finding is one the baseline holds (and not yet used up by an earlier finding
+ * of this file with the same identity); writes it to the item's findings for
+ * --write-baseline. */
+static gboolean
+is_known (const Validate        *self,
+          Item                  *item,
+          GHashTable            *seen,
+          const char            *file,
+          const MshedDiagnostic *d,
+          const char            *failure)
+{
+  MshedCliFinding f;
+  char *key;
+  guint n;
+
+  if (self->baseline == NULL && self->findings == NULL)
+    return FALSE;
+  finding_init (&f, file, d);
+  if (self->findings)
+    {
+      if (item->findings == NULL)
+        item->findings = g_string_new (NULL);
+      finding_to_json (item->findings, &f, d, failure);
+    }
+  if (self->baseline == NULL)
+    return FALSE;
+  key = mshed_cli_baseline_key (&f);
+  n = GPOINTER_TO_UINT (g_hash_table_lookup (seen, key));
+  g_hash_table_replace (seen, key, GUINT_TO_POINTER (n + 1));
+  return n < mshed_cli_baseline_count (self->baseline, key);
+}
+
 /* Keeps what one file produced, for printing. */
 static void
-report (Item                   *item,
-        gboolean                json,
+report (const Validate         *self,
+        Item                   *item,
         const MshedDiagnostics *diags,
         Kind                    kind,
         guint                   n_models,
         const char             *failure)
 {
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autofree char *file = item_file (item);
   guint n = mshed_diagnostics_get_n_items (diags);
   guint errors = diags->n_errors, warnings = diags->n_warnings;
-
-  /* a failure that left no error diagnostic still counts as one error */
-  if (failure && errors == 0)
-    errors = 1;
+  gboolean json = self->json;
 
   item->text = g_string_new (NULL);
   for (guint i = 0; i < n; i++)
     {
       const MshedDiagnostic *d = mshed_diagnostics_get (diags, i);
 
+      if (is_known (self, item, seen, file, d, NULL))
+        {
+          item->totals.n_known++;
+          errors -= d->severity == MSHED_SEVERITY_ERROR;
+          warnings -= d->severity == MSHED_SEVERITY_WARNING;
+          continue;
+        }
       if (d->severity == MSHED_SEVERITY_INFO)
         item->totals.n_infos++;
       if (json)
@@ -290,6 +398,17 @@ report (Item                   *item,
 
           g_string_append_printf (item->text, "%s: %s\n", item->spec, line);
         }
+    }
+  /* a failure that left no error diagnostic still counts as one error */
+  if (failure && diags->n_errors == 0)
+    {
+      if (is_known (self, item, seen, file, NULL, failure))
+        {
+          item->totals.n_known++;
+          failure = NULL;
+        }
+      else
+        errors = 1;
     }
   if (failure && diags->n_errors == 0 && !json)
     g_string_append_printf (item->text, "%s: %s: %s\n", item->spec, _("error"), failure);
@@ -320,11 +439,10 @@ report (Item                   *item,
 /* ARCHIVE:ENTRY: the outer container and that one nested model, checked as they are when the
  * whole archive is validated. A missing entry is an error and no model. */
 static void
-check_entry (Item       *item,
-             MshedMode   mode,
-             gboolean    json,
-             const char *path,
-             const char *entry)
+check_entry (const Validate *self,
+             Item           *item,
+             const char     *path,
+             const char     *entry)
 {
   g_autoptr(MshedDiagnostics) diags = mshed_diagnostics_new ();
   g_autoptr(GError) error = NULL;
@@ -338,11 +456,11 @@ check_entry (Item       *item,
       item->unreadable = g_strdup (error->message);
       return;
     }
-  outer = mshed_nres_parse (bytes, mode, diags, &error);
+  outer = mshed_nres_parse (bytes, self->mode, diags, &error);
   if (outer == NULL)
     {
       failure = g_strdup_printf ("%s: %s", path, error->message);
-      report (item, json, diags, KIND_NRES, 0, failure);
+      report (self, item, diags, KIND_NRES, 0, failure);
       return;
     }
   index = mshed_nres_lookup_name (outer, entry);
@@ -350,18 +468,17 @@ check_entry (Item       *item,
     {
       failure = g_strdup_printf (_("%s: the archive has no entry named “%s” (see “mshed-cli ls "
                                    "%s”)"), path, entry, path);
-      report (item, json, diags, KIND_NRES, 0, failure);
+      report (self, item, diags, KIND_NRES, 0, failure);
       return;
     }
   mshed_validate_nested_entry (mshed_nres_peek_entry (outer, (guint) index), (guint) index,
-                               mode, diags);
-  report (item, json, diags, KIND_NRES, 1, NULL);
+                               self->mode, diags);
+  report (self, item, diags, KIND_NRES, 1, NULL);
 }
 
 static void
-check_item (Item      *item,
-            MshedMode  mode,
-            gboolean   json)
+check_item (const Validate *self,
+            Item           *item)
 {
   g_autoptr(MshedDiagnostics) diags = NULL;
   g_autoptr(GError) error = NULL;
@@ -372,7 +489,7 @@ check_item (Item      *item,
 
   if (item->named && mshed_split_spec (item->spec, &path, &entry))
     {
-      check_entry (item, mode, json, path, entry);
+      check_entry (self, item, path, entry);
       return;
     }
 
@@ -386,9 +503,10 @@ check_item (Item      *item,
   if (mshed_cli_has_utf_magic (bytes))
     {
       gboolean dfm = FALSE;
-      gboolean read = mshed_cli_validate_utf (bytes, item->spec, mode, diags, &dfm, &error);
+      gboolean read = mshed_cli_validate_utf (bytes, item->spec, self->mode, diags, &dfm,
+                                              &error);
 
-      report (item, json, diags, dfm ? KIND_DFM : KIND_UTF, 0, read ? NULL : error->message);
+      report (self, item, diags, dfm ? KIND_DFM : KIND_UTF, 0, read ? NULL : error->message);
       return;
     }
   if (!item->named && !mshed_cli_has_nres_magic (bytes))
@@ -396,12 +514,12 @@ check_item (Item      *item,
       item->skipped = TRUE;
       return;
     }
-  if (!mshed_validate_file_bytes (bytes, mode, diags, &n_models, &error))
+  if (!mshed_validate_file_bytes (bytes, self->mode, diags, &n_models, &error))
     {
-      report (item, json, diags, KIND_NRES, 0, error->message);
+      report (self, item, diags, KIND_NRES, 0, error->message);
       return;
     }
-  report (item, json, diags, KIND_NRES, n_models, NULL);
+  report (self, item, diags, KIND_NRES, n_models, NULL);
 }
 
 /* Printing, in order (main thread) ------------------------------------------------------- */
@@ -418,6 +536,7 @@ totals_add (Totals       *sum,
   sum->n_errors += t->n_errors;
   sum->n_warnings += t->n_warnings;
   sum->n_infos += t->n_infos;
+  sum->n_known += t->n_known;
 }
 
 /* Appends the elements of an array written apart (JSON). */
@@ -453,6 +572,8 @@ print_item (Validate *self,
       self->totals.n_unreadable++;
       return;
     }
+  if (self->findings && item->findings)
+    append_elements (self->findings, item->findings);
   if (self->json)
     {
       append_elements (self->diagnostics, item->text);
@@ -496,7 +617,7 @@ check_unlocked (Validate *self,
   if (item->done)
     return;
   pthread_mutex_unlock (&self->lock);
-  check_item (item, self->mode, self->json);
+  check_item (self, item);
   pthread_mutex_lock (&self->lock);
   item->done = TRUE;
 }
@@ -587,7 +708,7 @@ add_item (Validate *self,
       return;
     }
   if (!item->done)
-    check_item (item, self->mode, self->json);
+    check_item (self, item);
   print_item (self, item);
   item_free (item);
 }
@@ -630,6 +751,7 @@ child_type (const char *path)
 static void
 validate_directory (Validate     *self,
                     GString      *path,
+                    guint         rel_start,
                     GStringChunk *names)
 {
   g_autoptr(GArray) children = g_array_new (FALSE, FALSE, sizeof (Child));
@@ -675,9 +797,14 @@ validate_directory (Validate     *self,
       if (type == DT_LNK)
         type = g_file_test (path->str, G_FILE_TEST_IS_REGULAR) ? DT_REG : DT_UNKNOWN;
       if (type == DT_DIR)
-        validate_directory (self, path, names);
+        validate_directory (self, path, rel_start, names);
       else if (type == DT_REG)
-        add_item (self, item_new (path->str, FALSE));
+        {
+          Item *item = item_new (path->str, FALSE);
+
+          item->rel_start = rel_start;
+          add_item (self, item);
+        }
       g_string_truncate (path, len);
     }
   g_string_truncate (path, dir_len);
@@ -690,8 +817,12 @@ validate_tree (Validate   *self,
 {
   g_autoptr(GString) path = g_string_new (root);
   GStringChunk *names = g_string_chunk_new (16 * 1024);
+  guint rel_start = path->len;
 
-  validate_directory (self, path, names);
+  /* the relative names start after the separator that follows the root */
+  if (rel_start == 0 || path->str[rel_start - 1] != G_DIR_SEPARATOR)
+    rel_start++;
+  validate_directory (self, path, rel_start, names);
   g_string_chunk_free (names);
 }
 
@@ -706,7 +837,8 @@ append_count (GString    *s,
 }
 
 static char *
-summary_line (const Totals *t)
+summary_line (const Totals *t,
+              gboolean      baseline)
 {
   g_autoptr(GString) s = g_string_new (NULL);
 
@@ -736,6 +868,9 @@ summary_line (const Totals *t)
       g_string_append_printf (s, g_dngettext (NULL, "%u unreadable", "%u unreadable",
                                               t->n_unreadable), t->n_unreadable);
     }
+  if (baseline)
+    append_count (s, g_dngettext (NULL, "%u known (in the baseline)",
+                                  "%u known (in the baseline)", t->n_known), t->n_known);
   return g_string_free (g_steal_pointer (&s), FALSE);
 }
 
@@ -761,10 +896,35 @@ print_json (Validate   *self,
   json_int (&totals, "warnings", t->n_warnings, TRUE);
   json_int (&totals, "infos", t->n_infos, TRUE);
   json_int (&totals, "unreadable", t->n_unreadable, TRUE);
+  if (self->baseline)
+    json_int (&totals, "known", t->n_known, TRUE);
   json_string (&totals, "text", summary);
   json_end (&totals);
   json_end (&doc);
   g_string_append_c (self->out, '\n');
+}
+
+/* The baseline file (README, "Baselines"): {"mshed-baseline": 1, "findings": [...]}, written
+ * atomically. */
+static gboolean
+write_baseline (const char    *path,
+                const GString *findings)
+{
+  g_autoptr(GString) doc = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  JsonWriter w;
+
+  json_begin (&w, doc, 0);
+  json_int (&w, "mshed-baseline", 1, TRUE);
+  json_array (&w, "findings", findings);
+  json_end (&w);
+  g_string_append_c (doc, '\n');
+  if (!g_file_set_contents (path, doc->str, (gssize) doc->len, &error))
+    {
+      mshed_cli_error (_("Cannot write the baseline: %s"), error->message);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 int
@@ -777,6 +937,10 @@ mshed_cli_validate (int    argc,
   g_autoptr(GString) diagnostics = g_string_new (NULL);
   g_autofree char *summary = NULL;
   g_autofree char *jobs_text = NULL;
+  g_autofree char *baseline_path = NULL;
+  g_autofree char *write_path = NULL;
+  g_autoptr(GString) findings = NULL;
+  MshedCliBaseline *baseline = NULL;
   gboolean strict = FALSE, tolerant = FALSE, json = FALSE;
   guint jobs = g_get_num_processors ();
   Validate self = { 0 };
@@ -790,6 +954,11 @@ mshed_cli_validate (int    argc,
     { "jobs", 'j', 0, G_OPTION_ARG_STRING, &jobs_text,
       N_("Check N files at a time (default: one per processor; 1: one after the other); the "
          "output is the same"), "N" },
+    { "baseline", 0, 0, G_OPTION_ARG_FILENAME, &baseline_path,
+      N_("Report only the findings that FILE (written by --write-baseline) does not hold"),
+      N_("FILE") },
+    { "write-baseline", 0, 0, G_OPTION_ARG_FILENAME, &write_path,
+      N_("Record every finding in FILE, a baseline for later runs"), N_("FILE") },
     { NULL }
   };
   int status;
@@ -804,6 +973,11 @@ mshed_cli_validate (int    argc,
                                               "with the DFM rules, any other UTF file as a "
                                               "container.\n\nExit status: 0 no errors "
                                               "(warnings are listed), 1 errors found, 2 a file "
+                                              "could not be read.\n\nWith --baseline, the "
+                                              "findings the baseline holds are not listed "
+                                              "or counted: the exit status is 1 "
+                                              "only for new errors. --write-baseline records "
+                                              "every finding and exits with 0 unless a file "
                                               "could not be read."), entries);
   if (!mshed_cli_parse (context, &argc, &argv))
     return MSHED_CLI_EXIT_TROUBLE;
@@ -820,7 +994,25 @@ mshed_cli_validate (int    argc,
       return MSHED_CLI_EXIT_TROUBLE;
     }
 
+  if (write_path && !mshed_cli_check_output (write_path))
+    return MSHED_CLI_EXIT_PROBLEMS;
+  if (baseline_path)
+    {
+      g_autoptr(GError) error = NULL;
+
+      baseline = mshed_cli_baseline_load (baseline_path, &error);
+      if (baseline == NULL)
+        {
+          mshed_cli_error ("%s", error->message);
+          return MSHED_CLI_EXIT_TROUBLE;
+        }
+    }
+  if (write_path)
+    findings = g_string_new (NULL);
+
   self.mode = tolerant ? MSHED_MODE_TOLERANT : MSHED_MODE_STRICT;
+  self.baseline = baseline;
+  self.findings = findings;
   self.json = json;
   self.out = out;
   self.files = files;
@@ -842,15 +1034,20 @@ mshed_cli_validate (int    argc,
       g_ptr_array_unref (self.items);
     }
 
-  summary = summary_line (&self.totals);
+  summary = summary_line (&self.totals, baseline != NULL);
   if (json)
     print_json (&self, summary);
   else
     g_string_append_printf (out, "%s\n", summary);
   mshed_cli_flush (out, TRUE);
 
+  mshed_cli_baseline_free (baseline);
+  if (write_path && !write_baseline (write_path, findings))
+    return MSHED_CLI_EXIT_PROBLEMS;
   if (self.totals.n_unreadable)
     status = MSHED_CLI_EXIT_TROUBLE;
+  else if (write_path)
+    status = MSHED_CLI_EXIT_OK;
   else if (self.totals.n_errors)
     status = MSHED_CLI_EXIT_PROBLEMS;
   else

@@ -30,8 +30,11 @@ typedef struct {
 static const MshedCliCommand commands[] = {
   { "info", mshed_cli_info, "FILE",
     N_("Show a model's resources, attributes and totals") },
-  { "validate", mshed_cli_validate, "[--strict|--tolerant] [--json] [--jobs N] PATH…",
+  { "validate", mshed_cli_validate,
+    "[--strict|--tolerant] [--json] [--jobs N] [--baseline F] [--write-baseline F] PATH…",
     N_("Check files or whole directories against the format rules") },
+  { "fix", mshed_cli_fix, "[--plan [--plan-file F] | --apply | --apply-plan F] PATH…",
+    N_("Fix findings that have a safe fix, with every change reviewable first") },
   { "roundtrip", mshed_cli_roundtrip, "FILE…",
     N_("Decode and re-encode, and compare the bytes") },
   { "dump", mshed_cli_dump,

@@ -241,3 +241,57 @@ read_utf_tree (const char *name,
   g_assert_no_error (error);
   return utf;
 }
+
+/* Runs mshed-cli and asserts that it succeeds. */
+void
+run_cli_ok (const char *first,
+            ...)
+{
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  Run run = { 0 };
+  va_list ap;
+
+  va_start (ap, first);
+  for (const char *a = first; a; a = va_arg (ap, const char *))
+    g_ptr_array_add (args, (gpointer) a);
+  va_end (ap);
+  g_ptr_array_add (args, NULL);
+  run_cli_argv (&run, (const char *const *) args->pdata);
+  if (run.status != 0)
+    g_printerr ("%s%s", run.out, run.err);
+  g_assert_cmpint (run.status, ==, 0);
+  run_clear (&run);
+}
+
+/* Plants one defect: sets a cell (`mshed-cli edit --set`) to a value the validator rejects,
+ * saving anyway. */
+void
+run_cli_plant (const char *spec,
+               const char *set)
+{
+  run_cli_ok ("edit", "--save-anyway", "--no-backup", "--set", set, spec, NULL);
+}
+
+/* The folder @dir: a.msh with a slot's batch range past the batches (slot 1), b.msh clean,
+ * sub/pack.rlb whose Hangar_1.MSH has a slot cell past the slots (node 2, slot5), and
+ * sub/body.dfm whose Mesh1 Face_groups/Count says 7 for its one group (a warning). */
+void
+make_planted_game (const char *dir)
+{
+  g_autofree char *sub = g_strdup_printf ("%s/sub", dir);
+  g_autofree char *sub_path = path_in_tmp (sub);
+  g_autofree char *a = g_strdup_printf ("%s/a.msh", dir);
+  g_autofree char *b = g_strdup_printf ("%s/b.msh", dir);
+  g_autofree char *pack = g_strdup_printf ("%s/sub/pack.rlb", dir);
+  g_autofree char *entry = g_strdup_printf ("%s/sub/pack.rlb:Hangar_1.MSH", dir);
+  g_autofree char *dfm = g_strdup_printf ("%s/sub/body.dfm", dir);
+
+  g_assert_cmpint (g_mkdir_with_parents (sub_path, 0755), ==, 0);
+  run_cli_ok ("generate", "-q", "--seed", "3", "-o", a, NULL);
+  run_cli_ok ("generate", "-q", "--seed", "4", "-o", b, NULL);
+  run_cli_ok ("generate", "-q", "--archive", "2", "-o", pack, NULL);
+  run_cli_ok ("generate", "-q", "--dfm", "body", "--seed", "7", "-o", dfm, NULL);
+  run_cli_plant (a, "slots[1].batchCount=9000");
+  run_cli_plant (entry, "nodes[2].slot5=60000");
+  run_cli_plant (dfm, "\\MultiLevel\\Mesh1\\Face_groups\\Count[0].count=7");
+}

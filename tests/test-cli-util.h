@@ -32,6 +32,11 @@ void      run_cli            (Run        *run,
 void      run_cli_argv       (Run        *run,
                               const char *const *args);
 void      run_set_timeout    (guint       seconds);
+void      run_cli_ok         (const char *first,
+                              ...) G_GNUC_NULL_TERMINATED;
+void      run_cli_plant      (const char *spec,
+                              const char *set);
+void      make_planted_game  (const char *dir);
 
 char     *path_in_tmp        (const char *name);
 GBytes   *read_file          (const char *name);

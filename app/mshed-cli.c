@@ -19,6 +19,7 @@
 #include "mshed-bytes.h"
 #include "mshed-cli-private.h"
 #include "mshed-error.h"
+#include "mshed-json.h"
 
 typedef struct {
   const char *name;
@@ -47,6 +48,9 @@ static const MshedCliCommand commands[] = {
     N_("Change fields, names and resources of a model") },
   { "render", mshed_cli_render, "…",
     N_("Draw a model to a PNG image without a display") },
+  { "export", mshed_cli_export,
+    "FILE[:ENTRY] -o OUT.glb|OUT.gltf [--frame N] [--lod L --group G]",
+    N_("Export a model to glTF 2.0 for Blender") },
 };
 
 static char *prgname_full = NULL;
@@ -180,24 +184,7 @@ void
 mshed_cli_json_string (GString    *out,
                        const char *text)
 {
-  g_string_append_c (out, '"');
-  for (const guchar *p = (const guchar *) text; *p; p++)
-    switch (*p)
-      {
-      case '"': g_string_append (out, "\\\""); break;
-      case '\\': g_string_append (out, "\\\\"); break;
-      case '\b': g_string_append (out, "\\b"); break;
-      case '\f': g_string_append (out, "\\f"); break;
-      case '\n': g_string_append (out, "\\n"); break;
-      case '\r': g_string_append (out, "\\r"); break;
-      case '\t': g_string_append (out, "\\t"); break;
-      default:
-        if (*p < 0x20 || *p == 0x7F)
-          g_string_append_printf (out, "\\u%04x", *p);
-        else
-          g_string_append_c (out, (char) *p);
-      }
-  g_string_append_c (out, '"');
+  mshed_json_append_string (out, text);
 }
 
 /**

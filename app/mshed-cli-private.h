@@ -65,6 +65,7 @@ int          mshed_cli_extract    (int argc, char **argv);
 int          mshed_cli_generate   (int argc, char **argv);
 int          mshed_cli_edit       (int argc, char **argv);
 int          mshed_cli_render     (int argc, char **argv);
+int          mshed_cli_export     (int argc, char **argv);
 
 /* Helpers (mshed-cli.c). */
 const char  *mshed_cli_prgname    (void);

@@ -84,16 +84,9 @@ mshed_cli_export (int    argc,
   if (!mshed_cli_check_output (output))
     return MSHED_CLI_EXIT_PROBLEMS;
 
-  source = mshed_cli_open (argv[1], MSHED_MODE_TOLERANT, diags, &status);
+  source = mshed_cli_open_model (argv[1], diags, &status);
   if (source == NULL)
     return status;
-  if (source->model == NULL)
-    {
-      mshed_cli_error (_("%s is an archive, not a model: name one of its models as "
-                         "ARCHIVE:ENTRY (see “mshed-cli ls %s”)"), argv[1], argv[1]);
-      mshed_source_free (source);
-      return MSHED_CLI_EXIT_PROBLEMS;
-    }
   bytes = mshed_gltf_export (source->model, &options, &stats);
   mshed_source_free (source);
   data = g_bytes_get_data (bytes, &size);

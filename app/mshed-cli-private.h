@@ -93,6 +93,9 @@ MshedSource *mshed_cli_open       (const char   *spec,
                                    MshedMode     mode,
                                    MshedDiagnostics *diags,
                                    int          *status);
+MshedSource *mshed_cli_open_model (const char   *spec,
+                                   MshedDiagnostics *diags,
+                                   int          *status);
 guint64      mshed_cli_triangle_count (const MshedModel *model);
 gboolean     mshed_cli_has_nres_magic (GBytes   *bytes);
 gboolean     mshed_cli_has_utf_magic (GBytes    *bytes);

@@ -288,6 +288,31 @@ mshed_cli_open (const char       *spec,
   return source;
 }
 
+/**
+ * mshed_cli_open_model:
+ * @status: (out): the exit status to use on failure
+ *
+ * Opens FILE or ARCHIVE:ENTRY in tolerant mode for a command that needs one model (render,
+ * export), and refuses an archive with a message naming how to pick one of its models.
+ *
+ * Returns: (transfer full) (nullable): the source, whose model is set
+ */
+MshedSource *
+mshed_cli_open_model (const char       *spec,
+                      MshedDiagnostics *diags,
+                      int              *status)
+{
+  MshedSource *source = mshed_cli_open (spec, MSHED_MODE_TOLERANT, diags, status);
+
+  if (source == NULL || source->model != NULL)
+    return source;
+  mshed_cli_error (_("%s is an archive, not a model: name one of its models as "
+                     "ARCHIVE:ENTRY (see “mshed-cli ls %s”)"), spec, spec);
+  mshed_source_free (source);
+  *status = MSHED_CLI_EXIT_PROBLEMS;
+  return NULL;
+}
+
 guint64
 mshed_cli_triangle_count (const MshedModel *model)
 {

@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 
 #include "mshed-generator.h"
+#include "mshed-json.h"
 #include "mshed-model.h"
 #include "test-cli-util.h"
 #include "test-require.h"
@@ -456,6 +457,45 @@ test_export_usage (void)
   run_cli (&run, "export", "missing.msh", "-o", "x.glb", NULL);
   g_assert_cmpint (run.status, ==, 2);
   g_assert_false (tmp_file_exists ("x.glb"));
+  run_clear (&run);
+  run_cli (&run, "export", g_getenv ("MSHED_SAMPLE_ARCHIVE"), "-o", "x.glb", NULL);
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_nonnull (strstr (run.err, "ARCHIVE:ENTRY"));
+  g_assert_false (tmp_file_exists ("x.glb"));
+}
+
+/* Names with the characters JSON must escape come out as they are. */
+static void
+test_export_escaping (void)
+{
+  static const char *const texts[] = { "q\"b\\c/Я", "t\001\037\177\n\r\t\b\f", "Башня" };
+  g_autoptr(MshedModel) model = shape_model (&shapes[0]);
+  g_auto(Run) run = { 0 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+    {
+      g_autoptr(GString) json = g_string_new ("[");
+      g_autoptr(JsonNode) node = NULL;
+
+      mshed_json_append_string (json, texts[i]);
+      g_string_append_c (json, ']');
+      node = parse_json (json->str);
+      g_assert_cmpstr (json_array_get_string_element (json_node_get_array (node), 0), ==,
+                       texts[i]);
+    }
+  /* end to end: a renamed node (Windows-1251 has the quote and the backslash) */
+  run_cli (&run, "edit", "small.msh", "--rename-node", "0=q\"b\\c/Я", "-o", "quoted.msh", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  run_clear (&run);
+  run_cli (&run, "export", "quoted.msh", "-o", "quoted.gltf", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  {
+    g_autoptr(JsonNode) json = read_gltf_json ("quoted.gltf");
+    JsonObject *node0 = json_array_get_object_element (
+      json_object_get_array_member (json_node_get_object (json), "nodes"), 0);
+
+    g_assert_cmpstr (json_object_get_string_member (node0, "name"), ==, texts[0]);
+  }
 }
 
 /* The external judges --------------------------------------------------------------------- */
@@ -693,6 +733,7 @@ main (int    argc,
   exported = g_ptr_array_new_with_free_func (g_free);
   run_set_timeout (120);
   g_test_add_func ("/export/usage", test_export_usage);
+  g_test_add_func ("/export/escaping", test_export_escaping);
   /* the judges read what /export/shapes wrote: keep this order */
   g_test_add_func ("/export/shapes", test_export_shapes);
   g_test_add_func ("/export/validator", test_export_validator);

@@ -12,6 +12,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 #include <sys/wait.h>
 
@@ -285,12 +286,90 @@ node_mesh (JsonObject *node)
   return json_object_has_member (node, "mesh") ? json_object_get_int_member (node, "mesh") : -1;
 }
 
+/* The rest pose: node @i's translation and rotation are its fallback key Res8[hdr3], the
+ * stored quaternion (x, y, z, w) / 32767 made unit length. */
+static void
+check_rest_pose (MshedModel *model,
+                 guint       i,
+                 JsonObject *node)
+{
+  JsonArray *t = json_object_get_array_member (node, "translation");
+  JsonArray *r = json_object_get_array_member (node, "rotation");
+  MshedNode rec;
+  MshedKey key;
+  double q[4], len = 0;
+
+  g_assert_true (mshed_model_get_node (model, i, &rec));
+  g_assert_true (mshed_model_get_key (model, rec.hdr3, &key));
+  for (guint k = 0; k < 3; k++)
+    g_assert_cmpfloat (json_array_get_double_element (t, k), ==, key.pos[k]);
+  for (guint k = 0; k < 4; k++)
+    {
+      q[k] = key.q[k] / 32767.0;
+      len += q[k] * q[k];
+    }
+  g_assert_cmpfloat (len, >, 0);
+  for (guint k = 0; k < 4; k++)
+    g_assert_cmpfloat_with_epsilon (json_array_get_double_element (r, k), q[k] / sqrt (len),
+                                    1e-6);
+}
+
+/* Channels: a translation and a rotation for every node with a frame map (the generator
+ * writes canonical tracks, docs/msh.md §7.7), with as many times as the track has keys. */
+static void
+check_animation (MshedModel *model,
+                 JsonObject *root)
+{
+  guint n_msh = mshed_model_get_n_rows (model, MSHED_TABLE_NODES);
+  guint animated = 0, channels = 0;
+  JsonArray *accessors = json_object_get_array_member (root, "accessors");
+
+  for (guint i = 0; i < n_msh && mshed_model_has_node_records (model); i++)
+    {
+      MshedNode rec;
+
+      g_assert_true (mshed_model_get_node (model, i, &rec));
+      animated += rec.hdr2 != 0xFFFF;
+    }
+  if (json_object_has_member (root, "animations"))
+    {
+      JsonObject *anim = json_array_get_object_element (
+        json_object_get_array_member (root, "animations"), 0);
+      JsonArray *ch = json_object_get_array_member (anim, "channels");
+      JsonArray *samplers = json_object_get_array_member (anim, "samplers");
+
+      channels = json_array_get_length (ch);
+      for (guint c = 0; c < channels; c++)
+        {
+          JsonObject *target = json_object_get_object_member (
+            json_array_get_object_element (ch, c), "target");
+          JsonObject *sampler = json_array_get_object_element (
+            samplers, json_object_get_int_member (json_array_get_object_element (ch, c),
+                                                  "sampler"));
+          gint64 node = json_object_get_int_member (target, "node");
+          MshedNode rec, prev;
+          guint start = 0;
+          JsonObject *input = json_array_get_object_element (
+            accessors, json_object_get_int_member (sampler, "input"));
+
+          g_assert_true (mshed_model_get_node (model, node, &rec));
+          g_assert_cmpuint (rec.hdr2, !=, 0xFFFF);
+          if (node > 0 && mshed_model_get_node (model, node - 1, &prev))
+            start = prev.hdr3 + 1u;
+          g_assert_cmpint (json_object_get_int_member (input, "count"), ==,
+                           rec.hdr3 - start + 1);
+        }
+    }
+  g_assert_cmpuint (channels, ==, 2 * animated);
+}
+
 /* Checks one export against the model: nodes, names, parents, triangles per cell. */
 static void
 check_gltf (MshedModel *model,
             const char *name,
             guint       lod,
-            guint       group)
+            guint       group,
+            gboolean    rest)
 {
   g_autoptr(JsonNode) json = read_gltf_json (name);
   JsonObject *root = json_node_get_object (json);
@@ -350,6 +429,8 @@ check_gltf (MshedModel *model,
           g_assert_cmpint (parent[i], ==, rec.hdr1 == 0xFFFF ? -1 : (gint64) rec.hdr1);
           g_assert_cmpuint (mesh_triangles (root, node_mesh (node)), ==,
                             cell_triangles (model, i, lod, group));
+          if (rest)
+            check_rest_pose (model, i, node);
         }
       else if (json_object_has_member (extras, "allBatches"))
         {
@@ -388,6 +469,7 @@ check_gltf (MshedModel *model,
     }
   g_assert_cmpuint (all_batches, ==, legacy ? 1 : 0);
   check_unit_normals (root);
+  check_animation (model, root);
   g_assert_cmpuint (n, ==, n_msh + variants + all_batches);
 }
 
@@ -401,19 +483,21 @@ export_one (const Shape *shape,
   g_autofree char *out = g_strdup_printf ("%s%s", shape->name, suffix);
   const char *args[16] = { "export", in, "-o", out };
   guint n = 4, lod = 0, group = 0;
+  gboolean rest = TRUE;
   g_auto(Run) run = { 0 };
 
   for (; extra && *extra; extra++)
     {
       if (strcmp (*extra, "--lod") == 0)
         lod = (guint) g_ascii_strtoull (extra[1], NULL, 10);
+      rest &= strcmp (*extra, "--frame") != 0;
       args[n++] = *extra;
     }
   args[n] = NULL;
   run_cli_argv (&run, args);
   g_assert_cmpstr (run.err, ==, "");
   g_assert_cmpint (run.status, ==, 0);
-  check_gltf (model, out, lod, group);
+  check_gltf (model, out, lod, group, rest);
   g_ptr_array_add (exported, path_in_tmp (out));
 }
 

@@ -68,6 +68,7 @@ int          mshed_cli_render     (int argc, char **argv);
 int          mshed_cli_diff       (int argc, char **argv);
 int          mshed_cli_merge      (int argc, char **argv);
 int          mshed_cli_fix        (int argc, char **argv);
+int          mshed_cli_export     (int argc, char **argv);
 
 /* Helpers (mshed-cli.c). */
 const char  *mshed_cli_prgname    (void);
@@ -93,6 +94,9 @@ MshedCliExit mshed_cli_exit_status (const GError *error,
 gboolean     mshed_cli_check_output (const char  *path);
 MshedSource *mshed_cli_open       (const char   *spec,
                                    MshedMode     mode,
+                                   MshedDiagnostics *diags,
+                                   int          *status);
+MshedSource *mshed_cli_open_model (const char   *spec,
                                    MshedDiagnostics *diags,
                                    int          *status);
 guint64      mshed_cli_triangle_count (const MshedModel *model);

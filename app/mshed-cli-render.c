@@ -181,15 +181,9 @@ mshed_cli_render (int    argc,
 
   if (!mshed_cli_check_output (output))
     return MSHED_CLI_EXIT_PROBLEMS;
-  source = mshed_cli_open (argv[1], MSHED_MODE_TOLERANT, diags, &status);
+  source = mshed_cli_open_model (argv[1], diags, &status);
   if (source == NULL)
     return status;
-  if (source->model == NULL)
-    {
-      mshed_cli_error (_("%s is an archive, not a model: name one of its models as "
-                         "ARCHIVE:ENTRY (see “mshed-cli ls %s”)"), argv[1], argv[1]);
-      return MSHED_CLI_EXIT_PROBLEMS;
-    }
 
   offscreen = mshed_offscreen_new (width, height, (int) samples, &error);
   if (offscreen == NULL)

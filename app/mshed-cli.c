@@ -19,6 +19,7 @@
 #include "mshed-bytes.h"
 #include "mshed-cli-private.h"
 #include "mshed-error.h"
+#include "mshed-json.h"
 
 typedef struct {
   const char *name;
@@ -54,6 +55,9 @@ static const MshedCliCommand commands[] = {
     N_("Compare two models, archives or UTF files structurally") },
   { "merge", mshed_cli_merge, "BASE MINE THEIRS -o OUT [--prefer mine|theirs] [--force]",
     N_("Merge the changes of two edited copies of one model") },
+  { "export", mshed_cli_export,
+    "FILE[:ENTRY] -o OUT.glb|OUT.gltf [--frame N] [--lod L --group G]",
+    N_("Export a model to glTF 2.0 for Blender") },
 };
 
 static char *prgname_full = NULL;
@@ -187,24 +191,7 @@ void
 mshed_cli_json_string (GString    *out,
                        const char *text)
 {
-  g_string_append_c (out, '"');
-  for (const guchar *p = (const guchar *) text; *p; p++)
-    switch (*p)
-      {
-      case '"': g_string_append (out, "\\\""); break;
-      case '\\': g_string_append (out, "\\\\"); break;
-      case '\b': g_string_append (out, "\\b"); break;
-      case '\f': g_string_append (out, "\\f"); break;
-      case '\n': g_string_append (out, "\\n"); break;
-      case '\r': g_string_append (out, "\\r"); break;
-      case '\t': g_string_append (out, "\\t"); break;
-      default:
-        if (*p < 0x20 || *p == 0x7F)
-          g_string_append_printf (out, "\\u%04x", *p);
-        else
-          g_string_append_c (out, (char) *p);
-      }
-  g_string_append_c (out, '"');
+  mshed_json_append_string (out, text);
 }
 
 /**
@@ -306,6 +293,31 @@ mshed_cli_open (const char       *spec,
       *status = mshed_cli_exit_status (error, MSHED_CLI_STEP_READ);
     }
   return source;
+}
+
+/**
+ * mshed_cli_open_model:
+ * @status: (out): the exit status to use on failure
+ *
+ * Opens FILE or ARCHIVE:ENTRY in tolerant mode for a command that needs one model (render,
+ * export), and refuses an archive with a message naming how to pick one of its models.
+ *
+ * Returns: (transfer full) (nullable): the source, whose model is set
+ */
+MshedSource *
+mshed_cli_open_model (const char       *spec,
+                      MshedDiagnostics *diags,
+                      int              *status)
+{
+  MshedSource *source = mshed_cli_open (spec, MSHED_MODE_TOLERANT, diags, status);
+
+  if (source == NULL || source->model != NULL)
+    return source;
+  mshed_cli_error (_("%s is an archive, not a model: name one of its models as "
+                     "ARCHIVE:ENTRY (see “mshed-cli ls %s”)"), spec, spec);
+  mshed_source_free (source);
+  *status = MSHED_CLI_EXIT_PROBLEMS;
+  return NULL;
 }
 
 guint64

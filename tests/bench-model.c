@@ -20,6 +20,7 @@
 
 #include "mshed-diagnostic.h"
 #include "mshed-generator.h"
+#include "mshed-gltf.h"
 #include "mshed-model.h"
 #include "mshed-nres.h"
 #include "mshed-source.h"
@@ -533,6 +534,39 @@ main (int    argc,
     corpus_s = now () - t0;
     printf ("  corpus: %.1f ms for %d models (%.0f MB/s)\n", corpus_s * 1e3, n_models,
             mb / corpus_s);
+  }
+
+  /* glTF export (mshed-cli export without the file write): both formats, best of 5. */
+  {
+    g_autoptr(GBytes) bytes = mshed_load_file (big_path, &error);
+    g_autoptr(MshedModel) model = mshed_model_new_from_bytes (bytes, MSHED_MODE_STRICT, NULL,
+                                                              &error);
+
+    if (model == NULL)
+      g_error ("%s", error->message);
+    printf ("glTF export (mshed_gltf_export, %d-triangle model, best of 5):\n", big_triangles);
+    for (int format = MSHED_GLTF_BINARY; format <= MSHED_GLTF_TEXT; format++)
+      {
+        double best = G_MAXDOUBLE;
+        gsize size = 0;
+
+        for (int run = 0; run < 5; run++)
+          {
+            MshedGltfOptions options;
+            g_autoptr(GBytes) out = NULL;
+            double t;
+
+            mshed_gltf_options_init (&options);
+            options.format = format;
+            t = now ();
+            out = mshed_gltf_export (model, &options, NULL);
+            t = now () - t;
+            best = MIN (best, t);
+            size = g_bytes_get_size (out);
+          }
+        printf ("  %s: %.1f ms, %.1f MB\n", format == MSHED_GLTF_BINARY ? ".glb" : ".gltf",
+                best * 1e3, size / 1e6);
+      }
   }
 
   {

@@ -1,0 +1,55 @@
+/* mshed-gltf.h
+ *
+ * Copyright 2026 The mshed authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * MSH -> glTF 2.0 (docs/gltf.md): the node hierarchy with each node's pose, one mesh per slot
+ * (one primitive per batch), one material per material index, the key tracks as an
+ * animation, and what glTF cannot hold under "extras" → "mshed". Binary (.glb) or JSON
+ * (.gltf) with the buffer embedded as a base64 data URI.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "mshed-model.h"
+
+G_BEGIN_DECLS
+
+#define MSHED_GLTF_EXTRAS_VERSION 1
+/* glTF times are seconds; MSH key times are frames. Blender's default scene rate. */
+#define MSHED_GLTF_FRAMES_PER_SECOND 24
+
+typedef enum {
+  MSHED_GLTF_BINARY,   /* .glb */
+  MSHED_GLTF_TEXT,     /* .gltf, the buffer as a data: URI */
+} MshedGltfFormat;
+
+typedef struct {
+  MshedGltfFormat format;
+  gboolean        at_frame;    /* FALSE: the rest pose (every node's fallback key) */
+  guint           frame;       /* with at_frame: the pose at t = frame (docs/msh.md §7) */
+  guint           lod;         /* the slot cell each node's own mesh shows; the other */
+  guint           group;       /* cells become child nodes */
+  gboolean        animations;  /* the key tracks as a glTF animation (default TRUE) */
+} MshedGltfOptions;
+
+typedef struct {
+  guint nodes;          /* glTF nodes: the MSH nodes, the other-cell nodes, all-batches */
+  guint meshes;
+  guint triangles;      /* of every mesh, once per mesh */
+  guint materials;
+  guint animated_nodes; /* nodes with an exported track */
+  guint skipped_tracks; /* animated nodes whose track is not in the canonical layout */
+} MshedGltfStats;
+
+void     mshed_gltf_options_init (MshedGltfOptions       *options);
+/* The whole .glb or .gltf file. @stats nullable. */
+GBytes  *mshed_gltf_export       (MshedModel             *model,
+                                  const MshedGltfOptions *options,
+                                  MshedGltfStats         *stats);
+/* Which format a file name asks for: TRUE for .glb and .gltf (any case). */
+gboolean mshed_gltf_format_for_path (const char          *path,
+                                     MshedGltfFormat     *format);
+
+G_END_DECLS

@@ -3,40 +3,24 @@
  * Copyright 2026 The mshed authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#define _XOPEN_SOURCE 700  /* POSIX/XSI calls beside ISO C11 (c_std=c11) */
 #include "config.h"
 
 #include <glib/gi18n.h>
 #include <locale.h>
-#include <stdlib.h>
 
 #include "mshed-application.h"
-
-/* Whether this binary is the one in the build tree it was built in (./mshed-dev run, the
- * tests) rather than an installed copy. */
-static gboolean
-running_uninstalled (void)
-{
-  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
-  g_autofree char *dir = exe ? g_path_get_dirname (exe) : NULL;
-  g_autofree char *build_app = g_build_filename (MSHED_BUILD_ROOT, "app", NULL);
-  g_autofree char *real = realpath (build_app, NULL);
-
-  return dir != NULL && real != NULL && g_strcmp0 (dir, real) == 0;
-}
+#include "mshed-uninstalled.h"
 
 /* The uninstalled app reads its translations (po/LANG/LC_MESSAGES/mshed.mo) and its compiled
  * settings schema (data/) from the build tree: nothing is installed in the prefix yet. */
 static const char *
 setup_paths (void)
 {
-  static char *localedir;
   g_autofree char *schemas = NULL;
   const char *old;
 
-  if (!running_uninstalled ())
+  if (!mshed_running_uninstalled ())
     return LOCALEDIR;
-  localedir = g_build_filename (MSHED_BUILD_ROOT, "po", NULL);
   schemas = g_build_filename (MSHED_BUILD_ROOT, "data", NULL);
   old = g_getenv ("GSETTINGS_SCHEMA_DIR");
   if (old == NULL || *old == '\0')
@@ -47,7 +31,7 @@ setup_paths (void)
 
       g_setenv ("GSETTINGS_SCHEMA_DIR", both, TRUE);
     }
-  return localedir;
+  return mshed_locale_dir ();
 }
 
 int

@@ -20,6 +20,7 @@
 #include "mshed-cli-private.h"
 #include "mshed-error.h"
 #include "mshed-json.h"
+#include "mshed-uninstalled.h"
 
 typedef struct {
   const char *name;
@@ -409,7 +410,7 @@ main (int    argc,
   int status;
 
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bindtextdomain (GETTEXT_PACKAGE, mshed_locale_dir ());
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 

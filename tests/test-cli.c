@@ -1045,6 +1045,27 @@ test_hostile (void)
     }
 }
 
+/* Started from the build tree, mshed-cli speaks the user's language from the build tree's
+ * catalogue, like the application (nothing is installed yet). */
+static void
+test_russian (void)
+{
+  g_auto(Run) run = { 0 };
+  g_autofree char *saved = g_strdup (g_getenv ("LC_ALL"));
+
+  run_cli (&run, "generate", "--seed", "2", "--triangles", "40", "-o", "ru.msh", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_setenv ("LC_ALL", "ru_RU.UTF-8", TRUE);
+  run_cli (&run, "info", "ru.msh", NULL);
+  if (saved)
+    g_setenv ("LC_ALL", saved, TRUE);
+  else
+    g_unsetenv ("LC_ALL");
+  g_assert_cmpint (run.status, ==, 0);
+  /* po/ru.po: "File:" */
+  g_assert_nonnull (strstr (run.out, "Файл:"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1057,6 +1078,7 @@ main (int    argc,
 
   g_test_add_func ("/cli/usage", test_usage);
   g_test_add_func ("/cli/info", test_info);
+  g_test_add_func ("/cli/russian", test_russian);
   g_test_add_func ("/cli/validate/clean", test_validate_clean);
   g_test_add_func ("/cli/validate/missing-type", test_missing_type);
   g_test_add_func ("/cli/kind", test_kind);

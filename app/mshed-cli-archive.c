@@ -20,11 +20,12 @@
  * -o OUT say otherwise.
  *
  * Names are Windows-1251 and at most 35 bytes (docs/nres.md §4). The format allows two entries
- * with the same name (§5.4), but then only one of them can be reached by name, so a name that
- * is already taken (ASCII case folded) is refused unless --allow-duplicate. An added entry gets
- * type 0 and zero attributes unless --type or --attrN say otherwise: the attributes of an outer
- * entry holding a model have no known meaning (docs/nres.md §10; docs/msh.md §3 is about the
- * resources inside the model, which the added file carries itself).
+ * with the same name (docs/nres.md §5.4), but then only one of them can be reached by name, so
+ * a name that is already taken (ASCII case folded) is refused unless --allow-duplicate. An
+ * added entry gets type 0 and zero attributes unless --type or --attrN say otherwise: the
+ * attributes of an outer entry holding a model have no known meaning (docs/nres.md §10;
+ * docs/msh.md §3 is about the resources inside the model, which the added file carries
+ * itself).
  */
 #define G_LOG_DOMAIN "mshed-cli"
 

@@ -81,8 +81,7 @@ export_dfm (const ObjRequest *req,
   n_levels = mshed_dfm_get_n_levels (dfm);
   if (n_levels == 0)
     {
-      mshed_cli_error (_("%s: the deformable model has no level (MultiLevel/Level<n>) to "
-                         "export"), req->input);
+      mshed_cli_error (_("%s: the deformable model has no level to export"), req->input);
       *status = MSHED_CLI_EXIT_PROBLEMS;
       return FALSE;
     }

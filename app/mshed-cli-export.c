@@ -3,7 +3,8 @@
  * Copyright 2026 The mshed authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * mshed-cli export: a model to glTF 2.0 (.glb or .gltf) through model/mshed-gltf.h.
+ * mshed-cli export: a model to glTF 2.0 (.glb or .gltf) through model/mshed-gltf.h, or an MSH
+ * or DFM to Wavefront OBJ with its .mtl through model/mshed-obj.h.
  */
 #define G_LOG_DOMAIN "mshed-cli"
 
@@ -14,7 +15,149 @@
 #include <string.h>
 
 #include "mshed-cli-private.h"
+#include "mshed-dfm.h"
 #include "mshed-gltf.h"
+#include "mshed-obj.h"
+
+/* OUT.obj -> OUT.mtl beside it (the suffix's case kept: .OBJ -> .MTL). */
+static char *
+mtl_path_for (const char *obj_path)
+{
+  gsize len = strlen (obj_path);
+  g_autofree char *stem = g_strndup (obj_path, len - 4);
+
+  return g_strconcat (stem, g_ascii_isupper (obj_path[len - 1]) ? ".MTL" : ".mtl", NULL);
+}
+
+static gboolean
+write_text_file (const char    *path,
+                 const GString *text)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (g_file_set_contents (path, text->str, (gssize) text->len, &error))
+    return TRUE;
+  mshed_cli_error ("%s", error->message);
+  return FALSE;
+}
+
+typedef struct {
+  const char *input;
+  const char *output;
+  const char *lod_text;
+  const char *group_text;
+  const char *level_text;
+  const char *frame_text;
+  gboolean    quiet;
+} ObjRequest;
+
+/* A DFM's level to OBJ; FALSE with *status set after a message. */
+static gboolean
+export_dfm (const ObjRequest *req,
+            MshedObjOptions  *options,
+            GString          *obj,
+            GString          *mtl,
+            MshedObjStats    *stats,
+            int              *status)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = mshed_load_file (req->input, &error);
+  g_autoptr(MshedDfm) dfm = NULL;
+  guint n_levels;
+
+  if (bytes == NULL)
+    {
+      mshed_cli_error ("%s", error->message);
+      *status = mshed_cli_exit_status (error, MSHED_CLI_STEP_READ);
+      return FALSE;
+    }
+  dfm = mshed_dfm_new_from_bytes (bytes, MSHED_MODE_TOLERANT, NULL, &error);
+  if (dfm == NULL)
+    {
+      mshed_cli_error ("%s: %s", req->input, error->message);
+      *status = MSHED_CLI_EXIT_PROBLEMS;
+      return FALSE;
+    }
+  n_levels = mshed_dfm_get_n_levels (dfm);
+  if (n_levels == 0)
+    {
+      mshed_cli_error (_("%s: the deformable model has no level to export"), req->input);
+      *status = MSHED_CLI_EXIT_PROBLEMS;
+      return FALSE;
+    }
+  if (!mshed_cli_parse_count ("--level", req->level_text, 0, n_levels - 1, &options->level))
+    {
+      *status = MSHED_CLI_EXIT_TROUBLE;
+      return FALSE;
+    }
+  if (!mshed_obj_export_dfm (dfm, options, obj, mtl, stats))
+    {
+      mshed_cli_error (_("%s: level %u cannot be read"), req->input, options->level);
+      *status = MSHED_CLI_EXIT_PROBLEMS;
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* export FILE -o OUT.obj: OUT.obj and OUT.mtl. */
+static int
+export_obj (const ObjRequest *req)
+{
+  g_autoptr(GString) obj = g_string_new (NULL);
+  g_autoptr(GString) mtl = g_string_new (NULL);
+  g_autofree char *mtl_path = mtl_path_for (req->output);
+  g_autofree char *mtl_base = g_path_get_basename (mtl_path);
+  g_autofree char *mtl_name = g_filename_display_name (mtl_base);
+  g_autoptr(MshedDiagnostics) diags = mshed_diagnostics_new ();
+  MshedObjOptions options;
+  MshedObjStats stats = { 0 };
+  int status = MSHED_CLI_EXIT_OK;
+
+  mshed_obj_options_init (&options);
+  options.mtllib = mtl_name;
+  if (!mshed_cli_parse_count ("--frame", req->frame_text, 0, G_MAXINT32, &options.frame))
+    return MSHED_CLI_EXIT_TROUBLE;
+  options.at_frame = req->frame_text != NULL;
+  if (!mshed_cli_check_output (req->output) || !mshed_cli_check_output (mtl_path))
+    return MSHED_CLI_EXIT_PROBLEMS;
+  if (mshed_cli_is_utf_file (req->input))
+    {
+      if (req->lod_text || req->group_text || req->frame_text)
+        {
+          mshed_cli_error (_("%s: --lod, --group and --frame are for MSH models; a deformable "
+                             "model exports one --level in its bind pose"), req->input);
+          return MSHED_CLI_EXIT_TROUBLE;
+        }
+      if (!export_dfm (req, &options, obj, mtl, &stats, &status))
+        return status;
+    }
+  else
+    {
+      MshedSource *source;
+
+      if (req->level_text)
+        {
+          mshed_cli_error (_("%s: --level is for deformable models (.dfm); an MSH model "
+                             "exports one --lod and --group"), req->input);
+          return MSHED_CLI_EXIT_TROUBLE;
+        }
+      if (!mshed_cli_parse_count ("--lod", req->lod_text, 0, MSHED_N_LODS - 1, &options.lod) ||
+          !mshed_cli_parse_count ("--group", req->group_text, 0, MSHED_N_GROUPS - 1,
+                                  &options.group))
+        return MSHED_CLI_EXIT_TROUBLE;
+      source = mshed_cli_open_model (req->input, diags, &status);
+      if (source == NULL)
+        return status;
+      mshed_obj_export_msh (source->model, &options, obj, mtl, &stats);
+      mshed_source_free (source);
+    }
+  if (!write_text_file (req->output, obj) || !write_text_file (mtl_path, mtl))
+    return MSHED_CLI_EXIT_PROBLEMS;
+  if (!req->quiet)
+    printf (_("%s: %u groups, %u vertices, %u triangles, %u materials (%s)\n"), req->output,
+            stats.objects, stats.vertices, stats.triangles, stats.materials, mtl_path);
+  return MSHED_CLI_EXIT_OK;
+}
 
 int
 mshed_cli_export (int    argc,
@@ -28,6 +171,7 @@ mshed_cli_export (int    argc,
   g_autofree char *frame_text = NULL;
   g_autofree char *lod_text = NULL;
   g_autofree char *group_text = NULL;
+  g_autofree char *level_text = NULL;
   g_autofree char *lower = NULL;
   gboolean quiet = FALSE, no_animation = FALSE;
   MshedSource *source;
@@ -38,7 +182,8 @@ mshed_cli_export (int    argc,
   int status;
   GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
-      N_("Write to FILE: .glb (binary glTF) or .gltf (JSON with the data inside)"), "FILE" },
+      N_("Write to FILE: .glb (binary glTF), .gltf (JSON with the data inside) or .obj "
+         "(Wavefront OBJ, with FILE.mtl beside it)"), "FILE" },
     { "frame", 'f', 0, G_OPTION_ARG_STRING, &frame_text,
       N_("Pose every node as at frame N (default: the rest pose, each node's fallback key)"),
       "N" },
@@ -46,6 +191,8 @@ mshed_cli_export (int    argc,
       N_("The LOD each node shows, 0 to 2 (default 0); the others become child nodes"), "L" },
     { "group", 'g', 0, G_OPTION_ARG_STRING, &group_text,
       N_("The group each node shows, 0 to 4 (default 0)"), "G" },
+    { "level", 0, 0, G_OPTION_ARG_STRING, &level_text,
+      N_("OBJ of a deformable model (.dfm): the level to write (default 0)"), "N" },
     { "no-animation", 0, 0, G_OPTION_ARG_NONE, &no_animation,
       N_("Leave the animation keys out"), NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, N_("Print nothing on success"), NULL },
@@ -53,15 +200,29 @@ mshed_cli_export (int    argc,
   };
 
   mshed_gltf_options_init (&options);
-  context = mshed_cli_context_new ("FILE[:ENTRY] -o OUT.glb|OUT.gltf",
+  context = mshed_cli_context_new ("FILE[:ENTRY] -o OUT.glb|OUT.gltf|OUT.obj",
                                    _("Export a model to glTF 2.0 for Blender and other "
                                      "tools: the node hierarchy and poses, one mesh per slot, "
-                                     "materials by index and the animation keys."), entries);
+                                     "materials by index and the animation keys. Or export "
+                                     "one LOD and group of an MSH, or one level of a DFM, to "
+                                     "Wavefront OBJ and its .mtl."), entries);
   if (!mshed_cli_parse (context, &argc, &argv))
     return MSHED_CLI_EXIT_TROUBLE;
   if (argc != 2 || output == NULL)
     {
       mshed_cli_error (_("export needs one model and -o FILE"));
+      return MSHED_CLI_EXIT_TROUBLE;
+    }
+  lower = g_ascii_strdown (output, -1);
+  if (g_str_has_suffix (lower, ".obj"))
+    {
+      ObjRequest req = { argv[1], output, lod_text, group_text, level_text, frame_text, quiet };
+
+      return export_obj (&req);
+    }
+  if (level_text)
+    {
+      mshed_cli_error (_("--level is for OBJ export of a deformable model (-o OUT.obj)"));
       return MSHED_CLI_EXIT_TROUBLE;
     }
   if (!mshed_cli_parse_count ("--lod", lod_text, 0, MSHED_N_LODS - 1, &options.lod) ||
@@ -70,15 +231,9 @@ mshed_cli_export (int    argc,
     return MSHED_CLI_EXIT_TROUBLE;
   options.at_frame = frame_text != NULL;
   options.animations = !no_animation;
-  lower = g_ascii_strdown (output, -1);
-  if (g_str_has_suffix (lower, ".obj"))
-    {
-      mshed_cli_error (_("%s: OBJ export is not available yet; write .glb or .gltf"), output);
-      return MSHED_CLI_EXIT_TROUBLE;
-    }
   if (!mshed_gltf_format_for_path (output, &options.format))
     {
-      mshed_cli_error (_("%s: the output must end in .glb or .gltf"), output);
+      mshed_cli_error (_("%s: the output must end in .glb, .gltf or .obj"), output);
       return MSHED_CLI_EXIT_TROUBLE;
     }
   if (!mshed_cli_check_output (output))

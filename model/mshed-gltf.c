@@ -426,14 +426,14 @@ append_name_extras (Builder *b,
 }
 
 /* The name a node gets in glTF: its Res10 name in UTF-8, or "node N" when it has none. */
-static char *
-node_name (Builder *b,
-           guint    node)
+char *
+mshed_gltf_node_name (MshedModel *model,
+                      guint       node)
 {
   const guint8 *text = NULL;
   guint32 len = 0;
 
-  if (!mshed_model_get_name_raw (b->model, node, &text, &len) || len == 0)
+  if (!mshed_model_get_name_raw (model, node, &text, &len) || len == 0)
     return g_strdup_printf ("node %u", node);
   return mshed_cp1251_to_utf8 (text, len, NULL);
 }
@@ -445,7 +445,7 @@ append_node (Builder       *b,
              guint          mesh)
 {
   GString *s = b->nodes;
-  g_autofree char *name = node_name (b, i);
+  g_autofree char *name = mshed_gltf_node_name (b->model, i);
   float t = b->options->at_frame ? (float) b->options->frame : -1.0f;  /* -1: fallback key */
   MshedPose pose;
   MshedNode node;

@@ -52,4 +52,8 @@ GBytes  *mshed_gltf_export       (MshedModel             *model,
 gboolean mshed_gltf_format_for_path (const char          *path,
                                      MshedGltfFormat     *format);
 
+/* A node's name in the export (also OBJ's): its Res10 name in UTF-8, or "node N" for none. */
+char    *mshed_gltf_node_name       (MshedModel          *model,
+                                     guint                node);
+
 G_END_DECLS

@@ -523,10 +523,11 @@ test_export_usage (void)
   g_autoptr(MshedModel) model = shape_model (&shapes[0]);
   g_auto(Run) run = { 0 };
 
-  run_cli (&run, "export", "small.msh", "-o", "small.obj", NULL);
+  /* .obj is test-cli-obj's; --level belongs to it */
+  run_cli (&run, "export", "small.msh", "-o", "small.glb", "--level", "0", NULL);
   g_assert_cmpint (run.status, ==, 2);
   g_assert_nonnull (strstr (run.err, "OBJ"));
-  g_assert_false (tmp_file_exists ("small.obj"));
+  g_assert_false (tmp_file_exists ("small.glb"));
   run_clear (&run);
   run_cli (&run, "export", "small.msh", "-o", "small.fbx", NULL);
   g_assert_cmpint (run.status, ==, 2);

@@ -72,24 +72,6 @@ shape_model (const Shape *shape)
 
 /* What the MSH says, from its tables ------------------------------------------------------ */
 
-/* The expected glTF name: Res10 decoded by iconv (not by our own Windows-1251 table). */
-static char *
-expected_name (MshedModel *model,
-               guint       node)
-{
-  const guint8 *text;
-  guint32 len;
-  g_autoptr(GError) error = NULL;
-  char *utf8;
-
-  g_assert_true (mshed_model_get_name_raw (model, node, &text, &len));
-  if (len == 0)
-    return g_strdup_printf ("node %u", node);
-  utf8 = g_convert ((const char *) text, len, "UTF-8", "WINDOWS-1251", NULL, NULL, &error);
-  g_assert_no_error (error);
-  return utf8;
-}
-
 static guint
 slot_triangles (MshedModel *model,
                 guint       slot_index)
@@ -414,7 +396,7 @@ check_gltf (MshedModel *model,
       g_assert_nonnull (extras);
       if (i < n_msh)
         {
-          g_autofree char *expected = expected_name (model, i);
+          g_autofree char *expected = expected_node_name (model, i);
           MshedNode rec;
 
           g_assert_cmpstr (gltf_name, ==, expected);

@@ -210,24 +210,6 @@ generated_msh (const char *name,
   return model;
 }
 
-/* The expected name: Res10 decoded by iconv (not by our own Windows-1251 table). */
-static char *
-expected_name (MshedModel *model,
-               guint       node)
-{
-  const guint8 *text;
-  guint32 len;
-  g_autoptr(GError) error = NULL;
-  char *utf8;
-
-  g_assert_true (mshed_model_get_name_raw (model, node, &text, &len));
-  if (len == 0)
-    return g_strdup_printf ("node %u", node);
-  utf8 = g_convert ((const char *) text, len, "UTF-8", "WINDOWS-1251", NULL, NULL, &error);
-  g_assert_no_error (error);
-  return utf8;
-}
-
 /* The export of @model at (@lod, @group) against its tables: one group per node that draws
  * something there (Res1 -> Res2 -> Res13), its triangles and its batches' materials. */
 static void
@@ -256,7 +238,7 @@ check_msh (MshedModel *model,
         continue;
       g_assert_cmpuint (next, <, obj->groups->len);
       og = obj->groups->pdata[next];
-      name = expected_name (model, n);
+      name = expected_node_name (model, n);
       g_assert_cmpstr (og->name, ==, name);
       g_assert_cmpstr (obj->objects->pdata[next], ==, name);
       g_assert_cmpuint (og->usemtl->len, ==, slot.batch_count);

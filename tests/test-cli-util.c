@@ -295,3 +295,20 @@ make_planted_game (const char *dir)
   run_cli_plant (entry, "nodes[2].slot5=60000");
   run_cli_plant (dfm, "\\MultiLevel\\Mesh1\\Face_groups\\Count[0].count=7");
 }
+
+char *
+expected_node_name (MshedModel *model,
+                    guint       node)
+{
+  const guint8 *text;
+  guint32 len;
+  g_autoptr(GError) error = NULL;
+  char *utf8;
+
+  g_assert_true (mshed_model_get_name_raw (model, node, &text, &len));
+  if (len == 0)
+    return g_strdup_printf ("node %u", node);
+  utf8 = g_convert ((const char *) text, len, "UTF-8", "WINDOWS-1251", NULL, NULL, &error);
+  g_assert_no_error (error);
+  return utf8;
+}

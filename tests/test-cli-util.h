@@ -11,6 +11,7 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 
+#include "mshed-model.h"
 #include "mshed-utf.h"
 
 G_BEGIN_DECLS
@@ -55,6 +56,10 @@ GBytes   *patch_u16          (GBytes     *bytes,
 
 MshedUtf *read_utf_tree      (const char *name,
                               MshedMode   mode);
+/* The name an export gives node @node: Res10 decoded by iconv (not by our own Windows-1251
+ * table), "node N" when empty. */
+char     *expected_node_name (MshedModel *model,
+                              guint       node);
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
 

@@ -28,6 +28,7 @@
 #include "mshed-dfm-generator.h"
 #include "mshed-dfm-recompute.h"
 #include "mshed-dfm-strip.h"
+#include "mshed-random.h"
 #include "mshed-utf-generator.h"
 
 #define MAX_TUBES   12u
@@ -45,11 +46,7 @@ typedef struct {
 static guint64
 rng_next (Rng *r)
 {
-  guint64 z = (r->s += G_GUINT64_CONSTANT (0x9E3779B97F4A7C15));
-
-  z = (z ^ (z >> 30)) * G_GUINT64_CONSTANT (0xBF58476D1CE4E5B9);
-  z = (z ^ (z >> 27)) * G_GUINT64_CONSTANT (0x94D049BB133111EB);
-  return z ^ (z >> 31);
+  return mshed_splitmix64 (&r->s);
 }
 
 /* uniform in [0, n), n >= 1 */

@@ -27,6 +27,7 @@
 #include "mshed-bytes.h"
 #include "mshed-generator.h"
 #include "mshed-model.h"
+#include "mshed-random.h"
 #include "mshed-recompute.h"
 
 #define MAX_BATCH_TRIS   16000u    /* 48000 indices: below the u16 indexCount limit */
@@ -49,16 +50,6 @@ enum {
   STREAM_ARCHIVE_MODEL,
 };
 
-static guint64
-splitmix64 (guint64 *x)
-{
-  guint64 z = (*x += G_GUINT64_CONSTANT (0x9E3779B97F4A7C15));
-
-  z = (z ^ (z >> 30)) * G_GUINT64_CONSTANT (0xBF58476D1CE4E5B9);
-  z = (z ^ (z >> 27)) * G_GUINT64_CONSTANT (0x94D049BB133111EB);
-  return z ^ (z >> 31);
-}
-
 static void
 rng_init (Rng     *rng,
           guint64  seed,
@@ -67,7 +58,7 @@ rng_init (Rng     *rng,
   guint64 x = seed ^ (stream * G_GUINT64_CONSTANT (0xD1B54A32D192ED03));
 
   for (guint i = 0; i < 4; i++)
-    rng->s[i] = splitmix64 (&x);
+    rng->s[i] = mshed_splitmix64 (&x);
 }
 
 static inline guint64
@@ -1280,7 +1271,7 @@ mshed_generate_archive (guint64 seed,
       gboolean with_wear = i == 0 || rng_chance (&rng, 0.7);
 
       make_base_name (&rng, i, base, sizeof base);
-      mshed_gen_params_init_from_seed (&params, splitmix64 (&sub) ^ STREAM_ARCHIVE_MODEL);
+      mshed_gen_params_init_from_seed (&params, mshed_splitmix64 (&sub) ^ STREAM_ARCHIVE_MODEL);
       params.n_triangles = MIN (params.n_triangles, max_triangles);
       wear = build_wear (base, params.n_materials, rng_chance (&rng, 0.3));
 

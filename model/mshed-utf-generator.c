@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "mshed-bytes.h"
+#include "mshed-random.h"
 #include "mshed-utf-generator.h"
 
 /* splitmix64 ------------------------------------------------------------------------------ */
@@ -25,11 +26,7 @@ typedef struct {
 static guint64
 rng_next (Rng *r)
 {
-  guint64 z = (r->x += G_GUINT64_CONSTANT (0x9E3779B97F4A7C15));
-
-  z = (z ^ (z >> 30)) * G_GUINT64_CONSTANT (0xBF58476D1CE4E5B9);
-  z = (z ^ (z >> 27)) * G_GUINT64_CONSTANT (0x94D049BB133111EB);
-  return z ^ (z >> 31);
+  return mshed_splitmix64 (&r->x);
 }
 
 static guint

@@ -1,0 +1,1144 @@
+/* mshed-dfm-fast.c
+ *
+ * Copyright 2026 The mshed authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The fast path of DFM validation (docs/dfm.md §14.1). It reads the tree entries in place, in
+ * one pass in the order they are stored, and runs the container rules (docs/utf.md §9) and the
+ * DFM rules (docs/dfm.md §14) with no tree, no copies of names and no name index: a stack of
+ * directory frames, fixed arrays of what the rules need and one table of sibling names.
+ *
+ * It decides only files laid out the way the writers lay them out (docs/utf.md §8: regions in
+ * order without gaps, entries in pre-order, payloads in entry order) whose only findings are
+ * the notes of every retail file (name residue, detached bones, unreferenced points) or an
+ * unresolved material; for those it gives the same notes, made by the same functions as
+ * mshed_dfm_validate. Anything else it declines, before it has reported anything, and the
+ * caller runs the full validator: every other message keeps its one definition there. The
+ * input is hostile: every range is checked in 64 bits before it is read.
+ */
+#define G_LOG_DOMAIN "mshed-dfm-fast"
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "mshed-bytes.h"
+#include "mshed-dfm-fast.h"
+#include "mshed-dfm-private.h"
+#include "mshed-dfm-schema.h"
+#include "mshed-utf-crc.h"
+#include "mshed-utf.h"
+
+#define HEADER_SIZE   MSHED_UTF_HEADER_SIZE
+#define ENTRY_SIZE    MSHED_UTF_ENTRY_SIZE
+#define MAX_DEPTH     16
+#define MAX_MESHES    32
+#define MAX_GROUPS    256
+#define MAX_BONES     256
+#define MAX_PARTS     256
+#define MAX_MATERIALS 64
+#define MAX_CONS      8
+/* the full validator lists 200 findings per check, then a summary line */
+#define MAX_NOTES     200
+
+typedef struct {
+  const guint8 *data;   /* NULL: the file is absent */
+  guint32       size;
+  guint64       at;     /* where the payload starts in the file */
+  const char   *name;   /* the entry's name in the dictionary */
+} Blob;
+
+typedef struct {
+  const char *name;
+  const char *face_groups;   /* the names of its directories, NULL when absent */
+  const char *geometry;
+  Blob        count;
+  Blob        files[DFM_N_GEO];
+  guint       first_group;
+  guint       n_groups;
+} Mesh;
+
+typedef struct {
+  const char *name;
+  Blob        files[DFM_N_GROUP];
+} Group;
+
+typedef struct {
+  const char *name;
+  guint64     entry_at;   /* its tree entry in the file */
+  Blob        files[DFM_N_BONE];
+  gint        part;
+} Bone;
+
+typedef struct {
+  Blob files[DFM_N_PART];
+} Part;
+
+typedef struct {
+  Blob              blob;
+  MshedDfmJointKind kind;
+} Cons;
+
+/* what a directory is, which decides what its children may be */
+typedef enum {
+  S_ROOT,
+  S_MULTILEVEL,
+  S_MESH,
+  S_FACE_GROUPS,
+  S_GROUP,
+  S_GEOMETRY,
+  S_SKELETON,
+  S_CMPND,
+  S_PART,
+  S_CONS,
+  S_BONE,
+  S_HARDPOINTS,
+  S_HP_KIND,
+  S_HARDPOINT,
+  S_MATLIB,
+  S_OPAQUE,     /* no DFM rule looks inside (textures, materials, unknown hardpoint nodes) */
+  S_FAIL,       /* a child the rules report: decline */
+} Scope;
+
+typedef struct {
+  guint32 index;  /* the directory's entry */
+  guint32 next;   /* its nextOffset, checked when its subtree ends */
+  Scope   scope;
+  guint   obj;    /* the mesh, group, bone or part it belongs to */
+} Frame;
+
+/* a name seen among the children of a directory (duplicate siblings) */
+typedef struct {
+  guint32     dir;    /* the parent's entry + 1; 0: a free slot */
+  guint32     hash;
+  const char *name;
+} Sibling;
+
+typedef struct {
+  const guint8 *data;
+  gsize         len;
+  guint64       names;        /* the used dictionary: [names, names_end) */
+  guint64       names_end;
+  guint64       cursor;       /* where the next payload has to start */
+  guint32       valid_time;
+  Sibling      *siblings;
+  guint32       sibling_mask;
+
+  const char   *multilevel;   /* names, for the paths of notes */
+  const char   *cmpnd;
+  const char   *cons;
+  gboolean      has_skeleton;
+  Blob          exporter, skeleton_name, fractions, scale;
+  guint         n_meshes, n_groups, n_bones, n_parts, n_materials, n_cons;
+  Mesh          meshes[MAX_MESHES];
+  Group         groups[MAX_GROUPS];
+  Bone          bones[MAX_BONES];
+  Part          parts[MAX_PARTS];
+  const char   *materials[MAX_MATERIALS];
+  Cons          cons_files[MAX_CONS];
+} Fast;
+
+/* Names ------------------------------------------------------------------------------------ */
+
+/* @name (@len bytes, NUL-terminated) equals @known ignoring case (docs/utf.md §3.4) */
+static inline gboolean
+named (const char *name,
+       gsize       len,
+       const char *known,
+       gsize       known_len)
+{
+  return len == known_len && mshed_utf_name_compare (name, known) == 0;
+}
+
+#define NAMED(name, len, literal) named (name, len, literal, sizeof literal - 1)
+
+static gboolean
+prefix_digits (const char *name,
+               gsize       len,
+               const char *prefix,
+               gsize       n)
+{
+  if (len <= n || g_ascii_strncasecmp (name, prefix, n) != 0)
+    return FALSE;
+  for (gsize i = n; i < len; i++)
+    if (!g_ascii_isdigit (name[i]))
+      return FALSE;
+  return TRUE;
+}
+
+/* docs/utf.md §5.2 */
+static gboolean
+is_string_leaf (const char *name,
+                gsize       len)
+{
+  switch (len)
+    {
+    case 4:
+      return NAMED (name, len, "Name") || NAMED (name, len, "Type");
+    case 7:
+      return NAMED (name, len, "Dt_name");
+    case 9:
+      return NAMED (name, len, "File name");
+    case 11:
+      return NAMED (name, len, "Object name");
+    case 13:
+      return NAMED (name, len, "Material_name");
+    case 16:
+      return NAMED (name, len, "Exporter Version");
+    default:
+      return FALSE;
+    }
+}
+
+static guint32
+fold_hash (const char *name,
+           gsize       len)
+{
+  guint32 h = 2166136261u;
+
+  for (gsize i = 0; i < len; i++)
+    h = (h ^ mshed_utf_name_fold ((guint8) name[i])) * 16777619u;
+  return h;
+}
+
+/* FALSE when an earlier child of entry @dir has the same name ignoring case */
+static gboolean
+sibling_add (Fast       *f,
+             guint32     dir,
+             const char *name,
+             gsize       len)
+{
+  guint32 h = fold_hash (name, len);
+  guint32 i = (h ^ (dir * 0x9E3779B1u)) & f->sibling_mask;
+
+  for (;; i = (i + 1) & f->sibling_mask)
+    {
+      Sibling *s = &f->siblings[i];
+
+      if (s->dir == 0)
+        {
+          *s = (Sibling) { dir + 1, h, name };
+          return TRUE;
+        }
+      if (s->dir == dir + 1 && s->hash == h && mshed_utf_name_compare (s->name, name) == 0)
+        return FALSE;
+    }
+}
+
+/* DFM strings (docs/dfm.md §14): present, with a final NUL */
+static gboolean
+string_ok (const Blob *b)
+{
+  return b->data != NULL && b->size > 0 && b->data[b->size - 1] == 0;
+}
+
+/* a schema table's size rule (mshed-dfm-validate.c, check_size) */
+static gboolean
+size_ok (const Blob    *b,
+         MshedDfmTable  table)
+{
+  const MshedDfmTableInfo *info = mshed_dfm_schema_get_table (table);
+
+  if (b->data == NULL || info->stride == 0)
+    return TRUE;
+  return info->single ? b->size >= info->stride : b->size % info->stride == 0;
+}
+
+/* The walk ----------------------------------------------------------------------------------- */
+
+/* the file @b of table @t among @files (ids base …); duplicate siblings never get here */
+static Scope
+put_file (Blob          *files,
+          MshedDfmTable  base,
+          MshedDfmTable  t,
+          const Blob    *b)
+{
+  files[t - base] = *b;
+  return S_OPAQUE;
+}
+
+/* What the child @name of a directory of @parent's kind is; records what the rules need. */
+static Scope
+classify (Fast        *f,
+          Frame       *parent,
+          const char  *name,
+          gsize        len,
+          gboolean     dir,
+          const Blob  *b,
+          guint       *obj)
+{
+  MshedDfmTable t;
+  gint kind;
+
+  *obj = parent->obj;
+  switch (parent->scope)
+    {
+    case S_ROOT:
+      if (!dir)
+        {
+          if (!NAMED (name, len, "Exporter Version"))
+            return S_FAIL;
+          f->exporter = *b;
+          return S_OPAQUE;
+        }
+      if (NAMED (name, len, "MultiLevel"))
+        {
+          f->multilevel = name;
+          return S_MULTILEVEL;
+        }
+      if (NAMED (name, len, "Cmpnd"))
+        {
+          f->cmpnd = name;
+          return S_CMPND;
+        }
+      if (NAMED (name, len, "Skeleton"))
+        {
+          f->has_skeleton = TRUE;
+          return S_SKELETON;
+        }
+      if (NAMED (name, len, "Material library"))
+        return S_MATLIB;
+      if (NAMED (name, len, "Texture library"))
+        return S_OPAQUE;
+      if (len >= 4 && g_ascii_strcasecmp (name + len - 4, ".3db") == 0)
+        {
+          Bone *bone;
+
+          if (f->n_bones == MAX_BONES)
+            return S_FAIL;
+          *obj = f->n_bones;
+          bone = &f->bones[f->n_bones++];
+          memset (bone, 0, sizeof *bone);
+          bone->name = name;
+          bone->entry_at = b->at;
+          bone->part = -1;
+          return S_BONE;
+        }
+      return S_FAIL;
+
+    case S_MULTILEVEL:
+      if (!dir)
+        {
+          if (!NAMED (name, len, "Fractions"))
+            return S_FAIL;
+          f->fractions = *b;
+          return S_OPAQUE;
+        }
+      if (prefix_digits (name, len, "Mesh", 4) && f->n_meshes < MAX_MESHES)
+        {
+          Mesh *m = &f->meshes[f->n_meshes];
+
+          memset (m, 0, sizeof *m);
+          m->name = name;
+          m->first_group = f->n_groups;
+          *obj = f->n_meshes++;
+          return S_MESH;
+        }
+      return S_FAIL;
+
+    case S_MESH:
+      if (dir && NAMED (name, len, "Face_groups"))
+        {
+          f->meshes[parent->obj].face_groups = name;
+          return S_FACE_GROUPS;
+        }
+      if (dir && NAMED (name, len, "Geometry"))
+        {
+          f->meshes[parent->obj].geometry = name;
+          return S_GEOMETRY;
+        }
+      return S_FAIL;
+
+    case S_FACE_GROUPS:
+      if (!dir)
+        {
+          if (!NAMED (name, len, "Count"))
+            return S_FAIL;
+          f->meshes[parent->obj].count = *b;
+          return S_OPAQUE;
+        }
+      if (prefix_digits (name, len, "Group", 5) && f->n_groups < MAX_GROUPS)
+        {
+          Group *g = &f->groups[f->n_groups];
+
+          memset (g, 0, sizeof *g);
+          g->name = name;
+          f->meshes[parent->obj].n_groups++;
+          *obj = f->n_groups++;
+          return S_GROUP;
+        }
+      return S_FAIL;
+
+    case S_GROUP:
+      /* the index takes the group's known files; nothing reports the others */
+      if (dir)
+        return S_OPAQUE;
+      t = mshed_dfm_schema_table_in_scope (MSHED_DFM_SCOPE_GROUP, name);
+      if (t != MSHED_DFM_TABLE_NONE)
+        return put_file (f->groups[parent->obj].files, DFM_GROUP_BASE, t, b);
+      return S_OPAQUE;
+
+    case S_GEOMETRY:
+      t = dir ? MSHED_DFM_TABLE_NONE
+              : mshed_dfm_schema_table_in_scope (MSHED_DFM_SCOPE_GEOMETRY, name);
+      if (t == MSHED_DFM_TABLE_NONE)
+        return S_FAIL;
+      return put_file (f->meshes[parent->obj].files, DFM_GEO_BASE, t, b);
+
+    case S_SKELETON:
+      if (dir || !NAMED (name, len, "Name"))
+        return S_FAIL;
+      f->skeleton_name = *b;
+      return S_OPAQUE;
+
+    case S_CMPND:
+      if (!dir)
+        {
+          if (!NAMED (name, len, "Scale"))
+            return S_FAIL;
+          f->scale = *b;
+          return S_OPAQUE;
+        }
+      if (NAMED (name, len, "Cons"))
+        {
+          f->cons = name;
+          return S_CONS;
+        }
+      if (_mshed_dfm_is_part_name (name, NULL) && f->n_parts < MAX_PARTS)
+        {
+          memset (&f->parts[f->n_parts], 0, sizeof (Part));
+          *obj = f->n_parts++;
+          return S_PART;
+        }
+      return S_FAIL;
+
+    case S_PART:
+      t = dir ? MSHED_DFM_TABLE_NONE : mshed_dfm_schema_table_in_scope (MSHED_DFM_SCOPE_PART, name);
+      if (t == MSHED_DFM_TABLE_NONE)
+        return S_FAIL;
+      return put_file (f->parts[parent->obj].files, DFM_PART_BASE, t, b);
+
+    case S_CONS:
+      kind = dir ? -1 : _mshed_dfm_joint_kind_of_name (name);
+      if (kind < 0 || f->n_cons == MAX_CONS)
+        return S_FAIL;
+      f->cons_files[f->n_cons++] = (Cons) { *b, (MshedDfmJointKind) kind };
+      return S_OPAQUE;
+
+    case S_BONE:
+      if (dir)
+        return NAMED (name, len, "Hardpoints") ? S_HARDPOINTS : S_FAIL;
+      t = mshed_dfm_schema_table_in_scope (MSHED_DFM_SCOPE_BONE, name);
+      if (t == MSHED_DFM_TABLE_NONE)
+        return S_FAIL;
+      return put_file (f->bones[parent->obj].files, DFM_BONE_BASE, t, b);
+
+    case S_HARDPOINTS:
+      if (dir && (NAMED (name, len, "Fixed") || NAMED (name, len, "Revolute")))
+        return S_HP_KIND;
+      return S_OPAQUE;
+
+    case S_HP_KIND:
+      return dir ? S_HARDPOINT : S_OPAQUE;
+
+    case S_HARDPOINT:
+      if (dir)
+        return S_OPAQUE;
+      t = mshed_dfm_schema_table_in_scope (MSHED_DFM_SCOPE_HARDPOINT, name);
+      return t == MSHED_DFM_TABLE_NONE || size_ok (b, t) ? S_OPAQUE : S_FAIL;
+
+    case S_MATLIB:
+      if (dir)
+        {
+          if (f->n_materials == MAX_MATERIALS)
+            return S_FAIL;
+          f->materials[f->n_materials++] = name;
+        }
+      return S_OPAQUE;
+
+    case S_OPAQUE:
+    case S_FAIL:
+    default:
+      return S_OPAQUE;
+    }
+}
+
+/* docs/utf.md §5.1, §9: no odd timestamp, no sharing attributes */
+static inline gboolean
+entry_ok (Fast          *f,
+          const guint32 *e)
+{
+  for (guint k = 8; k <= 10; k++)
+    if (e[k] != 0 && e[k] != f->valid_time)
+      {
+        if (!mshed_utf_dos_time_decode (e[k], NULL))
+          return FALSE;
+        f->valid_time = e[k];
+      }
+  return e[3] == 0;
+}
+
+/* Reads the tree block, @n entries in pre-order. FALSE: decline. */
+static gboolean
+walk (Fast    *f,
+      guint64  tree,
+      guint64  data0,
+      guint32  n)
+{
+  Frame stack[MAX_DEPTH];
+  guint depth = 0;
+
+  for (guint32 i = 0; i < n; i++)
+    {
+      guint32 e[11];
+      const char *name;
+      const guint8 *nul;
+      gsize len;
+      gboolean dir;
+      Blob b = { 0 };
+      Scope scope;
+      guint obj = 0;
+
+      memcpy (e, f->data + tree + (gsize) i * ENTRY_SIZE, sizeof e);
+#if G_BYTE_ORDER != G_LITTLE_ENDIAN
+      for (guint k = 0; k < 11; k++)
+        e[k] = GUINT32_FROM_LE (e[k]);
+#endif
+      /* the name: inside the used dictionary, with its NUL there */
+      if (e[1] >= f->names_end - f->names)
+        return FALSE;
+      name = (const char *) f->data + f->names + e[1];
+      nul = memchr (name, 0, (gsize) (f->names_end - f->names - e[1]));
+      if (nul == NULL)
+        return FALSE;
+      len = (gsize) (nul - (const guint8 *) name);
+
+      /* exactly one of the directory and file bits (§3.1) */
+      if ((e[2] & (MSHED_UTF_ATTR_DIRECTORY | MSHED_UTF_ATTR_FILE)) == MSHED_UTF_ATTR_DIRECTORY)
+        dir = TRUE;
+      else if ((e[2] & (MSHED_UTF_ATTR_DIRECTORY | MSHED_UTF_ATTR_FILE)) == MSHED_UTF_ATTR_FILE)
+        dir = FALSE;
+      else
+        return FALSE;
+      if (!entry_ok (f, e))
+        return FALSE;
+
+      if (dir)
+        b.at = tree + (guint64) i * ENTRY_SIZE;
+      else
+        {
+          guint64 start = data0 + e[4];
+          guint32 used = e[6], alloc = e[5];
+
+          if (start != f->cursor || used > alloc || e[7] != used || alloc > f->len - start)
+            return FALSE;
+          for (guint32 k = used; k < alloc; k++)
+            if (f->data[start + k] != 0)
+              return FALSE;
+          f->cursor = start + alloc;
+          b.data = f->data + start;
+          b.size = used;
+          b.at = start;
+          if (is_string_leaf (name, len) && used > 0 && b.data[used - 1] != 0)
+            return FALSE;  /* utf-string-nul */
+        }
+      b.name = name;
+
+      if (i == 0)
+        {
+          /* the root: a directory whose children start with the next entry */
+          if (!dir || e[4] != ENTRY_SIZE || n < 2)
+            return FALSE;
+          stack[depth++] = (Frame) { 0, 0, S_ROOT, 0 };
+          continue;
+        }
+
+      if (!sibling_add (f, stack[depth - 1].index, name, len))
+        return FALSE;
+      scope = classify (f, &stack[depth - 1], name, len, dir, &b, &obj);
+      if (scope == S_FAIL)
+        return FALSE;
+
+      if (dir)
+        {
+          /* not empty, its first child the next entry (pre-order) */
+          if (e[4] != (guint64) (i + 1) * ENTRY_SIZE || depth == MAX_DEPTH)
+            return FALSE;
+          stack[depth++] = (Frame) { i, e[0], scope, obj };
+          continue;
+        }
+      if (e[0] != 0)
+        {
+          if (e[0] != (guint64) (i + 1) * ENTRY_SIZE)
+            return FALSE;
+          continue;
+        }
+      /* the last child: the directories it ends */
+      for (;;)
+        {
+          const Frame *closed = &stack[--depth];
+
+          if (depth == 0)
+            return i + 1 == n;  /* the root: every entry is part of the tree */
+          if (closed->next != 0)
+            {
+              if (closed->next != (guint64) (i + 1) * ENTRY_SIZE)
+                return FALSE;
+              break;
+            }
+        }
+    }
+  return FALSE;
+}
+
+/* The DFM rules (docs/dfm.md §14) -------------------------------------------------------- */
+
+/* the largest of @n little-endian u32 at @p (0 when none) */
+static guint32
+max_u32 (const guint8 *p,
+         guint32       n)
+{
+  guint32 m = 0;
+
+  for (guint32 i = 0; i < n; i++)
+    {
+      guint32 v = mshed_read_u32 (p + 4 * (gsize) i);
+
+      m = v > m ? v : m;
+    }
+  return m;
+}
+
+static guint16
+max_u16 (const guint8 *p,
+         guint32       n)
+{
+  guint16 m = 0;
+
+  for (guint32 i = 0; i < n; i++)
+    {
+      guint16 v = mshed_read_u16 (p + 2 * (gsize) i);
+
+      m = v > m ? v : m;
+    }
+  return m;
+}
+
+/* every entry of @b (u32) below @bound */
+static gboolean
+below (const Blob *b,
+       guint32     bound)
+{
+  guint32 n = b->size / 4;
+
+  return n == 0 || max_u32 (b->data, n) < bound;
+}
+
+#define GEO(m, t) (&(m)->files[MSHED_DFM_TABLE_##t - DFM_GEO_BASE])
+
+/* §6.2: slices inside the chains, 1 to 4 influences, weights summing to 1, known bones */
+static gboolean
+skin_ok (const Fast *f,
+         const Mesh *m,
+         guint32     n_points)
+{
+  const guint8 *first = GEO (m, POINT_BONE_FIRST)->data;
+  const guint8 *count = GEO (m, POINT_BONE_COUNT)->data;
+  const guint8 *weights = GEO (m, BONE_WEIGHT_CHAIN)->data;
+  guint32 n_chain = GEO (m, BONE_ID_CHAIN)->size / 4;
+
+  for (guint32 p = 0; p < n_points; p++)
+    {
+      guint32 a = mshed_read_u32 (first + 4 * (gsize) p);
+      guint32 k = mshed_read_u32 (count + 4 * (gsize) p);
+      double sum = 0;
+
+      if (k == 0 || k > MSHED_DFM_MAX_INFLUENCES || (guint64) a + k > n_chain)
+        return FALSE;
+      /* as check_weight_sum adds them */
+      for (guint32 i = a; i < a + k; i++)
+        sum += mshed_read_f32 (weights + 4 * (gsize) i);
+      if (!(fabs (sum - 1.0) <= DFM_WEIGHT_TOLERANCE))
+        return FALSE;
+    }
+  return below (GEO (m, BONE_ID_CHAIN), f->n_bones);
+}
+
+/* §6.4: all eleven files or none, in range, the counts matching */
+static gboolean
+uv_bone_ok (const Fast *f,
+            const Mesh *m)
+{
+  guint present = 0;
+  guint32 n_ids;
+
+  for (MshedDfmTable t = MSHED_DFM_TABLE_UV_BONE_ID; t <= MSHED_DFM_TABLE_UV_DEFAULT_LIST; t++)
+    present += m->files[t - DFM_GEO_BASE].data != NULL;
+  if (present == 0)
+    return TRUE;
+  if (present != MSHED_DFM_TABLE_UV_DEFAULT_LIST - MSHED_DFM_TABLE_UV_BONE_ID + 1)
+    return FALSE;
+  n_ids = GEO (m, UV_VERTEX_ID)->size / 4;
+  return mshed_read_u32 (GEO (m, UV_BONE_ID)->data) < f->n_bones
+         && below (GEO (m, UV_VERTEX_ID), GEO (m, UV0)->size / 8)
+         && GEO (m, UV_DEFAULT_LIST)->size == 8 * (guint64) n_ids
+         && mshed_read_u32 (GEO (m, UV_VERTEX_COUNT)->data) == n_ids;
+}
+
+/* §6: the geometry of mesh @m; counts its unreferenced points */
+static gboolean
+geometry_ok (const Fast *f,
+             const Mesh *m,
+             guint8     *used,
+             guint32    *n_unused,
+             guint32    *first_unused)
+{
+  static const MshedDfmTable required[] = {
+    MSHED_DFM_TABLE_POINT_INDICES, MSHED_DFM_TABLE_UV0_INDICES, MSHED_DFM_TABLE_POINTS,
+    MSHED_DFM_TABLE_POINT_BONE_FIRST, MSHED_DFM_TABLE_POINT_BONE_COUNT,
+    MSHED_DFM_TABLE_BONE_ID_CHAIN, MSHED_DFM_TABLE_BONE_WEIGHT_CHAIN,
+    MSHED_DFM_TABLE_VERTEX_NORMALS, MSHED_DFM_TABLE_UV0,
+  };
+  const Blob *pi = GEO (m, POINT_INDICES);
+  guint32 n_elements, n_points;
+
+  for (guint k = 0; k < G_N_ELEMENTS (required); k++)
+    if (m->files[required[k] - DFM_GEO_BASE].data == NULL)
+      return FALSE;
+  if ((GEO (m, UV1_INDICES)->data == NULL) != (GEO (m, UV1)->data == NULL))
+    return FALSE;
+  for (guint k = 0; k < DFM_N_GEO; k++)
+    if (!size_ok (&m->files[k], DFM_GEO_BASE + (gint) k))
+      return FALSE;
+
+  n_elements = pi->size / 4;
+  n_points = GEO (m, POINTS)->size / 12;
+  if (GEO (m, UV0_INDICES)->size / 4 != n_elements
+      || (GEO (m, UV1_INDICES)->data && GEO (m, UV1_INDICES)->size / 4 != n_elements)
+      || GEO (m, POINT_BONE_FIRST)->size / 4 != n_points
+      || GEO (m, POINT_BONE_COUNT)->size / 4 != n_points
+      || GEO (m, VERTEX_NORMALS)->size / 12 != n_points
+      || GEO (m, BONE_WEIGHT_CHAIN)->size / 4 != GEO (m, BONE_ID_CHAIN)->size / 4)
+    return FALSE;
+  if (!below (pi, n_points) || !below (GEO (m, UV0_INDICES), GEO (m, UV0)->size / 8)
+      || (GEO (m, UV1_INDICES)->data && !below (GEO (m, UV1_INDICES), GEO (m, UV1)->size / 8))
+      || !skin_ok (f, m, n_points) || !uv_bone_ok (f, m))
+    return FALSE;
+
+  /* every index is below n_points now */
+  *n_unused = 0;
+  *first_unused = 0;
+  if (n_points == 0)
+    return TRUE;
+  memset (used, 0, n_points);
+  for (guint32 e = 0; e < n_elements; e++)
+    used[mshed_read_u32 (pi->data + 4 * (gsize) e)] = 1;
+  for (guint32 p = n_points; p > 0; p--)
+    if (!used[p - 1])
+      {
+        (*n_unused)++;
+        *first_unused = p - 1;
+      }
+  return TRUE;
+}
+
+/* the first material of the library named @name, ignoring case; -1 */
+static gint
+find_material (const Fast *f,
+               const char *name)
+{
+  for (guint i = 0; i < f->n_materials; i++)
+    if (mshed_utf_name_compare (f->materials[i], name) == 0)
+      return (gint) i;
+  return -1;
+}
+
+/* §4, §5: the face groups of mesh @m */
+static gboolean
+groups_ok (const Fast *f,
+           const Mesh *m)
+{
+  guint32 n_elements = GEO (m, POINT_INDICES)->size / 4;
+
+  if (m->count.data == NULL || !size_ok (&m->count, MSHED_DFM_TABLE_GROUP_COUNT)
+      || mshed_read_i32 (m->count.data) != (gint32) m->n_groups)
+    return FALSE;
+  for (guint g = m->first_group; g < m->first_group + m->n_groups; g++)
+    {
+      const Blob *files = f->groups[g].files;
+      const Blob *strip = &files[MSHED_DFM_TABLE_TRISTRIP - DFM_GROUP_BASE];
+      const Blob *edges = &files[MSHED_DFM_TABLE_EDGE_INDICES - DFM_GROUP_BASE];
+      const Blob *angles = &files[MSHED_DFM_TABLE_EDGE_ANGLES - DFM_GROUP_BASE];
+
+      if (!string_ok (&files[MSHED_DFM_TABLE_MATERIAL_NAME - DFM_GROUP_BASE])
+          || strip->data == NULL || files[MSHED_DFM_TABLE_FACE_INDICES - DFM_GROUP_BASE].data
+          || !size_ok (strip, MSHED_DFM_TABLE_TRISTRIP)
+          || !size_ok (edges, MSHED_DFM_TABLE_EDGE_INDICES)
+          || !size_ok (angles, MSHED_DFM_TABLE_EDGE_ANGLES)
+          || ((edges->data || angles->data) && edges->size / 2 != 2 * (angles->size / 4)))
+        return FALSE;
+      if (strip->size >= 2 && max_u16 (strip->data, strip->size / 2) >= n_elements)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* an open-addressing table of the parts' Object names, the first of equal names kept */
+typedef struct {
+  const char *name;   /* NULL: free */
+  guint32     hash;
+  gint        bone;
+} ObjectSlot;
+
+static gint
+object_find (const ObjectSlot *table,
+             guint32           mask,
+             const char       *name)
+{
+  guint32 h = fold_hash (name, strlen (name));
+
+  for (guint32 i = h & mask; table[i].name; i = (i + 1) & mask)
+    if (table[i].hash == h && mshed_utf_name_compare (table[i].name, name) == 0)
+      return table[i].bone;
+  return -1;
+}
+
+static void
+object_put (ObjectSlot *table,
+            guint32     mask,
+            const char *name,
+            gint        bone)
+{
+  guint32 h = fold_hash (name, strlen (name));
+  guint32 i;
+
+  for (i = h & mask; table[i].name; i = (i + 1) & mask)
+    if (table[i].hash == h && mshed_utf_name_compare (table[i].name, name) == 0)
+      return;
+  table[i] = (ObjectSlot) { name, h, bone };
+}
+
+/* the 64-byte name field at @field, as read_cons_name reads it */
+static void
+cons_name (const guint8 *field,
+           char          out[65])
+{
+  const guint8 *nul = memchr (field, 0, 64);
+  gsize len = nul ? (gsize) (nul - field) : 64;
+
+  memcpy (out, field, len);
+  out[len] = '\0';
+}
+
+static gint
+find_top (gint *up,
+          gint  b)
+{
+  gint top = b;
+
+  while (up[top] != top)
+    top = up[top];
+  while (up[b] != top)
+    {
+      gint next = up[b];
+
+      up[b] = top;
+      b = next;
+    }
+  return top;
+}
+
+/* §8, §9: parts naming their bones, whole Cons records that all link a new child under a known
+ * parent without a cycle. Counts the residue of each Cons file in @residue (n, first record,
+ * its field, its byte). */
+static gboolean
+cmpnd_ok (Fast    *f,
+          guint32  residue[][4])
+{
+  ObjectSlot *objects;
+  guint32 mask = 15;
+  gint parent[MAX_BONES], up[MAX_BONES];
+  gboolean ok = TRUE;
+
+  if (!size_ok (&f->scale, MSHED_DFM_TABLE_SCALE) || f->scale.data == NULL)
+    return FALSE;
+  for (guint i = 0; i < f->n_parts; i++)
+    {
+      const Blob *files = f->parts[i].files;
+      const Blob *idx = &files[MSHED_DFM_TABLE_PART_INDEX - DFM_PART_BASE];
+      const Blob *file = &files[MSHED_DFM_TABLE_FILE_NAME - DFM_PART_BASE];
+      gint32 v;
+
+      if (!string_ok (&files[MSHED_DFM_TABLE_OBJECT_NAME - DFM_PART_BASE]) || !string_ok (file)
+          || idx->data == NULL || !size_ok (idx, MSHED_DFM_TABLE_PART_INDEX))
+        return FALSE;
+      /* Index names the bone File name names: no duplicate root names, so it is the first */
+      v = mshed_read_i32 (idx->data);
+      if (v < 0 || (guint) v >= f->n_bones || f->bones[v].part >= 0
+          || mshed_utf_name_compare ((const char *) file->data, f->bones[v].name) != 0)
+        return FALSE;
+      f->bones[v].part = (gint) i;
+    }
+
+  while (mask + 1 < 2 * f->n_parts)
+    mask = mask * 2 + 1;
+  objects = g_new0 (ObjectSlot, mask + 1);
+  for (guint i = 0; i < f->n_parts; i++)
+    object_put (objects, mask,
+                (const char *) f->parts[i].files[MSHED_DFM_TABLE_OBJECT_NAME - DFM_PART_BASE].data,
+                mshed_read_i32 (f->parts[i].files[MSHED_DFM_TABLE_PART_INDEX - DFM_PART_BASE].data));
+  for (guint b = 0; b < f->n_bones; b++)
+    {
+      parent[b] = -1;
+      up[b] = (gint) b;
+    }
+
+  for (guint c = 0; c < f->n_cons && ok; c++)
+    {
+      const Cons *cons = &f->cons_files[c];
+      guint rec = mshed_dfm_joint_record_size (cons->kind);
+      guint32 n = cons->blob.size / rec;
+
+      residue[c][0] = 0;
+      if (cons->blob.size % rec != 0)
+        {
+          ok = FALSE;
+          break;
+        }
+      for (guint32 r = 0; r < n && ok; r++)
+        {
+          const guint8 *record = cons->blob.data + (gsize) r * rec;
+          char names[2][65];
+          gint pb, cb;
+
+          for (guint k = 0; k < 2; k++)
+            {
+              const guint8 *field = record + 64 * k;
+              const guint8 *nul = memchr (field, 0, 64);
+              guint i;
+
+              for (i = nul ? (guint) (nul - field) : 64; i < 64 && field[i] == 0; i++)
+                ;
+              if (i < 64)
+                {
+                  if (residue[c][0] == 0)
+                    {
+                      residue[c][1] = r;
+                      residue[c][2] = k;
+                      residue[c][3] = r * rec + 64 * k + i;
+                    }
+                  residue[c][0]++;
+                  break;
+                }
+            }
+          cons_name (record, names[0]);
+          cons_name (record + 64, names[1]);
+          pb = object_find (objects, mask, names[0]);
+          cb = object_find (objects, mask, names[1]);
+          /* every record links (mshed-dfm.c, index_joints) */
+          if (pb < 0 || cb < 0 || parent[cb] >= 0 || find_top (up, pb) == cb)
+            ok = FALSE;
+          else
+            {
+              parent[cb] = pb;
+              up[cb] = find_top (up, pb);
+            }
+        }
+    }
+  g_free (objects);
+  return ok;
+}
+
+/* §10: bones */
+static gboolean
+bones_ok (const Fast *f)
+{
+  for (guint b = 0; b < f->n_bones; b++)
+    {
+      const Blob *btr = &f->bones[b].files[MSHED_DFM_TABLE_BONE_TO_ROOT - DFM_BONE_BASE];
+      const Blob *bits = &f->bones[b].files[MSHED_DFM_TABLE_LOD_BITS - DFM_BONE_BASE];
+
+      if (btr->data == NULL || btr->size != 48 || bits->data == NULL
+          || !size_ok (bits, MSHED_DFM_TABLE_LOD_BITS))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Notes ------------------------------------------------------------------------------------ */
+
+/* `\a\b\c`, the names in display form (mshed_utf_node_dup_path) */
+static char *
+path_of (const char *first,
+         ...)
+{
+  GString *s = g_string_sized_new (64);
+  va_list args;
+
+  va_start (args, first);
+  for (const char *name = first; name; name = va_arg (args, const char *))
+    {
+      g_string_append_c (s, '\\');
+      mshed_utf_name_append_display (s, name);
+    }
+  va_end (args);
+  return g_string_free (s, FALSE);
+}
+
+/* Entry ------------------------------------------------------------------------------------- */
+
+typedef struct {
+  guint32 n_unused;
+  guint32 first_unused;
+} MeshNote;
+
+static gboolean
+validate (Fast             *f,
+          MshedDiagnostics *diags)
+{
+  const guint8 *d = f->data;
+  guint64 tree, tree_size, names, alloc, used, data0;
+  guint32 n;
+  MeshNote mesh_notes[MAX_MESHES];
+  guint32 residue[MAX_CONS][4];
+  g_autofree guint8 *used_points = NULL;
+  guint32 max_points = 0;
+  guint n_material_notes = 0, n_detached = 0;
+
+  /* docs/utf.md §2: the header; the regions in order without gaps, nothing after them */
+  if (f->len < HEADER_SIZE || mshed_read_u32 (d) != MSHED_UTF_SIGNATURE
+      || mshed_read_u32 (d + 4) != MSHED_UTF_VERSION || mshed_read_u32 (d + 20) != ENTRY_SIZE
+      || mshed_read_u32 (d + 16) != 0 || mshed_read_u32 (d + 40) != 0
+      || mshed_read_u32 (d + 44) != 0)
+    return FALSE;
+  tree = mshed_read_u32 (d + 8);
+  tree_size = mshed_read_u32 (d + 12);
+  names = mshed_read_u32 (d + 24);
+  alloc = mshed_read_u32 (d + 28);
+  used = mshed_read_u32 (d + 32);
+  data0 = mshed_read_u32 (d + 36);
+  if (tree != HEADER_SIZE || tree_size < 2 * ENTRY_SIZE || tree_size % ENTRY_SIZE != 0
+      || names != tree + tree_size || used > alloc || alloc > ((used + 3) & ~G_GUINT64_CONSTANT (3))
+      || data0 != names + alloc || data0 > f->len)
+    return FALSE;
+  for (guint64 i = names + used; i < data0; i++)
+    if (d[i] != 0)
+      return FALSE;
+  f->names = names;
+  f->names_end = names + used;
+  f->cursor = data0;
+  n = (guint32) (tree_size / ENTRY_SIZE);
+
+  f->sibling_mask = 63;
+  while (f->sibling_mask + 1 < 2 * (guint64) n)
+    f->sibling_mask = f->sibling_mask * 2 + 1;
+  f->siblings = g_new0 (Sibling, f->sibling_mask + 1);
+  if (!walk (f, tree, data0, n) || f->cursor != f->len)
+    return FALSE;
+
+  /* docs/dfm.md §14, in mshed_dfm_validate's order */
+  if (!string_ok (&f->exporter) || !f->has_skeleton || !string_ok (&f->skeleton_name)
+      || f->multilevel == NULL || f->cmpnd == NULL || f->fractions.data == NULL
+      || f->fractions.size % 4 != 0 || f->fractions.size / 4 != f->n_meshes)
+    return FALSE;
+  for (guint l = 0; l < f->n_meshes; l++)
+    max_points = MAX (max_points, GEO (&f->meshes[l], POINTS)->size / 12);
+  used_points = g_malloc (MAX (max_points, 1));
+  for (guint l = 0; l < f->n_meshes; l++)
+    {
+      const Mesh *m = &f->meshes[l];
+
+      if (m->face_groups == NULL || m->geometry == NULL
+          || !geometry_ok (f, m, used_points, &mesh_notes[l].n_unused,
+                           &mesh_notes[l].first_unused)
+          || !groups_ok (f, m))
+        return FALSE;
+      for (guint g = m->first_group; g < m->first_group + m->n_groups; g++)
+        n_material_notes += find_material (
+          f, (const char *) f->groups[g].files[MSHED_DFM_TABLE_MATERIAL_NAME - DFM_GROUP_BASE].data) < 0;
+    }
+  if (!cmpnd_ok (f, residue) || !bones_ok (f))
+    return FALSE;
+  for (guint b = 0; b < f->n_bones; b++)
+    n_detached += f->bones[b].part < 0;
+  if (n_material_notes > MAX_NOTES || n_detached > MAX_NOTES)
+    return FALSE;
+
+  /* decided: the notes, in the validator's order */
+  if (diags == NULL)
+    return TRUE;
+  for (guint l = 0; l < f->n_meshes; l++)
+    {
+      const Mesh *m = &f->meshes[l];
+
+      if (mesh_notes[l].n_unused)
+        {
+          const Blob *points = GEO (m, POINTS);
+          g_autofree char *path = path_of (f->multilevel, m->name, m->geometry, points->name,
+                                           NULL);
+
+          _mshed_dfm_note_unreferenced (diags, path, points->at, mesh_notes[l].n_unused,
+                                        mesh_notes[l].first_unused);
+        }
+      for (guint g = m->first_group; g < m->first_group + m->n_groups; g++)
+        {
+          const Blob *material = &f->groups[g].files[MSHED_DFM_TABLE_MATERIAL_NAME - DFM_GROUP_BASE];
+          g_autofree char *path = NULL;
+
+          if (find_material (f, (const char *) material->data) >= 0)
+            continue;
+          path = path_of (f->multilevel, m->name, m->face_groups, f->groups[g].name,
+                          material->name, NULL);
+          _mshed_dfm_note_material (diags, path, material->at, (const char *) material->data);
+        }
+    }
+  for (guint c = 0; c < f->n_cons; c++)
+    if (residue[c][0])
+      {
+        const Cons *cons = &f->cons_files[c];
+        g_autofree char *path = path_of (f->cmpnd, f->cons, cons->blob.name, NULL);
+
+        _mshed_dfm_note_residue (diags, path, cons->kind, cons->blob.at, residue[c][0],
+                                 residue[c][1], residue[c][2], residue[c][3]);
+      }
+  for (guint b = 0; b < f->n_bones; b++)
+    if (f->bones[b].part < 0)
+      {
+        g_autofree char *path = path_of (f->bones[b].name, NULL);
+
+        _mshed_dfm_note_detached (diags, path, f->bones[b].entry_at, b);
+      }
+  return TRUE;
+}
+
+/**
+ * mshed_dfm_validate_fast:
+ * @data: a UTF file taken for a deformable model (named *.dfm)
+ * @diags: (nullable): receives the findings when the file is decided
+ *
+ * The rules of docs/utf.md §9 and docs/dfm.md §14 in one pass over @data, for the files
+ * their writers make (docs/dfm.md §14.1). When it returns TRUE, it has added to @diags exactly
+ * what mshed_utf_parse_readonly and mshed_dfm_new (both modes alike) would add: only notes,
+ * none of them errors. FALSE: the file is not decided and nothing was added; run the full
+ * validator.
+ */
+gboolean
+mshed_dfm_validate_fast (const guint8     *data,
+                         gsize             len,
+                         MshedDiagnostics *diags)
+{
+  Fast *f;
+  gboolean ok;
+
+  if (data == NULL || len < HEADER_SIZE || len > G_MAXUINT32)
+    return FALSE;
+  f = g_new (Fast, 1);
+  memset (f, 0, G_STRUCT_OFFSET (Fast, meshes));
+  f->data = data;
+  f->len = len;
+  ok = validate (f, diags);
+  g_free (f->siblings);
+  g_free (f);
+  return ok;
+}

@@ -110,10 +110,23 @@ typedef struct {
 
 /* a name seen among the children of a directory (duplicate siblings) */
 typedef struct {
-  guint32     dir;    /* the parent's entry + 1; 0: a free slot */
-  guint32     hash;
-  const char *name;
+  guint32 dir;    /* the parent's entry + 1; 0: a free slot */
+  guint32 hash;
+  guint32 name;   /* nameOffset */
 } Sibling;
+
+/* What is known about the name at one nameOffset: most names recur (every part has its
+ * `Object name`, every mesh its `Points`), so each is measured, hashed and looked up once. */
+typedef struct {
+  guint32 key;    /* nameOffset + 1; 0: a free slot */
+  guint32 hash;   /* fold_hash */
+  guint32 len;
+  guint8  leaf;   /* a string leaf name (docs/utf.md §5.2) */
+  guint8  scope;  /* the scope @cls was found for, + 1 */
+  guint8  cls;    /* what the name is in that scope (name_class) */
+} NameInfo;
+
+#define NAME_CACHE 512
 
 typedef struct {
   const guint8 *data;
@@ -124,6 +137,7 @@ typedef struct {
   guint32       valid_time;
   Sibling      *siblings;
   guint32       sibling_mask;
+  NameInfo      cache[NAME_CACHE];
 
   const char   *multilevel;   /* names, for the paths of notes */
   const char   *cmpnd;
@@ -153,13 +167,28 @@ named (const char *name,
 
 #define NAMED(name, len, literal) named (name, len, literal, sizeof literal - 1)
 
+/* @name starts with @prefix (@n bytes) ignoring case (g_ascii_strncasecmp) */
+static gboolean
+is_prefix (const char *name,
+           gsize       len,
+           const char *prefix,
+           gsize       n)
+{
+  if (len < n)
+    return FALSE;
+  for (gsize i = 0; i < n; i++)
+    if (mshed_utf_name_fold ((guint8) name[i]) != mshed_utf_name_fold ((guint8) prefix[i]))
+      return FALSE;
+  return TRUE;
+}
+
 static gboolean
 prefix_digits (const char *name,
                gsize       len,
                const char *prefix,
                gsize       n)
 {
-  if (len <= n || g_ascii_strncasecmp (name, prefix, n) != 0)
+  if (len <= n || !is_prefix (name, len, prefix, n))
     return FALSE;
   for (gsize i = n; i < len; i++)
     if (!g_ascii_isdigit (name[i]))
@@ -191,25 +220,51 @@ is_string_leaf (const char *name,
     }
 }
 
+/* A hash that names equal ignoring case share: folding turns `A`..`Z` into `a`..`z`, which
+ * differ from them only in bit 0x20, so every byte is hashed with that bit set. Eight bytes at
+ * a time. */
 static guint32
 fold_hash (const char *name,
            gsize       len)
 {
-  guint32 h = 2166136261u;
+  guint64 h = len * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
+  gsize i = 0;
 
-  for (gsize i = 0; i < len; i++)
-    h = (h ^ mshed_utf_name_fold ((guint8) name[i])) * 16777619u;
-  return h;
+  for (; i + 8 <= len; i += 8)
+    {
+      guint64 w;
+
+      memcpy (&w, name + i, 8);
+      h = (h ^ (w | G_GUINT64_CONSTANT (0x2020202020202020))) * G_GUINT64_CONSTANT (0xFF51AFD7ED558CCD);
+      h ^= h >> 29;
+    }
+  if (i < len)
+    {
+      guint64 w = 0;
+
+      memcpy (&w, name + i, len - i);
+      h = (h ^ (w | G_GUINT64_CONSTANT (0x2020202020202020))) * G_GUINT64_CONSTANT (0xFF51AFD7ED558CCD);
+      h ^= h >> 29;
+    }
+  return (guint32) (h ^ (h >> 32));
 }
 
-/* FALSE when an earlier child of entry @dir has the same name ignoring case */
-static gboolean
-sibling_add (Fast       *f,
-             guint32     dir,
-             const char *name,
-             gsize       len)
+/* names equal ignoring case; most are equal byte for byte */
+static inline gboolean
+same_name (const char *a,
+           const char *b)
 {
-  guint32 h = fold_hash (name, len);
+  return strcmp (a, b) == 0 || mshed_utf_name_compare (a, b) == 0;
+}
+
+/* FALSE when an earlier child of entry @dir has the name at @name (hash @h) ignoring case */
+static gboolean
+sibling_add (Fast    *f,
+             guint32  dir,
+             guint32  name,
+             guint32  h)
+{
+  const char *names = (const char *) f->data + f->names;
   guint32 i = (h ^ (dir * 0x9E3779B1u)) & f->sibling_mask;
 
   for (;; i = (i + 1) & f->sibling_mask)
@@ -221,9 +276,37 @@ sibling_add (Fast       *f,
           *s = (Sibling) { dir + 1, h, name };
           return TRUE;
         }
-      if (s->dir == dir + 1 && s->hash == h && mshed_utf_name_compare (s->name, name) == 0)
+      if (s->dir == dir + 1 && s->hash == h
+          && (s->name == name || same_name (names + s->name, names + name)))
         return FALSE;
     }
+}
+
+/* the name at nameOffset @offset, measured once; NULL when it is not inside the used
+ * dictionary or has no NUL there (utf-name-offset, utf-name-nul) */
+static NameInfo *
+name_info (Fast    *f,
+           guint32  offset)
+{
+  NameInfo *ni = &f->cache[(offset * 0x9E3779B1u) >> 23];
+  const char *name;
+  const guint8 *nul;
+
+  G_STATIC_ASSERT (NAME_CACHE == 1 << 9);
+  if (ni->key == offset + 1)
+    return ni;
+  if (offset >= f->names_end - f->names)
+    return NULL;
+  name = (const char *) f->data + f->names + offset;
+  nul = memchr (name, 0, (gsize) (f->names_end - f->names - offset));
+  if (nul == NULL)
+    return NULL;
+  ni->key = offset + 1;
+  ni->len = (guint32) (nul - (const guint8 *) name);
+  ni->hash = fold_hash (name, ni->len);
+  ni->leaf = is_string_leaf (name, ni->len);
+  ni->scope = 0;
+  return ni;
 }
 
 /* DFM strings (docs/dfm.md §14): present, with a final NUL */
@@ -247,61 +330,123 @@ size_ok (const Blob    *b,
 
 /* The walk ----------------------------------------------------------------------------------- */
 
-/* the file @b of table @t among @files (ids base …); duplicate siblings never get here */
-static Scope
-put_file (Blob          *files,
-          MshedDfmTable  base,
-          MshedDfmTable  t,
-          const Blob    *b)
+/* the table of a file named @name in @scope, as 1 + its index among the scope's ids from
+ * @base; 0 for none */
+static guint8
+table_class (MshedDfmScope  scope,
+             MshedDfmTable  base,
+             const char    *name)
 {
-  files[t - base] = *b;
-  return S_OPAQUE;
+  MshedDfmTable t = mshed_dfm_schema_table_in_scope (scope, name);
+
+  return t == MSHED_DFM_TABLE_NONE ? 0 : (guint8) (t - base + 1);
 }
 
-/* What the child @name of a directory of @parent's kind is; records what the rules need. */
+enum { CLS_HARDPOINTS = 255 };
+
+/* What the name @name is among the children of a directory of @scope (classify reads it):
+ * the known names in the order classify tests them, 1 up; 0 for none. */
+static guint8
+name_class (Scope       scope,
+            const char *name,
+            gsize       len)
+{
+  guint8 cls;
+
+  switch (scope)
+    {
+    case S_ROOT:
+      if (NAMED (name, len, "Exporter Version"))
+        return 1;
+      if (NAMED (name, len, "MultiLevel"))
+        return 2;
+      if (NAMED (name, len, "Cmpnd"))
+        return 3;
+      if (NAMED (name, len, "Skeleton"))
+        return 4;
+      if (NAMED (name, len, "Material library"))
+        return 5;
+      if (NAMED (name, len, "Texture library"))
+        return 6;
+      return len >= 4 && named (name + len - 4, 4, ".3db", 4) ? 7 : 0;
+    case S_MULTILEVEL:
+      return NAMED (name, len, "Fractions") ? 1 : prefix_digits (name, len, "Mesh", 4) ? 2 : 0;
+    case S_MESH:
+      return NAMED (name, len, "Face_groups") ? 1 : NAMED (name, len, "Geometry") ? 2 : 0;
+    case S_FACE_GROUPS:
+      return NAMED (name, len, "Count") ? 1 : prefix_digits (name, len, "Group", 5) ? 2 : 0;
+    case S_GROUP:
+      return table_class (MSHED_DFM_SCOPE_GROUP, DFM_GROUP_BASE, name);
+    case S_GEOMETRY:
+      return table_class (MSHED_DFM_SCOPE_GEOMETRY, DFM_GEO_BASE, name);
+    case S_SKELETON:
+      return NAMED (name, len, "Name");
+    case S_CMPND:
+      return NAMED (name, len, "Scale") ? 1 : NAMED (name, len, "Cons") ? 2
+             : NAMED (name, len, "Root") || is_prefix (name, len, "Part_", 5) ? 3 : 0;
+    case S_PART:
+      return table_class (MSHED_DFM_SCOPE_PART, DFM_PART_BASE, name);
+    case S_CONS:
+      return (guint8) (_mshed_dfm_joint_kind_of_name (name) + 1);
+    case S_BONE:
+      cls = table_class (MSHED_DFM_SCOPE_BONE, DFM_BONE_BASE, name);
+      return cls ? cls : NAMED (name, len, "Hardpoints") ? CLS_HARDPOINTS : 0;
+    case S_HARDPOINTS:
+      return NAMED (name, len, "Fixed") || NAMED (name, len, "Revolute");
+    case S_HARDPOINT:
+      return table_class (MSHED_DFM_SCOPE_HARDPOINT, DFM_HP_BASE, name);
+    case S_HP_KIND:
+    case S_MATLIB:
+    case S_OPAQUE:
+    case S_FAIL:
+    default:
+      return 0;
+    }
+}
+
+/* What the child named @name (name_class @cls) of a directory of @parent's kind is; records
+ * what the rules need. */
 static Scope
 classify (Fast        *f,
           Frame       *parent,
+          guint8       cls,
           const char  *name,
-          gsize        len,
           gboolean     dir,
           const Blob  *b,
           guint       *obj)
 {
-  MshedDfmTable t;
-  gint kind;
-
   *obj = parent->obj;
   switch (parent->scope)
     {
     case S_ROOT:
-      if (!dir)
+      if (cls == 1)
         {
-          if (!NAMED (name, len, "Exporter Version"))
+          if (dir)
             return S_FAIL;
           f->exporter = *b;
           return S_OPAQUE;
         }
-      if (NAMED (name, len, "MultiLevel"))
+      if (!dir)
+        return S_FAIL;
+      switch (cls)
         {
+        case 2:
           f->multilevel = name;
           return S_MULTILEVEL;
-        }
-      if (NAMED (name, len, "Cmpnd"))
-        {
+        case 3:
           f->cmpnd = name;
           return S_CMPND;
-        }
-      if (NAMED (name, len, "Skeleton"))
-        {
+        case 4:
           f->has_skeleton = TRUE;
           return S_SKELETON;
+        case 5:
+          return S_MATLIB;
+        case 6:
+          return S_OPAQUE;
+        default:
+          break;
         }
-      if (NAMED (name, len, "Material library"))
-        return S_MATLIB;
-      if (NAMED (name, len, "Texture library"))
-        return S_OPAQUE;
-      if (len >= 4 && g_ascii_strcasecmp (name + len - 4, ".3db") == 0)
+      if (cls == 7)
         {
           Bone *bone;
 
@@ -320,12 +465,12 @@ classify (Fast        *f,
     case S_MULTILEVEL:
       if (!dir)
         {
-          if (!NAMED (name, len, "Fractions"))
+          if (cls != 1)
             return S_FAIL;
           f->fractions = *b;
           return S_OPAQUE;
         }
-      if (prefix_digits (name, len, "Mesh", 4) && f->n_meshes < MAX_MESHES)
+      if (cls == 2 && f->n_meshes < MAX_MESHES)
         {
           Mesh *m = &f->meshes[f->n_meshes];
 
@@ -338,12 +483,12 @@ classify (Fast        *f,
       return S_FAIL;
 
     case S_MESH:
-      if (dir && NAMED (name, len, "Face_groups"))
+      if (dir && cls == 1)
         {
           f->meshes[parent->obj].face_groups = name;
           return S_FACE_GROUPS;
         }
-      if (dir && NAMED (name, len, "Geometry"))
+      if (dir && cls == 2)
         {
           f->meshes[parent->obj].geometry = name;
           return S_GEOMETRY;
@@ -353,12 +498,12 @@ classify (Fast        *f,
     case S_FACE_GROUPS:
       if (!dir)
         {
-          if (!NAMED (name, len, "Count"))
+          if (cls != 1)
             return S_FAIL;
           f->meshes[parent->obj].count = *b;
           return S_OPAQUE;
         }
-      if (prefix_digits (name, len, "Group", 5) && f->n_groups < MAX_GROUPS)
+      if (cls == 2 && f->n_groups < MAX_GROUPS)
         {
           Group *g = &f->groups[f->n_groups];
 
@@ -372,22 +517,18 @@ classify (Fast        *f,
 
     case S_GROUP:
       /* the index takes the group's known files; nothing reports the others */
-      if (dir)
-        return S_OPAQUE;
-      t = mshed_dfm_schema_table_in_scope (MSHED_DFM_SCOPE_GROUP, name);
-      if (t != MSHED_DFM_TABLE_NONE)
-        return put_file (f->groups[parent->obj].files, DFM_GROUP_BASE, t, b);
+      if (!dir && cls)
+        f->groups[parent->obj].files[cls - 1] = *b;
       return S_OPAQUE;
 
     case S_GEOMETRY:
-      t = dir ? MSHED_DFM_TABLE_NONE
-              : mshed_dfm_schema_table_in_scope (MSHED_DFM_SCOPE_GEOMETRY, name);
-      if (t == MSHED_DFM_TABLE_NONE)
+      if (dir || cls == 0)
         return S_FAIL;
-      return put_file (f->meshes[parent->obj].files, DFM_GEO_BASE, t, b);
+      f->meshes[parent->obj].files[cls - 1] = *b;
+      return S_OPAQUE;
 
     case S_SKELETON:
-      if (dir || !NAMED (name, len, "Name"))
+      if (dir || cls != 1)
         return S_FAIL;
       f->skeleton_name = *b;
       return S_OPAQUE;
@@ -395,17 +536,17 @@ classify (Fast        *f,
     case S_CMPND:
       if (!dir)
         {
-          if (!NAMED (name, len, "Scale"))
+          if (cls != 1)
             return S_FAIL;
           f->scale = *b;
           return S_OPAQUE;
         }
-      if (NAMED (name, len, "Cons"))
+      if (cls == 2)
         {
           f->cons = name;
           return S_CONS;
         }
-      if (_mshed_dfm_is_part_name (name, NULL) && f->n_parts < MAX_PARTS)
+      if (cls == 3 && f->n_parts < MAX_PARTS)
         {
           memset (&f->parts[f->n_parts], 0, sizeof (Part));
           *obj = f->n_parts++;
@@ -414,28 +555,27 @@ classify (Fast        *f,
       return S_FAIL;
 
     case S_PART:
-      t = dir ? MSHED_DFM_TABLE_NONE : mshed_dfm_schema_table_in_scope (MSHED_DFM_SCOPE_PART, name);
-      if (t == MSHED_DFM_TABLE_NONE)
+      if (dir || cls == 0)
         return S_FAIL;
-      return put_file (f->parts[parent->obj].files, DFM_PART_BASE, t, b);
+      f->parts[parent->obj].files[cls - 1] = *b;
+      return S_OPAQUE;
 
     case S_CONS:
-      kind = dir ? -1 : _mshed_dfm_joint_kind_of_name (name);
-      if (kind < 0 || f->n_cons == MAX_CONS)
+      if (dir || cls == 0 || f->n_cons == MAX_CONS)
         return S_FAIL;
-      f->cons_files[f->n_cons++] = (Cons) { *b, (MshedDfmJointKind) kind };
+      f->cons_files[f->n_cons++] = (Cons) { *b, (MshedDfmJointKind) (cls - 1) };
       return S_OPAQUE;
 
     case S_BONE:
       if (dir)
-        return NAMED (name, len, "Hardpoints") ? S_HARDPOINTS : S_FAIL;
-      t = mshed_dfm_schema_table_in_scope (MSHED_DFM_SCOPE_BONE, name);
-      if (t == MSHED_DFM_TABLE_NONE)
+        return cls == CLS_HARDPOINTS ? S_HARDPOINTS : S_FAIL;
+      if (cls == 0 || cls == CLS_HARDPOINTS)
         return S_FAIL;
-      return put_file (f->bones[parent->obj].files, DFM_BONE_BASE, t, b);
+      f->bones[parent->obj].files[cls - 1] = *b;
+      return S_OPAQUE;
 
     case S_HARDPOINTS:
-      if (dir && (NAMED (name, len, "Fixed") || NAMED (name, len, "Revolute")))
+      if (dir && cls)
         return S_HP_KIND;
       return S_OPAQUE;
 
@@ -443,10 +583,9 @@ classify (Fast        *f,
       return dir ? S_HARDPOINT : S_OPAQUE;
 
     case S_HARDPOINT:
-      if (dir)
+      if (dir || cls == 0)
         return S_OPAQUE;
-      t = mshed_dfm_schema_table_in_scope (MSHED_DFM_SCOPE_HARDPOINT, name);
-      return t == MSHED_DFM_TABLE_NONE || size_ok (b, t) ? S_OPAQUE : S_FAIL;
+      return size_ok (b, DFM_HP_BASE + cls - 1) ? S_OPAQUE : S_FAIL;
 
     case S_MATLIB:
       if (dir)
@@ -469,6 +608,8 @@ static inline gboolean
 entry_ok (Fast          *f,
           const guint32 *e)
 {
+  if (((e[8] ^ f->valid_time) | (e[9] ^ f->valid_time) | (e[10] ^ f->valid_time)) == 0)
+    return e[3] == 0;  /* the usual case: the time of the entry before */
   for (guint k = 8; k <= 10; k++)
     if (e[k] != 0 && e[k] != f->valid_time)
       {
@@ -480,7 +621,7 @@ entry_ok (Fast          *f,
 }
 
 /* Reads the tree block, @n entries in pre-order. FALSE: decline. */
-static gboolean
+G_GNUC_NO_INLINE static gboolean
 walk (Fast    *f,
       guint64  tree,
       guint64  data0,
@@ -493,8 +634,7 @@ walk (Fast    *f,
     {
       guint32 e[11];
       const char *name;
-      const guint8 *nul;
-      gsize len;
+      NameInfo *ni;
       gboolean dir;
       Blob b = { 0 };
       Scope scope;
@@ -506,13 +646,10 @@ walk (Fast    *f,
         e[k] = GUINT32_FROM_LE (e[k]);
 #endif
       /* the name: inside the used dictionary, with its NUL there */
-      if (e[1] >= f->names_end - f->names)
+      ni = name_info (f, e[1]);
+      if (ni == NULL)
         return FALSE;
       name = (const char *) f->data + f->names + e[1];
-      nul = memchr (name, 0, (gsize) (f->names_end - f->names - e[1]));
-      if (nul == NULL)
-        return FALSE;
-      len = (gsize) (nul - (const guint8 *) name);
 
       /* exactly one of the directory and file bits (§3.1) */
       if ((e[2] & (MSHED_UTF_ATTR_DIRECTORY | MSHED_UTF_ATTR_FILE)) == MSHED_UTF_ATTR_DIRECTORY)
@@ -540,7 +677,7 @@ walk (Fast    *f,
           b.data = f->data + start;
           b.size = used;
           b.at = start;
-          if (is_string_leaf (name, len) && used > 0 && b.data[used - 1] != 0)
+          if (ni->leaf && used > 0 && b.data[used - 1] != 0)
             return FALSE;  /* utf-string-nul */
         }
       b.name = name;
@@ -554,9 +691,14 @@ walk (Fast    *f,
           continue;
         }
 
-      if (!sibling_add (f, stack[depth - 1].index, name, len))
+      if (!sibling_add (f, stack[depth - 1].index, e[1], ni->hash))
         return FALSE;
-      scope = classify (f, &stack[depth - 1], name, len, dir, &b, &obj);
+      if (ni->scope != stack[depth - 1].scope + 1)
+        {
+          ni->cls = name_class (stack[depth - 1].scope, name, ni->len);
+          ni->scope = (guint8) (stack[depth - 1].scope + 1);
+        }
+      scope = classify (f, &stack[depth - 1], ni->cls, name, dir, &b, &obj);
       if (scope == S_FAIL)
         return FALSE;
 
@@ -594,35 +736,39 @@ walk (Fast    *f,
 
 /* The DFM rules (docs/dfm.md §14) -------------------------------------------------------- */
 
-/* the largest of @n little-endian u32 at @p (0 when none) */
-static guint32
-max_u32 (const guint8 *p,
-         guint32       n)
+/* every one of the @n little-endian u32 at @p below @bound (a loop the compiler vectorizes) */
+G_GNUC_NO_INLINE static gboolean
+all_below_u32 (const guint8 *p,
+               guint32       n,
+               guint32       bound)
 {
-  guint32 m = 0;
+  guint32 bad = 0;
 
   for (guint32 i = 0; i < n; i++)
     {
-      guint32 v = mshed_read_u32 (p + 4 * (gsize) i);
+      guint32 v;
 
-      m = v > m ? v : m;
+      memcpy (&v, p + 4 * (gsize) i, 4);
+      bad |= GUINT32_FROM_LE (v) >= bound;
     }
-  return m;
+  return bad == 0;
 }
 
-static guint16
-max_u16 (const guint8 *p,
-         guint32       n)
+G_GNUC_NO_INLINE static gboolean
+all_below_u16 (const guint8 *p,
+               guint32       n,
+               guint32       bound)
 {
-  guint16 m = 0;
+  guint32 bad = 0;
 
   for (guint32 i = 0; i < n; i++)
     {
-      guint16 v = mshed_read_u16 (p + 2 * (gsize) i);
+      guint16 v;
 
-      m = v > m ? v : m;
+      memcpy (&v, p + 2 * (gsize) i, 2);
+      bad |= GUINT16_FROM_LE (v) >= bound;
     }
-  return m;
+  return bad == 0;
 }
 
 /* every entry of @b (u32) below @bound */
@@ -630,15 +776,13 @@ static gboolean
 below (const Blob *b,
        guint32     bound)
 {
-  guint32 n = b->size / 4;
-
-  return n == 0 || max_u32 (b->data, n) < bound;
+  return all_below_u32 (b->data, b->size / 4, bound);
 }
 
 #define GEO(m, t) (&(m)->files[MSHED_DFM_TABLE_##t - DFM_GEO_BASE])
 
 /* §6.2: slices inside the chains, 1 to 4 influences, weights summing to 1, known bones */
-static gboolean
+G_GNUC_NO_INLINE static gboolean
 skin_ok (const Fast *f,
          const Mesh *m,
          guint32     n_points)
@@ -687,7 +831,7 @@ uv_bone_ok (const Fast *f,
 }
 
 /* §6: the geometry of mesh @m; counts its unreferenced points */
-static gboolean
+G_GNUC_NO_INLINE static gboolean
 geometry_ok (const Fast *f,
              const Mesh *m,
              guint8     *used,
@@ -749,13 +893,13 @@ find_material (const Fast *f,
                const char *name)
 {
   for (guint i = 0; i < f->n_materials; i++)
-    if (mshed_utf_name_compare (f->materials[i], name) == 0)
+    if (same_name (f->materials[i], name))
       return (gint) i;
   return -1;
 }
 
 /* §4, §5: the face groups of mesh @m */
-static gboolean
+G_GNUC_NO_INLINE static gboolean
 groups_ok (const Fast *f,
            const Mesh *m)
 {
@@ -778,7 +922,7 @@ groups_ok (const Fast *f,
           || !size_ok (angles, MSHED_DFM_TABLE_EDGE_ANGLES)
           || ((edges->data || angles->data) && edges->size / 2 != 2 * (angles->size / 4)))
         return FALSE;
-      if (strip->size >= 2 && max_u16 (strip->data, strip->size / 2) >= n_elements)
+      if (!all_below_u16 (strip->data, strip->size / 2, n_elements))
         return FALSE;
     }
   return TRUE;
@@ -799,7 +943,7 @@ object_find (const ObjectSlot *table,
   guint32 h = fold_hash (name, strlen (name));
 
   for (guint32 i = h & mask; table[i].name; i = (i + 1) & mask)
-    if (table[i].hash == h && mshed_utf_name_compare (table[i].name, name) == 0)
+    if (table[i].hash == h && same_name (table[i].name, name))
       return table[i].bone;
   return -1;
 }
@@ -814,13 +958,14 @@ object_put (ObjectSlot *table,
   guint32 i;
 
   for (i = h & mask; table[i].name; i = (i + 1) & mask)
-    if (table[i].hash == h && mshed_utf_name_compare (table[i].name, name) == 0)
+    if (table[i].hash == h && same_name (table[i].name, name))
       return;
   table[i] = (ObjectSlot) { name, h, bone };
 }
 
-/* the 64-byte name field at @field, as read_cons_name reads it */
-static void
+/* the 64-byte name field at @field, as read_cons_name reads it; returns where its NUL is (64:
+ * none) */
+static guint
 cons_name (const guint8 *field,
            char          out[65])
 {
@@ -829,6 +974,7 @@ cons_name (const guint8 *field,
 
   memcpy (out, field, len);
   out[len] = '\0';
+  return (guint) len;
 }
 
 static gint
@@ -852,7 +998,7 @@ find_top (gint *up,
 /* §8, §9: parts naming their bones, whole Cons records that all link a new child under a known
  * parent without a cycle. Counts the residue of each Cons file in @residue (n, first record,
  * its field, its byte). */
-static gboolean
+G_GNUC_NO_INLINE static gboolean
 cmpnd_ok (Fast    *f,
           guint32  residue[][4])
 {
@@ -876,7 +1022,7 @@ cmpnd_ok (Fast    *f,
       /* Index names the bone File name names: no duplicate root names, so it is the first */
       v = mshed_read_i32 (idx->data);
       if (v < 0 || (guint) v >= f->n_bones || f->bones[v].part >= 0
-          || mshed_utf_name_compare ((const char *) file->data, f->bones[v].name) != 0)
+          || !same_name ((const char *) file->data, f->bones[v].name))
         return FALSE;
       f->bones[v].part = (gint) i;
     }
@@ -912,15 +1058,20 @@ cmpnd_ok (Fast    *f,
           char names[2][65];
           gint pb, cb;
 
+          gboolean counted = FALSE;
+
           for (guint k = 0; k < 2; k++)
             {
               const guint8 *field = record + 64 * k;
-              const guint8 *nul = memchr (field, 0, 64);
-              guint i;
+              guint i = cons_name (field, names[k]);
 
-              for (i = nul ? (guint) (nul - field) : 64; i < 64 && field[i] == 0; i++)
-                ;
-              if (i < 64)
+              /* check_residue: the first non-zero byte after the name's NUL */
+              while (i + 8 <= 64 && mshed_read_u32 (field + i) == 0
+                     && mshed_read_u32 (field + i + 4) == 0)
+                i += 8;
+              while (i < 64 && field[i] == 0)
+                i++;
+              if (i < 64 && !counted)
                 {
                   if (residue[c][0] == 0)
                     {
@@ -929,11 +1080,9 @@ cmpnd_ok (Fast    *f,
                       residue[c][3] = r * rec + 64 * k + i;
                     }
                   residue[c][0]++;
-                  break;
+                  counted = TRUE;
                 }
             }
-          cons_name (record, names[0]);
-          cons_name (record + 64, names[1]);
           pb = object_find (objects, mask, names[0]);
           cb = object_find (objects, mask, names[1]);
           /* every record links (mshed-dfm.c, index_joints) */
@@ -951,7 +1100,7 @@ cmpnd_ok (Fast    *f,
 }
 
 /* §10: bones */
-static gboolean
+G_GNUC_NO_INLINE static gboolean
 bones_ok (const Fast *f)
 {
   for (guint b = 0; b < f->n_bones; b++)
@@ -1031,7 +1180,7 @@ validate (Fast             *f,
   n = (guint32) (tree_size / ENTRY_SIZE);
 
   f->sibling_mask = 63;
-  while (f->sibling_mask + 1 < 2 * (guint64) n)
+  while (f->sibling_mask + 1 < n + n / 2)
     f->sibling_mask = f->sibling_mask * 2 + 1;
   f->siblings = g_new0 (Sibling, f->sibling_mask + 1);
   if (!walk (f, tree, data0, n) || f->cursor != f->len)

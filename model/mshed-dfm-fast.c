@@ -931,19 +931,36 @@ groups_ok (const Fast *f,
 /* an open-addressing table of the parts' Object names, the first of equal names kept */
 typedef struct {
   const char *name;   /* NULL: free */
+  guint32     len;
   guint32     hash;
   gint        bone;
 } ObjectSlot;
 
+/* @a (@len bytes) and the NUL-terminated @b of the same length are equal ignoring case */
+static inline gboolean
+same_bytes (const char *a,
+            const char *b,
+            gsize       len)
+{
+  if (memcmp (a, b, len) == 0)
+    return TRUE;
+  for (gsize i = 0; i < len; i++)
+    if (mshed_utf_name_fold ((guint8) a[i]) != mshed_utf_name_fold ((guint8) b[i]))
+      return FALSE;
+  return TRUE;
+}
+
+/* the bone of the first part whose Object name is @name (@len bytes, no NUL in them), -1 */
 static gint
 object_find (const ObjectSlot *table,
              guint32           mask,
-             const char       *name)
+             const char       *name,
+             gsize             len)
 {
-  guint32 h = fold_hash (name, strlen (name));
+  guint32 h = fold_hash (name, len);
 
   for (guint32 i = h & mask; table[i].name; i = (i + 1) & mask)
-    if (table[i].hash == h && same_name (table[i].name, name))
+    if (table[i].hash == h && table[i].len == len && same_bytes (name, table[i].name, len))
       return table[i].bone;
   return -1;
 }
@@ -954,27 +971,24 @@ object_put (ObjectSlot *table,
             const char *name,
             gint        bone)
 {
-  guint32 h = fold_hash (name, strlen (name));
+  gsize len = strlen (name);
+  guint32 h = fold_hash (name, len);
   guint32 i;
 
   for (i = h & mask; table[i].name; i = (i + 1) & mask)
-    if (table[i].hash == h && same_name (table[i].name, name))
+    if (table[i].hash == h && table[i].len == len && same_bytes (name, table[i].name, len))
       return;
-  table[i] = (ObjectSlot) { name, h, bone };
+  table[i] = (ObjectSlot) { name, (guint32) len, h, bone };
 }
 
-/* the 64-byte name field at @field, as read_cons_name reads it; returns where its NUL is (64:
- * none) */
+/* the length of the name in the 64-byte field at @field, as read_cons_name reads it: up to
+ * its NUL, all 64 bytes without one */
 static guint
-cons_name (const guint8 *field,
-           char          out[65])
+cons_name_len (const guint8 *field)
 {
   const guint8 *nul = memchr (field, 0, 64);
-  gsize len = nul ? (gsize) (nul - field) : 64;
 
-  memcpy (out, field, len);
-  out[len] = '\0';
-  return (guint) len;
+  return nul ? (guint) (nul - field) : 64;
 }
 
 static gint
@@ -1055,7 +1069,7 @@ cmpnd_ok (Fast    *f,
       for (guint32 r = 0; r < n && ok; r++)
         {
           const guint8 *record = cons->blob.data + (gsize) r * rec;
-          char names[2][65];
+          guint lens[2];
           gint pb, cb;
 
           gboolean counted = FALSE;
@@ -1063,7 +1077,7 @@ cmpnd_ok (Fast    *f,
           for (guint k = 0; k < 2; k++)
             {
               const guint8 *field = record + 64 * k;
-              guint i = cons_name (field, names[k]);
+              guint i = lens[k] = cons_name_len (field);
 
               /* check_residue: the first non-zero byte after the name's NUL */
               while (i + 8 <= 64 && mshed_read_u32 (field + i) == 0
@@ -1083,8 +1097,8 @@ cmpnd_ok (Fast    *f,
                   counted = TRUE;
                 }
             }
-          pb = object_find (objects, mask, names[0]);
-          cb = object_find (objects, mask, names[1]);
+          pb = object_find (objects, mask, (const char *) record, lens[0]);
+          cb = object_find (objects, mask, (const char *) record + 64, lens[1]);
           /* every record links (mshed-dfm.c, index_joints) */
           if (pb < 0 || cb < 0 || parent[cb] >= 0 || find_top (up, pb) == cb)
             ok = FALSE;

@@ -293,10 +293,11 @@ name_info (Fast    *f,
   const guint8 *nul;
 
   G_STATIC_ASSERT (NAME_CACHE == 1 << 9);
-  if (ni->key == offset + 1)
-    return ni;
+  /* first: 0xFFFFFFFF + 1 would match a free slot */
   if (offset >= f->names_end - f->names)
     return NULL;
+  if (ni->key == offset + 1)
+    return ni;
   name = (const char *) f->data + f->names + offset;
   nul = memchr (name, 0, (gsize) (f->names_end - f->names - offset));
   if (nul == NULL)

@@ -248,6 +248,37 @@ mutate (const guint8 *src,
     }
 }
 
+/* every tree entry's links, name and sizes set to every extreme, in a head (the largest
+ * tree): each entry is read in every scope the walk gives it */
+static void
+test_entry_fields (void)
+{
+  g_autoptr(GPtrArray) files = corpus ();
+  GBytes *head = g_ptr_array_index (files, 4);
+  gsize len;
+  const guint8 *data = g_bytes_get_data (head, &len);
+  guint32 tree = mshed_read_u32 (data + 8), n = mshed_read_u32 (data + 12) / 44;
+  g_autofree guint8 *b = g_memdup2 (data, len);
+  Stats stats = { 0 };
+
+  for (guint32 e = 0; e < n; e++)
+    for (guint k = 0; k < 11; k++)
+      {
+        gsize at = tree + 44 * (gsize) e + 4 * k;
+        guint32 keep = mshed_read_u32 (b + at);
+
+        if (k >= 8)
+          continue;  /* timestamps: the mutants cover them */
+        for (guint x = 0; x < G_N_ELEMENTS (extremes); x++)
+          {
+            mshed_write_u32 (b + at, extremes[x]);
+            check (b, len, &stats);
+          }
+        mshed_write_u32 (b + at, keep);
+      }
+  g_test_message ("%u inputs: %u decided by the fast path", stats.inputs, stats.decided);
+}
+
 static void
 test_mutants (void)
 {
@@ -279,6 +310,7 @@ main (int   argc,
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/dfm-fast/generated", test_generated);
+  g_test_add_func ("/dfm-fast/entry-fields", test_entry_fields);
   g_test_add_func ("/dfm-fast/mutants", test_mutants);
   return g_test_run ();
 }

@@ -223,6 +223,14 @@ is_string_leaf (const char *name,
 /* A hash that names equal ignoring case share: folding turns `A`..`Z` into `a`..`z`, which
  * differ from them only in bit 0x20, so every byte is hashed with that bit set. Eight bytes at
  * a time. */
+static inline guint64
+fold_mix (guint64 h,
+          guint64 w)
+{
+  h = (h ^ (w | G_GUINT64_CONSTANT (0x2020202020202020))) * G_GUINT64_CONSTANT (0xFF51AFD7ED558CCD);
+  return h ^ (h >> 29);
+}
+
 static guint32
 fold_hash (const char *name,
            gsize       len)
@@ -235,16 +243,14 @@ fold_hash (const char *name,
       guint64 w;
 
       memcpy (&w, name + i, 8);
-      h = (h ^ (w | G_GUINT64_CONSTANT (0x2020202020202020))) * G_GUINT64_CONSTANT (0xFF51AFD7ED558CCD);
-      h ^= h >> 29;
+      h = fold_mix (h, w);
     }
   if (i < len)
     {
       guint64 w = 0;
 
       memcpy (&w, name + i, len - i);
-      h = (h ^ (w | G_GUINT64_CONSTANT (0x2020202020202020))) * G_GUINT64_CONSTANT (0xFF51AFD7ED558CCD);
-      h ^= h >> 29;
+      h = fold_mix (h, w);
     }
   return (guint32) (h ^ (h >> 32));
 }
@@ -888,6 +894,15 @@ geometry_ok (const Fast *f,
   return TRUE;
 }
 
+#define MATERIAL_NAME (MSHED_DFM_TABLE_MATERIAL_NAME - DFM_GROUP_BASE)
+
+/* a group's Material_name (checked to end in a NUL) */
+static const char *
+material_of (const Group *g)
+{
+  return (const char *) g->files[MATERIAL_NAME].data;
+}
+
 /* the first material of the library named @name, ignoring case; -1 */
 static gint
 find_material (const Fast *f,
@@ -992,24 +1007,6 @@ cons_name_len (const guint8 *field)
   return nul ? (guint) (nul - field) : 64;
 }
 
-static gint
-find_top (gint *up,
-          gint  b)
-{
-  gint top = b;
-
-  while (up[top] != top)
-    top = up[top];
-  while (up[b] != top)
-    {
-      gint next = up[b];
-
-      up[b] = top;
-      b = next;
-    }
-  return top;
-}
-
 /* §8, §9: parts naming their bones, whole Cons records that all link a new child under a known
  * parent without a cycle. Counts the residue of each Cons file in @residue (n, first record,
  * its field, its byte). */
@@ -1046,9 +1043,13 @@ cmpnd_ok (Fast    *f,
     mask = mask * 2 + 1;
   objects = g_new0 (ObjectSlot, mask + 1);
   for (guint i = 0; i < f->n_parts; i++)
-    object_put (objects, mask,
-                (const char *) f->parts[i].files[MSHED_DFM_TABLE_OBJECT_NAME - DFM_PART_BASE].data,
-                mshed_read_i32 (f->parts[i].files[MSHED_DFM_TABLE_PART_INDEX - DFM_PART_BASE].data));
+    {
+      const Blob *files = f->parts[i].files;
+      const char *object = (const char *) files[MSHED_DFM_TABLE_OBJECT_NAME - DFM_PART_BASE].data;
+
+      object_put (objects, mask, object,
+                  mshed_read_i32 (files[MSHED_DFM_TABLE_PART_INDEX - DFM_PART_BASE].data));
+    }
   for (guint b = 0; b < f->n_bones; b++)
     {
       parent[b] = -1;
@@ -1101,12 +1102,12 @@ cmpnd_ok (Fast    *f,
           pb = object_find (objects, mask, (const char *) record, lens[0]);
           cb = object_find (objects, mask, (const char *) record + 64, lens[1]);
           /* every record links (mshed-dfm.c, index_joints) */
-          if (pb < 0 || cb < 0 || parent[cb] >= 0 || find_top (up, pb) == cb)
+          if (pb < 0 || cb < 0 || parent[cb] >= 0 || _mshed_dfm_find_top (up, pb) == cb)
             ok = FALSE;
           else
             {
               parent[cb] = pb;
-              up[cb] = find_top (up, pb);
+              up[cb] = _mshed_dfm_find_top (up, pb);
             }
         }
     }
@@ -1219,8 +1220,7 @@ validate (Fast             *f,
           || !groups_ok (f, m))
         return FALSE;
       for (guint g = m->first_group; g < m->first_group + m->n_groups; g++)
-        n_material_notes += find_material (
-          f, (const char *) f->groups[g].files[MSHED_DFM_TABLE_MATERIAL_NAME - DFM_GROUP_BASE].data) < 0;
+        n_material_notes += find_material (f, material_of (&f->groups[g])) < 0;
     }
   if (!cmpnd_ok (f, residue) || !bones_ok (f))
     return FALSE;
@@ -1247,10 +1247,10 @@ validate (Fast             *f,
         }
       for (guint g = m->first_group; g < m->first_group + m->n_groups; g++)
         {
-          const Blob *material = &f->groups[g].files[MSHED_DFM_TABLE_MATERIAL_NAME - DFM_GROUP_BASE];
+          const Blob *material = &f->groups[g].files[MATERIAL_NAME];
           g_autofree char *path = NULL;
 
-          if (find_material (f, (const char *) material->data) >= 0)
+          if (find_material (f, material_of (&f->groups[g])) >= 0)
             continue;
           path = path_of (f->multilevel, m->name, m->face_groups, f->groups[g].name,
                           material->name, NULL);

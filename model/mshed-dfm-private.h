@@ -123,7 +123,8 @@ struct _MshedDfm {
   guint         n_joints;
 };
 
-/* docs/dfm.md §14: a point's weights sum to 1 within this (mshed-dfm-validate.c, mshed-dfm-fast.c) */
+/* docs/dfm.md §14: a point's weights sum to 1 within this (mshed-dfm-validate.c and
+ * mshed-dfm-fast.c) */
 #define DFM_WEIGHT_TOLERANCE 1e-4
 
 /* the notes both validators give, made in one place (mshed-dfm-validate.c) */
@@ -149,6 +150,8 @@ void _mshed_dfm_note_detached     (MshedDiagnostics  *diags,
                                    guint64            base,
                                    guint              bone);
 
+gint     _mshed_dfm_find_top          (gint               *up,
+                                       gint                b);
 gboolean _mshed_dfm_is_mesh_name        (const char         *name);
 gboolean _mshed_dfm_is_group_name       (const char         *name);
 gboolean _mshed_dfm_is_bone_name        (const char         *name);

@@ -16,34 +16,17 @@
 
 #include <string.h>
 
-#include "mshed-bytes.h"
+#include "dfm-test-util.h"
 #include "mshed-diagnostic.h"
 #include "mshed-dfm.h"
 #include "mshed-dfm-fast.h"
-#include "mshed-dfm-generator.h"
+#include "utf-same-util.h"
 
 typedef struct {
   guint inputs;
   guint decided;
   guint declined;
 } Stats;
-
-static guint64
-rnd (guint64 *s)
-{
-  *s ^= *s << 13;
-  *s ^= *s >> 7;
-  *s ^= *s << 17;
-  return *s;
-}
-
-static guint
-iterations (guint fallback)
-{
-  const char *env = g_getenv ("MSHED_FUZZ_ITERATIONS");
-
-  return env ? (guint) g_ascii_strtoull (env, NULL, 10) : fallback;
-}
 
 /* what `validate` reported before the fast path: the read-only parse, then the DFM view */
 static MshedDiagnostics *
@@ -79,30 +62,6 @@ notes_only (const MshedDiagnostics *diags)
   return TRUE;
 }
 
-static void
-assert_same (const MshedDiagnostics *a,
-             const MshedDiagnostics *b)
-{
-  g_assert_cmpuint (mshed_diagnostics_get_n_items (a), ==, mshed_diagnostics_get_n_items (b));
-  g_assert_cmpuint (a->n_errors, ==, b->n_errors);
-  g_assert_cmpuint (a->n_warnings, ==, b->n_warnings);
-  for (guint i = 0; i < mshed_diagnostics_get_n_items (a); i++)
-    {
-      const MshedDiagnostic *x = mshed_diagnostics_get (a, i);
-      const MshedDiagnostic *y = mshed_diagnostics_get (b, i);
-
-      g_assert_cmpint (x->severity, ==, y->severity);
-      g_assert_cmpint (x->check, ==, y->check);
-      g_assert_cmpint (x->table, ==, y->table);
-      g_assert_cmpint (x->record, ==, y->record);
-      g_assert_cmpstr (x->field, ==, y->field);
-      g_assert_cmpuint (x->offset, ==, y->offset);
-      g_assert_cmpstr (x->path, ==, y->path);
-      g_assert_cmpstr (x->entry, ==, y->entry);
-      g_assert_cmpstr (x->message, ==, y->message);
-    }
-}
-
 /* the fast path decides @data exactly when both modes of the full validator find only notes,
  * and then gives the same findings */
 static void
@@ -126,8 +85,9 @@ check (const guint8 *data,
     {
       stats->decided++;
       g_assert_true (read_strict && read_tolerant);
-      assert_same (fast, strict);
-      assert_same (fast, tolerant);
+      t_assert_same_diagnostics (fast, strict);
+      t_assert_same_diagnostics (fast, tolerant);
+      g_assert_cmpuint (fast->n_warnings, ==, strict->n_warnings);
     }
   else
     {
@@ -202,47 +162,48 @@ mutate (const guint8 *src,
   tree_size = mshed_read_u32 (b + 12);
   names = mshed_read_u32 (b + 24);
   data0 = mshed_read_u32 (b + 36);
-  switch (rnd (s) % 6)
+  switch (t_rnd (s) % 6)
     {
     case 0:  /* bit flips anywhere */
-      for (guint n = 1 + rnd (s) % 4; n > 0; n--)
-        b[rnd (s) % len] ^= (guint8) (1u << (rnd (s) % 8));
+      for (guint n = 1 + t_rnd (s) % 4; n > 0; n--)
+        b[t_rnd (s) % len] ^= (guint8) (1u << (t_rnd (s) % 8));
       return len;
     case 1:  /* truncated */
-      return rnd (s) % len;
+      return t_rnd (s) % len;
     case 2:  /* a payload word set to an extreme */
       {
-        gsize at = data0 + 4 * (rnd (s) % ((len - data0) / 4));
+        gsize at = data0 + 4 * (t_rnd (s) % ((len - data0) / 4));
 
-        mshed_write_u32 (b + at, extremes[rnd (s) % G_N_ELEMENTS (extremes)]);
+        mshed_write_u32 (b + at, extremes[t_rnd (s) % G_N_ELEMENTS (extremes)]);
         return len;
       }
     case 3:  /* a tree-entry field set to an extreme or a small value */
       {
-        gsize at = tree + 44 * (rnd (s) % (tree_size / 44)) + 4 * (rnd (s) % 11);
-        guint32 v = rnd (s) % 2 ? extremes[rnd (s) % G_N_ELEMENTS (extremes)]
-                                : mshed_read_u32 (b + at) + (guint32) (rnd (s) % 9) - 4;
+        gsize at = tree + 44 * (t_rnd (s) % (tree_size / 44)) + 4 * (t_rnd (s) % 11);
+        guint32 v = t_rnd (s) % 2 ? extremes[t_rnd (s) % G_N_ELEMENTS (extremes)]
+                                : mshed_read_u32 (b + at) + (guint32) (t_rnd (s) % 9) - 4;
 
         mshed_write_u32 (b + at, v);
         return len;
       }
     case 4:  /* a dictionary byte: a renamed node, a case change, a lost NUL */
       {
-        gsize at = names + rnd (s) % (data0 - names);
+        gsize at = names + t_rnd (s) % (data0 - names);
         static const guint8 bytes[] = { 0, '_', 'x', '3', 0x20, 0x80 };
 
-        if (rnd (s) % 2 && ((b[at] | 0x20) >= 'a' && (b[at] | 0x20) <= 'z'))
+        if (t_rnd (s) % 2 && ((b[at] | 0x20) >= 'a' && (b[at] | 0x20) <= 'z'))
           b[at] ^= 0x20;
         else
-          b[at] = bytes[rnd (s) % G_N_ELEMENTS (bytes)];
+          b[at] = bytes[t_rnd (s) % G_N_ELEMENTS (bytes)];
         return len;
       }
     default:  /* a header field */
       {
-        gsize at = 4 * (rnd (s) % 14);
+        gsize at = 4 * (t_rnd (s) % 14);
+        guint32 near = mshed_read_u32 (b + at) + (guint32) (t_rnd (s) % 9) - 4;
+        guint32 far = extremes[t_rnd (s) % G_N_ELEMENTS (extremes)];
 
-        mshed_write_u32 (b + at, rnd (s) % 2 ? extremes[rnd (s) % G_N_ELEMENTS (extremes)]
-                                             : mshed_read_u32 (b + at) + (guint32) (rnd (s) % 9) - 4);
+        mshed_write_u32 (b + at, t_rnd (s) % 2 ? far : near);
         return len;
       }
     }
@@ -283,7 +244,7 @@ static void
 test_mutants (void)
 {
   g_autoptr(GPtrArray) files = corpus ();
-  guint n = iterations (4000);
+  guint n = t_fuzz_iterations (4000);
   guint64 s = 0x9E3779B97F4A7C15u;
   Stats stats = { 0 };
 

@@ -658,7 +658,7 @@ walk (Fast    *f,
         return FALSE;
       name = (const char *) f->data + f->names + e[1];
 
-      /* exactly one of the directory and file bits (§3.1) */
+      /* exactly one of the directory and file bits (docs/utf.md §3.1) */
       if ((e[2] & (MSHED_UTF_ATTR_DIRECTORY | MSHED_UTF_ATTR_FILE)) == MSHED_UTF_ATTR_DIRECTORY)
         dir = TRUE;
       else if ((e[2] & (MSHED_UTF_ATTR_DIRECTORY | MSHED_UTF_ATTR_FILE)) == MSHED_UTF_ATTR_FILE)
@@ -788,7 +788,8 @@ below (const Blob *b,
 
 #define GEO(m, t) (&(m)->files[MSHED_DFM_TABLE_##t - DFM_GEO_BASE])
 
-/* §6.2: slices inside the chains, 1 to 4 influences, weights summing to 1, known bones */
+/* docs/dfm.md §6.2: slices inside the chains, 1 to 4 influences, weights summing to 1, known
+ * bones */
 G_GNUC_NO_INLINE static gboolean
 skin_ok (const Fast *f,
          const Mesh *m,
@@ -816,7 +817,7 @@ skin_ok (const Fast *f,
   return below (GEO (m, BONE_ID_CHAIN), f->n_bones);
 }
 
-/* §6.4: all eleven files or none, in range, the counts matching */
+/* docs/dfm.md §6.4: all eleven files or none, in range, the counts matching */
 static gboolean
 uv_bone_ok (const Fast *f,
             const Mesh *m)
@@ -837,7 +838,7 @@ uv_bone_ok (const Fast *f,
          && mshed_read_u32 (GEO (m, UV_VERTEX_COUNT)->data) == n_ids;
 }
 
-/* §6: the geometry of mesh @m; counts its unreferenced points */
+/* docs/dfm.md §6: the geometry of mesh @m; counts its unreferenced points */
 G_GNUC_NO_INLINE static gboolean
 geometry_ok (const Fast *f,
              const Mesh *m,
@@ -914,7 +915,7 @@ find_material (const Fast *f,
   return -1;
 }
 
-/* §4, §5: the face groups of mesh @m */
+/* docs/dfm.md §4, §5: the face groups of mesh @m */
 G_GNUC_NO_INLINE static gboolean
 groups_ok (const Fast *f,
            const Mesh *m)
@@ -1007,9 +1008,9 @@ cons_name_len (const guint8 *field)
   return nul ? (guint) (nul - field) : 64;
 }
 
-/* §8, §9: parts naming their bones, whole Cons records that all link a new child under a known
- * parent without a cycle. Counts the residue of each Cons file in @residue (n, first record,
- * its field, its byte). */
+/* docs/dfm.md §8, §9: parts naming their bones, whole Cons records that all link a new child
+ * under a known parent without a cycle. Counts the residue of each Cons file in @residue (n,
+ * first record, its field, its byte). */
 G_GNUC_NO_INLINE static gboolean
 cmpnd_ok (Fast    *f,
           guint32  residue[][4])
@@ -1115,7 +1116,7 @@ cmpnd_ok (Fast    *f,
   return ok;
 }
 
-/* §10: bones */
+/* docs/dfm.md §10: bones */
 G_GNUC_NO_INLINE static gboolean
 bones_ok (const Fast *f)
 {

@@ -8,6 +8,7 @@
  */
 #pragma once
 
+#include "mshed-diagnostic.h"
 #include "mshed-dfm.h"
 
 G_BEGIN_DECLS
@@ -122,6 +123,35 @@ struct _MshedDfm {
   guint         n_joints;
 };
 
+/* docs/dfm.md §14: a point's weights sum to 1 within this (mshed-dfm-validate.c and
+ * mshed-dfm-fast.c) */
+#define DFM_WEIGHT_TOLERANCE 1e-4
+
+/* the notes both validators give, made in one place (mshed-dfm-validate.c) */
+void _mshed_dfm_note_material     (MshedDiagnostics  *diags,
+                                   const char        *path,
+                                   guint64            base,
+                                   const char        *name);
+void _mshed_dfm_note_unreferenced (MshedDiagnostics  *diags,
+                                   const char        *path,
+                                   guint64            base,
+                                   guint              n_unused,
+                                   guint              first_unused);
+void _mshed_dfm_note_residue      (MshedDiagnostics  *diags,
+                                   const char        *path,
+                                   MshedDfmJointKind  kind,
+                                   guint64            base,
+                                   guint              n,
+                                   guint              first,
+                                   guint              first_field,
+                                   guint              first_byte);
+void _mshed_dfm_note_detached     (MshedDiagnostics  *diags,
+                                   const char        *path,
+                                   guint64            base,
+                                   guint              bone);
+
+gint     _mshed_dfm_find_top          (gint               *up,
+                                       gint                b);
 gboolean _mshed_dfm_is_mesh_name        (const char         *name);
 gboolean _mshed_dfm_is_group_name       (const char         *name);
 gboolean _mshed_dfm_is_bone_name        (const char         *name);

@@ -28,7 +28,6 @@
 #define N_SLOTS      64
 /* at most this many findings per check and call; the rest are counted in one summary */
 #define REPORT_LIMIT 200
-#define WEIGHT_TOLERANCE 1e-4
 
 typedef struct {
   const MshedDfm   *dfm;
@@ -63,6 +62,39 @@ slot_of (MshedCheck check)
   return s < N_SLOTS ? s : 0;
 }
 
+/* Counts a finding of @check; TRUE when it is to be listed (at most REPORT_LIMIT per check,
+ * the rest counted for flush_suppressed). */
+static gboolean
+listed (Ctx        *c,
+        MshedCheck  check)
+{
+  guint slot = slot_of (check);
+
+  if (severity_of (check) == MSHED_SEVERITY_ERROR)
+    c->n_errors++;
+  if (c->diags == NULL)
+    return FALSE;
+  if (c->reported[slot] >= REPORT_LIMIT)
+    {
+      c->suppressed[slot]++;
+      return FALSE;
+    }
+  c->reported[slot]++;
+  return TRUE;
+}
+
+/* where @node's bytes start in the file: a file's payload, a directory's tree entry */
+static guint64
+node_offset (Ctx                *c,
+             const MshedUtfNode *node)
+{
+  guint64 base = 0;
+
+  if (node)
+    mshed_dfm_get_payload_offset (c->dfm, node, &base);
+  return base;
+}
+
 /* A finding about @node (a file: its payload; a directory: its tree entry). @rel: offset of
  * the record field inside the payload. @consequence: what a tolerant reader drops (errors). */
 static void G_GNUC_PRINTF (9, 10)
@@ -78,22 +110,12 @@ report (Ctx                *c,
         ...)
 {
   MshedSeverity severity = severity_of (check);
-  guint slot = slot_of (check);
   g_autofree char *message = NULL;
   g_autofree char *path = NULL;
-  guint64 base = 0;
   va_list args;
 
-  if (severity == MSHED_SEVERITY_ERROR)
-    c->n_errors++;
-  if (c->diags == NULL)
+  if (!listed (c, check))
     return;
-  if (c->reported[slot] >= REPORT_LIMIT)
-    {
-      c->suppressed[slot]++;
-      return;
-    }
-  c->reported[slot]++;
 
   va_start (args, format);
   message = g_strdup_vprintf (format, args);
@@ -107,12 +129,91 @@ report (Ctx                *c,
       message = full;
     }
   path = node ? mshed_utf_node_dup_path (node) : g_strdup ("\\");
-  if (node)
-    mshed_dfm_get_payload_offset (c->dfm, node, &base);
   mshed_diagnostics_add_node_record (c->diags, severity, check, path,
                                      table == MSHED_DFM_TABLE_NONE ? MSHED_TABLE_NONE
                                                                    : MSHED_DFM_TABLE_ID (table),
-                                     record, field, base + rel, "%s", message);
+                                     record, field, node_offset (c, node) + rel, "%s", message);
+}
+
+/* The notes every retail file has, and an unresolved material: the full validator and the fast
+ * path (mshed-dfm-fast.c) both make them here. @path: the node's; @base: where its payload (a
+ * directory: its tree entry) starts in the file. */
+void
+_mshed_dfm_note_material (MshedDiagnostics *diags,
+                          const char       *path,
+                          guint64           base,
+                          const char       *name)
+{
+  MshedCheck check = MSHED_CHECK_DFM_MATERIAL_UNRESOLVED;
+  g_autofree char *shown = mshed_utf_name_to_display (name);
+
+  mshed_diagnostics_add_node_record (diags, severity_of (check), check, path,
+                                     MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_MATERIAL_NAME), -1, NULL,
+                                     base,
+                                     _("%s: “%s” is not in this file's Material library (the "
+                                       "game looks it up among all loaded materials)"),
+                                     path, shown);
+}
+
+void
+_mshed_dfm_note_unreferenced (MshedDiagnostics *diags,
+                              const char       *path,
+                              guint64           base,
+                              guint             n_unused,
+                              guint             first_unused)
+{
+  MshedCheck check = MSHED_CHECK_DFM_UNREFERENCED_POINTS;
+
+  mshed_diagnostics_add_node_record (diags, severity_of (check), check, path,
+                                     MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_POINTS), first_unused,
+                                     NULL, base + 12 * (guint64) first_unused,
+                                     g_dngettext (GETTEXT_PACKAGE,
+                                                  "%s: %u point, the first %u, is used by no "
+                                                  "element (kept)",
+                                                  "%s: %u points, the first %u, are used by no "
+                                                  "element (kept)", n_unused),
+                                     path, n_unused, first_unused);
+}
+
+/* @first_field: 0 parent, 1 child; @first_byte: in the payload */
+void
+_mshed_dfm_note_residue (MshedDiagnostics  *diags,
+                         const char        *path,
+                         MshedDfmJointKind  kind,
+                         guint64            base,
+                         guint              n,
+                         guint              first,
+                         guint              first_field,
+                         guint              first_byte)
+{
+  MshedCheck check = MSHED_CHECK_DFM_NAME_RESIDUE;
+
+  mshed_diagnostics_add_node_record (diags, severity_of (check), check, path,
+                                     MSHED_DFM_TABLE_ID (mshed_dfm_joint_table (kind)), first,
+                                     first_field ? "child" : "parent", base + first_byte,
+                                     g_dngettext (GETTEXT_PACKAGE,
+                                                  "%s: %u record, the first %u, has bytes after "
+                                                  "a name's NUL (residue of an earlier name, as "
+                                                  "in retail files; kept)",
+                                                  "%s: %u records, the first %u, have bytes "
+                                                  "after a name's NUL (residue of an earlier "
+                                                  "name, as in retail files; kept)", n),
+                                     path, n, first);
+}
+
+void
+_mshed_dfm_note_detached (MshedDiagnostics *diags,
+                          const char       *path,
+                          guint64           base,
+                          guint             bone)
+{
+  MshedCheck check = MSHED_CHECK_DFM_DETACHED_BONE;
+
+  mshed_diagnostics_add_node_record (diags, severity_of (check), check, path, MSHED_TABLE_NONE,
+                                     -1, NULL, base,
+                                     _("%s: bone %u is named by no part: a detached bone, the "
+                                       "frame of the host model it attaches to (dfm.md §10.4; "
+                                       "kept)"), path, bone);
 }
 
 static void
@@ -433,15 +534,11 @@ check_group (Ctx            *c,
   else
     {
       check_string (c, material, MSHED_DFM_TABLE_MATERIAL_NAME);
-      if (g->material < 0)
+      if (g->material < 0 && listed (c, MSHED_CHECK_DFM_MATERIAL_UNRESOLVED))
         {
           g_autofree char *path = mshed_utf_node_dup_path (material);
-          g_autofree char *shown = mshed_utf_name_to_display (g->material_name);
 
-          report (c, MSHED_CHECK_DFM_MATERIAL_UNRESOLVED, material,
-                  MSHED_DFM_TABLE_MATERIAL_NAME, -1, NULL, 0, NULL,
-                  _("%s: “%s” is not in this file's Material library (the game looks it up "
-                    "among all loaded materials)"), path, shown);
+          _mshed_dfm_note_material (c->diags, path, node_offset (c, material), g->material_name);
         }
     }
 
@@ -597,7 +694,7 @@ check_weight_sum (Ctx                 *c,
 
   for (guint32 i = f; i < f + k; i++)
     sum += mshed_read_f32 (weights->data + 4 * (gsize) i);
-  if (!(fabs (sum - 1.0) <= WEIGHT_TOLERANCE))
+  if (!(fabs (sum - 1.0) <= DFM_WEIGHT_TOLERANCE))
     {
       g_autofree char *path = mshed_utf_node_dup_path (weights->node);
 
@@ -697,16 +794,12 @@ check_unreferenced (Ctx           *c,
         n_unused++;
         first_unused = p - 1;
       }
-  if (n_unused)
+  if (n_unused && listed (c, MSHED_CHECK_DFM_UNREFERENCED_POINTS))
     {
       g_autofree char *path = mshed_utf_node_dup_path (GEO (m, POINTS));
 
-      report (c, MSHED_CHECK_DFM_UNREFERENCED_POINTS, GEO (m, POINTS), MSHED_DFM_TABLE_POINTS,
-              first_unused, NULL, 12 * (guint64) first_unused, NULL,
-              g_dngettext (GETTEXT_PACKAGE,
-                           "%s: %u point, the first %u, is used by no element (kept)",
-                           "%s: %u points, the first %u, are used by no element (kept)",
-                           n_unused), path, n_unused, first_unused);
+      _mshed_dfm_note_unreferenced (c->diags, path, node_offset (c, GEO (m, POINTS)), n_unused,
+                                    first_unused);
     }
 }
 
@@ -971,18 +1064,12 @@ check_residue (Ctx               *c,
             break;
           }
       }
-  if (n)
+  if (n && listed (c, MSHED_CHECK_DFM_NAME_RESIDUE))
     {
       g_autofree char *path = mshed_utf_node_dup_path (f->node);
 
-      report (c, MSHED_CHECK_DFM_NAME_RESIDUE, f->node, mshed_dfm_joint_table (f->kind), first,
-              first_field ? "child" : "parent", first_byte, NULL,
-              g_dngettext (GETTEXT_PACKAGE,
-                           "%s: %u record, the first %u, has bytes after a name's NUL (residue "
-                           "of an earlier name, as in retail files; kept)",
-                           "%s: %u records, the first %u, have bytes after a name's NUL "
-                           "(residue of an earlier name, as in retail files; kept)", n),
-              path, n, first);
+      _mshed_dfm_note_residue (c->diags, path, f->kind, node_offset (c, f->node), n, first,
+                               first_field, first_byte);
     }
 }
 
@@ -1105,13 +1192,11 @@ check_bones (Ctx *c)
         report_missing (c, MSHED_CHECK_DFM_LOD_BITS_MISSING, b->dir, "Lod Bits", NULL);
       else
         check_size (c, bits, MSHED_DFM_TABLE_LOD_BITS);
-      if (b->part < 0 && d->cmpnd != NULL)
+      if (b->part < 0 && d->cmpnd != NULL && listed (c, MSHED_CHECK_DFM_DETACHED_BONE))
         {
           g_autofree char *path = mshed_utf_node_dup_path (b->dir);
 
-          report (c, MSHED_CHECK_DFM_DETACHED_BONE, b->dir, MSHED_DFM_TABLE_NONE, -1, NULL, 0,
-                  NULL, _("%s: bone %u is named by no part: a detached bone, the frame of the "
-                          "host model it attaches to (dfm.md §10.4; kept)"), path, i);
+          _mshed_dfm_note_detached (c->diags, path, node_offset (c, b->dir), i);
         }
       for (guint h = 0; b->hps && h < b->hps->len; h++)
         {

@@ -353,9 +353,10 @@ read_cons_name (const guint8 *field,
   return FALSE;
 }
 
-static gint
-find_top (gint *up,
-          gint  b)
+/* the top of @b's tree in the union-find @up, compressing the path (also mshed-dfm-fast.c) */
+gint
+_mshed_dfm_find_top (gint *up,
+                     gint  b)
 {
   gint top = b;
 
@@ -414,12 +415,12 @@ index_joints (MshedDfm *self)
         status = DFM_JOINT_UNKNOWN_CHILD;
       else if (g_array_index (self->bones, DfmBone, j.child_bone).parent >= 0)
         status = DFM_JOINT_SECOND_PARENT;
-      else if (find_top (up, j.parent_bone) == j.child_bone)
+      else if (_mshed_dfm_find_top (up, j.parent_bone) == j.child_bone)
         status = DFM_JOINT_CYCLE;
       if (status == DFM_JOINT_LINKED)
         {
           g_array_index (self->bones, DfmBone, j.child_bone).parent = j.parent_bone;
-          up[j.child_bone] = find_top (up, j.parent_bone);
+          up[j.child_bone] = _mshed_dfm_find_top (up, j.parent_bone);
         }
       g_array_index (self->joint_status, DfmJointStatus, i) = status;
     }

@@ -4,7 +4,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Building UTF trees by hand for the DFM tests: directories, files of words, floats, shorts
- * and strings, and lookups that fail loudly; the generator cases the tests share.
+ * and strings, and lookups that fail loudly; the generator cases the tests share; the fuzz
+ * tests' random numbers.
  */
 #pragma once
 
@@ -13,6 +14,25 @@
 #include "mshed-bytes.h"
 #include "mshed-dfm-generator.h"
 #include "mshed-utf.h"
+
+/* the fuzz tests' generator (xorshift64) */
+static inline guint64
+t_rnd (guint64 *s)
+{
+  *s ^= *s << 13;
+  *s ^= *s >> 7;
+  *s ^= *s << 17;
+  return *s;
+}
+
+/* MSHED_FUZZ_ITERATIONS, or @fallback */
+static inline guint
+t_fuzz_iterations (guint fallback)
+{
+  const char *env = g_getenv ("MSHED_FUZZ_ITERATIONS");
+
+  return env ? (guint) g_ascii_strtoull (env, NULL, 10) : fallback;
+}
 
 static inline MshedUtfNode *
 t_dir (MshedUtf     *utf,

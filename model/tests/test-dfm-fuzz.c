@@ -34,23 +34,6 @@ typedef struct {
   guint compared;           /* views over a read-only parse checked against the full one */
 } Stats;
 
-static guint64
-rnd (guint64 *s)
-{
-  *s ^= *s << 13;
-  *s ^= *s >> 7;
-  *s ^= *s << 17;
-  return *s;
-}
-
-static guint
-iterations (guint fallback)
-{
-  const char *env = g_getenv ("MSHED_FUZZ_ITERATIONS");
-
-  return env ? (guint) g_ascii_strtoull (env, NULL, 10) : fallback;
-}
-
 /* every accessor, a little past every end */
 static void
 exercise_levels (MshedDfm *dfm)
@@ -338,7 +321,7 @@ static void
 test_bit_flips (void)
 {
   g_autoptr(GPtrArray) files = corpus ();
-  guint n = iterations (g_test_slow () ? 20000 : 1500);
+  guint n = t_fuzz_iterations (g_test_slow () ? 20000 : 1500);
   guint64 s = 0x9E3779B97F4A7C15u;
   Stats stats = { 0 };
 
@@ -349,16 +332,16 @@ test_bit_flips (void)
       g_autofree guint8 *copy = g_memdup2 (g_bytes_get_data (file, NULL), len);
       guint32 data_offset = mshed_read_u32 (copy + 36);
       g_autoptr(GBytes) in = NULL;
-      guint flips = 1 + rnd (&s) % 6;
+      guint flips = 1 + t_rnd (&s) % 6;
 
       for (guint k = 0; k < flips; k++)
         {
           /* mostly the payloads, where the DFM is; sometimes anywhere */
-          gsize at = rnd (&s) % 8 && data_offset < len
-                       ? data_offset + rnd (&s) % (len - data_offset)
-                       : rnd (&s) % len;
+          gsize at = t_rnd (&s) % 8 && data_offset < len
+                       ? data_offset + t_rnd (&s) % (len - data_offset)
+                       : t_rnd (&s) % len;
 
-          copy[at] ^= (guint8) (1u << (rnd (&s) % 8));
+          copy[at] ^= (guint8) (1u << (t_rnd (&s) % 8));
         }
       in = g_bytes_new_take (g_steal_pointer (&copy), len);
       try_bytes (in, &stats);

@@ -11,13 +11,15 @@ a plain read of the same bytes.
     bench-dfm.py --cli BUILDDIR/app/mshed-cli [--passes N] [--dir DIR]
 
 Figures: the corpus; `validate --jobs 1` and `validate` (one job per processor), best and
-median wall time and MB/s; reading every file once in this process (open + read, page cache
+median wall time and MB/s, and the best processor time (user + system, all threads: what the
+run cost, less disturbed than the wall time when other work shares the machine); reading every file once in this process (open + read, page cache
 warm), and `cat` of every file to /dev/null as a whole process, for scale. Mesh0 gets 220 to 589
 points (--points from the seed), which brings the 204 files to about the retail 25 MB.
 """
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -44,14 +46,24 @@ def files_of(folder):
     return sorted(os.path.join(folder, n) for n in os.listdir(folder))
 
 
+def cpu_of_children():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
 def timed(argv, passes, stdout=subprocess.PIPE):
+    """Wall times of @passes runs, the last run, and the processor times of the runs."""
     times = []
+    cpu = []
     out = None
     for _ in range(passes):
+        c0 = cpu_of_children()
         t0 = time.perf_counter()
         run = subprocess.run(argv, stdout=stdout, stderr=subprocess.PIPE)
         times.append(time.perf_counter() - t0)
+        cpu.append(cpu_of_children() - c0)
         out = run
+    timed.cpu = cpu
     return times, out
 
 
@@ -67,11 +79,12 @@ def plain_read(paths, passes):
     return times
 
 
-def show(label, times, size):
+def show(label, times, size, cpu=None):
     best = min(times)
     med = statistics.median(times)
+    extra = f"  cpu best {min(cpu) * 1e3:6.1f} ms" if cpu else ""
     print(f"{label:44s} best {best * 1e3:8.1f} ms  median {med * 1e3:8.1f} ms  "
-          f"{size / best / 1e6:8.0f} MB/s")
+          f"{size / best / 1e6:8.0f} MB/s{extra}")
 
 
 def main():
@@ -96,14 +109,14 @@ def main():
         if run.returncode != 0:
             print("validate failed", file=sys.stderr)
             return 1
-        show("mshed-cli validate --jobs 1 DIR", times, size)
+        show("mshed-cli validate --jobs 1 DIR", times, size, timed.cpu)
         times, _ = timed([args.cli, "validate", folder], args.passes)
-        show(f"mshed-cli validate DIR ({os.cpu_count()} jobs)", times, size)
+        show(f"mshed-cli validate DIR ({os.cpu_count()} jobs)", times, size, timed.cpu)
         times, _ = timed([args.cli, "validate", "--tolerant", "--json", folder], args.passes)
-        show("mshed-cli validate --tolerant --json DIR", times, size)
+        show("mshed-cli validate --tolerant --json DIR", times, size, timed.cpu)
         show("plain read of the same files (in process)", plain_read(paths, args.passes), size)
         times, _ = timed(["cat"] + paths, args.passes, stdout=subprocess.DEVNULL)
-        show("cat FILES > /dev/null (whole process)", times, size)
+        show("cat FILES > /dev/null (whole process)", times, size, timed.cpu)
         return 0
     finally:
         if not args.dir:

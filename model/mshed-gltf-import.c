@@ -190,8 +190,8 @@ check_scene (Importer  *imp,
 
   if (scene == NULL)
     return fail (imp, error, _("scenes[0] has no “mshed” extras: the file was not exported by "
-                               "mshed (or its custom properties were not exported); import it "
-                               "as a new model"));
+                               "mshed, or was saved without its custom properties (Blender: "
+                               "Include → Custom Properties)"));
   if (!mshed_gltf_extra_uint (scene, "version", G_MAXUINT, &version) ||
       version != MSHED_GLTF_EXTRAS_VERSION)
     return fail (imp, error, _("scenes[0]: extras version %u; this mshed reads version %d"),
@@ -856,7 +856,9 @@ mshed_gltf_import_into (MshedDocument        *document,
           mshed_document_recompute_stale_all (document, MSHED_DERIVED_RECOMPUTABLE &
                                               ~MSHED_DERIVED_VERTEX_NORMALS, NULL);
           left = mshed_document_list_stale (document);
-          imp.stats.still_stale = left->len;
+          for (guint i = 0; i < left->len; i++)  /* vertex normals: the glTF's own */
+            if (!((MshedStale *) left->pdata[i])->optional)
+              imp.stats.still_stale++;
           g_ptr_array_unref (left);
         }
       mshed_document_end_group (document);

@@ -250,8 +250,9 @@ load_buffers (Reader  *r,
         return FALSE;
       g_ptr_array_add (r->buffers, bytes);
       if ((guint64) length > g_bytes_get_size (bytes))
-        return fail (r, error, _("buffers[%u]: byteLength %" G_GINT64_FORMAT " is more than "
-                                 "the %zu bytes it holds"), i, length, g_bytes_get_size (bytes));
+        return fail (r, error, _("buffers[%u]: byteLength %lld is more than "
+                                 "the %zu bytes it holds"), i, (long long) length,
+                     g_bytes_get_size (bytes));
     }
   return TRUE;
 }
@@ -304,22 +305,22 @@ read_accessor (Reader      *r,
 
   if (accessors == NULL || index < 0 || index >= json_array_get_length (accessors) ||
       (a = array_object (accessors, (guint) index)) == NULL)
-    return fail (r, error, _("%s: accessor %" G_GINT64_FORMAT " does not exist"), what, index);
+    return fail (r, error, _("%s: accessor %lld does not exist"), what, (long long) index);
   comps = n_components (json_object_get_string_member_with_default (a, "type", ""));
   if (!get_index (a, "componentType", G_MAXINT64, -1, &type) ||
       (csize = component_size (type)) == 0 ||
       !get_index (a, "count", MAX_COUNT, -1, &count) || count == 0)
-    return fail (r, error, _("%s: accessor %" G_GINT64_FORMAT " has no valid componentType "
-                             "or count"), what, index);
+    return fail (r, error, _("%s: accessor %lld has no valid componentType "
+                             "or count"), what, (long long) index);
   if (comps != want)
-    return fail (r, error, _("%s: accessor %" G_GINT64_FORMAT " has %u components per element, "
-                             "not %u"), what, index, comps, want);
+    return fail (r, error, _("%s: accessor %lld has %u components per element, "
+                             "not %u"), what, (long long) index, comps, want);
   if (integers ? type == GL_FLOAT || type == GL_BYTE || type == 5122 : type != GL_FLOAT)
-    return fail (r, error, _("%s: accessor %" G_GINT64_FORMAT " has component type %"
-                             G_GINT64_FORMAT ", which is not read here"), what, index, type);
+    return fail (r, error, _("%s: accessor %lld has component type %lld, which is not read "
+                             "here"), what, (long long) index, (long long) type);
   if (json_object_has_member (a, "sparse"))
-    return fail (r, error, _("%s: accessor %" G_GINT64_FORMAT " is sparse, which is not read "
-                             "here"), what, index);
+    return fail (r, error, _("%s: accessor %lld is sparse, which is not read "
+                             "here"), what, (long long) index);
   elem = (gsize) comps * csize;
   *count_out = (guint) count;
   if (integers)
@@ -335,23 +336,23 @@ read_accessor (Reader      *r,
       !get_index (v, "byteOffset", G_MAXINT64, 0, &view_offset) ||
       !get_index (a, "byteOffset", G_MAXINT64, 0, &offset) ||
       !get_index (v, "byteStride", 253, (gint64) elem, &stride) || (gsize) stride < elem)
-    return fail (r, error, _("%s: accessor %" G_GINT64_FORMAT " names buffer view %"
-                             G_GINT64_FORMAT ", which is missing or broken"),
-                 what, index, view);
+    return fail (r, error, _("%s: accessor %lld names buffer view %lld, which is missing or "
+                             "broken"),
+                 what, (long long) index, (long long) view);
   {
     GBytes *bytes = g_ptr_array_index (r->buffers, buffer);
     gsize size = g_bytes_get_size (bytes);
 
     if ((guint64) view_offset > size || (guint64) view_len > size - (guint64) view_offset)
-      return fail (r, error, _("%s: buffer view %" G_GINT64_FORMAT " runs past buffer %"
-                               G_GINT64_FORMAT), what, view, buffer);
+      return fail (r, error, _("%s: buffer view %lld runs past buffer %lld"), what,
+                   (long long) view, (long long) buffer);
     data = (const guint8 *) g_bytes_get_data (bytes, NULL) + view_offset;
   }
   if (!g_size_checked_mul (&last, (gsize) count - 1, (gsize) stride) ||
       !g_size_checked_add (&base, last, (gsize) offset) ||
       !g_size_checked_add (&total, base, elem) || total > (guint64) view_len)
-    return fail (r, error, _("%s: accessor %" G_GINT64_FORMAT " reads past buffer view %"
-                             G_GINT64_FORMAT), what, index, view);
+    return fail (r, error, _("%s: accessor %lld reads past buffer view %lld"), what,
+                 (long long) index, (long long) view);
   for (gsize i = 0; i < (gsize) count; i++)
     {
       const guint8 *p = data + offset + i * (gsize) stride;
@@ -371,8 +372,9 @@ read_accessor (Reader      *r,
   if (!integers)
     for (gsize i = 0; i < (gsize) count * comps; i++)
       if (!isfinite ((*floats)[i]))
-        return fail (r, error, _("%s: accessor %" G_GINT64_FORMAT " holds a value that is "
-                                 "not a finite number (element %zu)"), what, index, i / comps);
+        return fail (r, error, _("%s: accessor %lld holds a value that is "
+                                 "not a finite number (element %zu)"), what,
+                     (long long) index, i / comps);
   return TRUE;
 }
 
@@ -399,8 +401,8 @@ read_attribute (Reader      *r,
   if (!read_accessor (r, index, comps, FALSE, label, &count, out, NULL, error))
     return FALSE;
   if (*n_vertices != G_MAXUINT && count != *n_vertices)
-    return fail (r, error, _("%s: accessor %" G_GINT64_FORMAT " has %u elements, POSITION %u"),
-                 label, index, count, *n_vertices);
+    return fail (r, error, _("%s: accessor %lld has %u elements, POSITION %u"),
+                 label, (long long) index, count, *n_vertices);
   *n_vertices = count;
   return TRUE;
 }
@@ -418,8 +420,8 @@ read_primitive (Reader             *r,
   guint n = G_MAXUINT;
 
   if (!get_index (p, "mode", 7, MODE_TRIANGLES, &mode) || mode != MODE_TRIANGLES)
-    return fail (r, error, _("%s: mode %" G_GINT64_FORMAT "; MSH batches hold triangle lists "
-                             "(mode 4) only"), what, mode);
+    return fail (r, error, _("%s: mode %lld; MSH batches hold triangle lists "
+                             "(mode 4) only"), what, (long long) mode);
   if (attributes == NULL || !json_object_has_member (attributes, "POSITION"))
     return fail (r, error, _("%s: no POSITION attribute"), what);
   for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
@@ -691,8 +693,9 @@ read_channel (Reader      *r,
 
   if (target == NULL || !get_index (target, "node", r->gltf->n_nodes, -1, &node))
     return fail (r, error, _("%s: no target node"), what);
-  if (samplers == NULL || !get_index (channel, "sampler", json_array_get_length (samplers), -1,
-                                      &s) || (sampler = array_object (samplers, (guint) s)) == NULL ||
+  if (samplers == NULL ||
+      !get_index (channel, "sampler", json_array_get_length (samplers), -1, &s) ||
+      (sampler = array_object (samplers, (guint) s)) == NULL ||
       !get_index (sampler, "input", G_MAXINT64, -1, &input) ||
       !get_index (sampler, "output", G_MAXINT64, -1, &output))
     return fail (r, error, _("%s: no valid sampler"), what);

@@ -328,7 +328,7 @@ read_accessor (Reader      *r,
   else
     *floats = g_new0 (float, (gsize) count * comps);
   if (!json_object_has_member (a, "bufferView"))
-    return TRUE;  /* all zeros (glTF 2.0 §3.6.2.1) */
+    return TRUE;  /* all zeros, as the glTF 2.0 specification says */
   if (views == NULL || !get_index (a, "bufferView", json_array_get_length (views), -1, &view) ||
       (v = array_object (views, (guint) view)) == NULL ||
       !get_index (v, "buffer", r->buffers->len, -1, &buffer) ||

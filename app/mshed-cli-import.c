@@ -36,6 +36,22 @@ print_stats (const char                 *output,
               "(mshed-cli validate lists them)\n"), s->still_stale);
 }
 
+/* A document for the model built from @gltf (docs/gltf.md §7), without a file yet. */
+static MshedDocument *
+new_model (const MshedGltf  *gltf,
+           GError          **error)
+{
+  g_autoptr(MshedNres) nres = mshed_gltf_build_model (gltf, error);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(MshedModel) model = NULL;
+
+  if (nres == NULL)
+    return NULL;
+  bytes = mshed_nres_build_canonical (nres);
+  model = mshed_model_new_from_bytes (bytes, MSHED_MODE_TOLERANT, NULL, error);
+  return model ? mshed_document_new_for_model (model, MSHED_MODE_STRICT) : NULL;
+}
+
 int
 mshed_cli_import (int    argc,
                   char **argv)
@@ -45,21 +61,22 @@ mshed_cli_import (int    argc,
   GOptionEntry entries[] = {
     { "into", 0, 0, G_OPTION_ARG_FILENAME, &into,
       N_("The model the glTF was exported from (FILE or ARCHIVE:ENTRY); what changed in the "
-         "glTF becomes edits of it"), "MODEL" },
+         "glTF becomes edits of it. Without --into, the glTF becomes a new model"), "MODEL" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write the model to OUT"), "OUT" },
     { "force", 0, 0, G_OPTION_ARG_NONE, &force, N_("Allow OUT to be one of the inputs"), NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, N_("Print nothing on success"), NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context =
-    mshed_cli_context_new ("IN.glb|IN.gltf --into MODEL[:ENTRY] -o OUT",
+    mshed_cli_context_new ("IN.glb|IN.gltf [--into MODEL[:ENTRY]] -o OUT",
                            _("Bring a glTF 2.0 file back into the model it was exported from: "
                              "renamed and re-parented nodes, moved vertices, changed normals, "
                              "texture coordinates, rest poses and animation keys become edits "
                              "of the model, and the derived data they make stale is "
                              "recomputed. An unchanged export gives the model back byte for "
-                             "byte. The result passes the strict check before it is "
-                             "written."), entries);
+                             "byte. Without --into, any glTF becomes a new model. The result "
+                             "passes the strict check before it is written."),
+                           entries);
   g_autoptr(MshedGltf) gltf = NULL;
   g_autoptr(MshedDocument) doc = NULL;
   g_autoptr(GError) error = NULL;
@@ -72,14 +89,8 @@ mshed_cli_import (int    argc,
       mshed_cli_error (_("import needs one glTF file and -o OUT"));
       return MSHED_CLI_EXIT_TROUBLE;
     }
-  if (into == NULL)
-    {
-      mshed_cli_error (_("%s: import needs --into MODEL, the model the glTF was exported "
-                         "from; a glTF without mshed extras cannot be imported as a new "
-                         "model yet"), argv[1]);
-      return MSHED_CLI_EXIT_TROUBLE;
-    }
-  if (!force && (mshed_cli_same_file (output, argv[1]) || mshed_cli_same_file (output, into)))
+  if (!force && (mshed_cli_same_file (output, argv[1]) ||
+                 (into && mshed_cli_same_file (output, into))))
     {
       mshed_cli_error (_("the output %s is an input; add --force to overwrite it"), output);
       return MSHED_CLI_EXIT_TROUBLE;
@@ -92,16 +103,28 @@ mshed_cli_import (int    argc,
       mshed_cli_error ("%s", error->message);
       return mshed_cli_exit_status (error, MSHED_CLI_STEP_READ);
     }
-  doc = mshed_document_open (into, MSHED_MODE_STRICT, &error);
-  if (doc == NULL)
+  if (into == NULL)
     {
-      mshed_cli_error ("%s", error->message);
-      return mshed_cli_exit_status (error, MSHED_CLI_STEP_READ);
+      doc = new_model (gltf, &error);
+      if (doc == NULL)
+        {
+          mshed_cli_error ("%s", error->message);
+          return MSHED_CLI_EXIT_PROBLEMS;
+        }
     }
-  if (!mshed_gltf_import_into (doc, gltf, &stats, &error))
+  else
     {
-      mshed_cli_error ("%s", error->message);
-      return MSHED_CLI_EXIT_PROBLEMS;
+      doc = mshed_document_open (into, MSHED_MODE_STRICT, &error);
+      if (doc == NULL)
+        {
+          mshed_cli_error ("%s", error->message);
+          return mshed_cli_exit_status (error, MSHED_CLI_STEP_READ);
+        }
+      if (!mshed_gltf_import_into (doc, gltf, &stats, &error))
+        {
+          mshed_cli_error ("%s", error->message);
+          return MSHED_CLI_EXIT_PROBLEMS;
+        }
     }
   if (!mshed_document_save_as (doc, output, force ? MSHED_SAVE_FLAGS_NONE : MSHED_SAVE_NO_BACKUP,
                                &error))
@@ -109,7 +132,19 @@ mshed_cli_import (int    argc,
       mshed_cli_error (_("%s: the model cannot be written: %s"), output, error->message);
       return MSHED_CLI_EXIT_PROBLEMS;
     }
-  if (!quiet)
+  if (quiet)
+    return MSHED_CLI_EXIT_OK;
+  if (into)
     print_stats (output, &stats);
+  else
+    {
+      MshedModel *model = mshed_document_get_model (doc);
+
+      printf (_("%s: a new model of %u nodes, %u slots, %u batches, %u vertices\n"), output,
+              mshed_model_get_n_rows (model, MSHED_TABLE_NODES),
+              mshed_model_get_n_rows (model, MSHED_TABLE_SLOTS),
+              mshed_model_get_n_rows (model, MSHED_TABLE_BATCHES),
+              mshed_model_get_n_rows (model, MSHED_TABLE_POSITIONS));
+    }
   return MSHED_CLI_EXIT_OK;
 }

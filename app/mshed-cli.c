@@ -63,8 +63,8 @@ static const MshedCliCommand commands[] = {
   { "export", mshed_cli_export,
     "FILE[:ENTRY] -o OUT.glb|OUT.gltf [--frame N] [--lod L --group G]",
     N_("Export a model to glTF 2.0 for Blender") },
-  { "import", mshed_cli_import, "IN.glb|IN.gltf --into MODEL[:ENTRY] -o OUT [--force]",
-    N_("Bring a glTF 2.0 file back into the model it was exported from") },
+  { "import", mshed_cli_import, "IN.glb|IN.gltf [--into MODEL[:ENTRY]] -o OUT [--force]",
+    N_("Bring a glTF 2.0 file back into its model, or make a new model of it") },
 };
 
 static char *prgname_full = NULL;

@@ -966,8 +966,8 @@ clamp_params (const MshedGenParams *params,
 /* The derived data (slot bounds, the Res2 header, the face normals and links of mapped
  * slots) from the finished geometry and animation, through the same functions the editor
  * recomputes with (mshed-recompute.h), so the generator carries no second copy of them. */
-static void
-derive (MshedNres *nres)
+void
+mshed_generate_derive (MshedNres *nres)
 {
   g_autoptr(MshedModel) model = mshed_model_new (nres, MSHED_MODE_TOLERANT,
                                                  NULL, NULL);
@@ -1098,7 +1098,7 @@ mshed_generate_model (const MshedGenParams *params)
   if (ext)
     add_entry (nres, 20, n20, 0, 4, "Res20", b20);
 
-  derive (nres);
+  mshed_generate_derive (nres);
 
   g_free (gen.pos);
   g_free (gen.nodes);

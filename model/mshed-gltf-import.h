@@ -15,6 +15,7 @@
 
 #include "mshed-document.h"
 #include "mshed-gltf-read.h"
+#include "mshed-nres.h"
 
 G_BEGIN_DECLS
 
@@ -37,5 +38,12 @@ gboolean mshed_gltf_import_into (MshedDocument        *document,
                                  const MshedGltf      *gltf,
                                  MshedGltfImportStats *stats,
                                  GError              **error);
+
+/* A new model from any glTF, extras or not (docs/gltf.md §7): nodes, one slot per mesh, one
+ * batch per primitive, transforms and animation as keys, the derived data computed. NULL with
+ * @error naming the glTF object for what MSH cannot hold (a mesh without a node, more than
+ * 65,535 vertices in a primitive, skins, ...). */
+MshedNres *mshed_gltf_build_model (const MshedGltf  *gltf,
+                                   GError          **error);
 
 G_END_DECLS

@@ -726,6 +726,44 @@ read_channel (Reader      *r,
   return TRUE;
 }
 
+/* The channel's value at @t (seconds): glTF's LINEAR (slerp for rotations) or STEP. */
+void
+mshed_gltf_channel_sample (const MshedGltfChannel *c,
+                           float                   t,
+                           float                  *out)
+{
+  guint n = c->path == MSHED_GLTF_PATH_ROTATION ? 4 : 3, k = 0;
+  const float *a, *b;
+  float alpha;
+
+  while (k + 1 < c->n_keys && c->times[k + 1] <= t)
+    k++;
+  a = c->values + (gsize) k * n;
+  if (k + 1 >= c->n_keys || t <= c->times[k] || c->step)
+    {
+      memcpy (out, a, n * sizeof (float));
+      return;
+    }
+  b = a + n;
+  alpha = (t - c->times[k]) / (c->times[k + 1] - c->times[k]);
+  if (n == 3)
+    for (guint i = 0; i < 3; i++)
+      out[i] = a[i] + alpha * (b[i] - a[i]);
+  else
+    {
+      float dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+      float sign = dot < 0 ? -1.0f : 1.0f, wa, wb;
+      float theta = acosf (CLAMP (fabsf (dot), 0.0f, 1.0f));
+
+      if (theta < 1e-4f)
+        wa = 1 - alpha, wb = alpha;
+      else
+        wa = sinf ((1 - alpha) * theta) / sinf (theta), wb = sinf (alpha * theta) / sinf (theta);
+      for (guint i = 0; i < 4; i++)
+        out[i] = wa * a[i] + sign * wb * b[i];
+    }
+}
+
 static gboolean
 read_animations (Reader  *r,
                  GError **error)

@@ -91,6 +91,12 @@ gboolean   mshed_gltf_extra_uint (JsonObject *mshed,
                                   guint64     limit,
                                   guint      *value);
 
+/* @c's value at @t seconds (3 or 4 floats): glTF's LINEAR (slerp for rotations) or STEP,
+ * clamped to the first and last keys. */
+void       mshed_gltf_channel_sample (const MshedGltfChannel *c,
+                                      float                   t,
+                                      float                  *out);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (MshedGltf, mshed_gltf_free)
 
 G_END_DECLS

@@ -656,9 +656,9 @@ test_import_usage (void)
   run_cli (&run, "import", "small.glb", "--into", "small.msh", "-o", "small.msh", NULL);
   g_assert_cmpint (run.status, ==, 2);
   g_assert_nonnull (strstr (run.err, "the output small.msh is an input; add --force"));
-  run_cli (&run, "import", "small.glb", "-o", "new.msh", NULL);
+  run_cli (&run, "import", "small.glb", "--into", "small.msh", NULL);
   g_assert_cmpint (run.status, ==, 2);
-  g_assert_nonnull (strstr (run.err, "import needs --into MODEL"));
+  g_assert_nonnull (strstr (run.err, "import needs one glTF file and -o OUT"));
   run_cli_ok ("import", "-q", "small.glb", "--into", "small.msh", "-o", "small.msh", "--force",
               NULL);
   after = read_file ("small.msh");
@@ -668,11 +668,131 @@ test_import_usage (void)
     g_autofree char *saved = g_strdup (g_getenv ("LC_ALL"));
 
     g_setenv ("LC_ALL", "ru_RU.UTF-8", TRUE);
-    run_cli (&run, "import", "small.glb", "-o", "x.msh", NULL);
+    run_cli (&run, "import", "small.glb", "--into", "small.msh", NULL);
     g_setenv ("LC_ALL", saved ? saved : "C.UTF-8", TRUE);
     g_assert_cmpint (run.status, ==, 2);
-    g_assert_nonnull (strstr (run.err, "для import нужен --into МОДЕЛЬ"));
+    g_assert_nonnull (strstr (run.err, "для import нужны один файл glTF и -o OUT"));
   }
+}
+
+/* Import as a new model ---------------------------------------------------------------------- */
+
+/* A glTF without extras: a square (two triangles) on a child node, a parent without a mesh;
+ * positions, indices, names and parents as given. @vertices > 4 adds that many more zero
+ * positions (no buffer view) as a second primitive without indices; @orphan adds a mesh no
+ * node uses. */
+static void
+write_plain_gltf (const char *name,
+                  guint       vertices,
+                  gboolean    orphan)
+{
+  static const float pos[12] = { 0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0.5f };
+  static const guint16 idx[6] = { 0, 1, 2, 2, 1, 3 };
+  guint8 bin[60];
+  g_autofree char *base64 = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *extra = NULL;
+
+  memcpy (bin, pos, 48);
+  memcpy (bin + 48, idx, 12);
+  base64 = g_base64_encode (bin, sizeof bin);
+  extra = vertices > 4
+    ? g_strdup_printf (",{\"attributes\":{\"POSITION\":2}}")
+    : g_strdup ("");
+  text = g_strdup_printf (
+    "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0]}],"
+    "\"nodes\":[{\"name\":\"башня\",\"children\":[1]},"
+    "{\"name\":\"gun\",\"mesh\":0,\"translation\":[1,2,3]}],"
+    "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0},\"indices\":1}%s]}%s],"
+    "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":4,"
+    "\"type\":\"VEC3\"},{\"bufferView\":1,\"componentType\":5123,\"count\":6,"
+    "\"type\":\"SCALAR\"},{\"componentType\":5126,\"count\":%u,\"type\":\"VEC3\"}],"
+    "\"bufferViews\":[{\"buffer\":0,\"byteLength\":48},{\"buffer\":0,\"byteOffset\":48,"
+    "\"byteLength\":12}],\"buffers\":[{\"byteLength\":60,"
+    "\"uri\":\"data:application/octet-stream;base64,%s\"}]}",
+    extra,
+    orphan ? ",{\"name\":\"lost\",\"primitives\":[{\"attributes\":{\"POSITION\":0},"
+             "\"indices\":1}]}" : "",
+    MAX (vertices, 3), base64);
+  g_assert_true (write_text (name, text));
+}
+
+static void
+test_import_new (void)
+{
+  g_autoptr(MshedModel) model = NULL;
+  MshedNode node;
+  MshedSlot slot;
+  MshedBatch batch;
+  float p[3];
+  MshedKey key;
+  g_auto(Run) run = { 0 };
+
+  write_plain_gltf ("plain.gltf", 0, FALSE);
+  run_cli_ok ("import", "-q", "plain.gltf", "-o", "plain.msh", NULL);
+  assert_valid ("plain.msh");
+  model = open_model ("plain.msh");
+  g_assert_cmpuint (mshed_model_get_n_rows (model, MSHED_TABLE_NODES), ==, 2);
+  {
+    g_autofree char *n0 = expected_node_name (model, 0);
+    g_autofree char *n1 = expected_node_name (model, 1);
+
+    g_assert_cmpstr (n0, ==, "башня");
+    g_assert_cmpstr (n1, ==, "gun");
+  }
+  g_assert_true (mshed_model_get_node (model, 0, &node));
+  g_assert_cmpuint (node.hdr1, ==, 0xFFFF);
+  g_assert_cmpuint (node.slot[0], ==, 0xFFFF);
+  g_assert_true (mshed_model_get_node (model, 1, &node));
+  g_assert_cmpuint (node.hdr1, ==, 0);
+  g_assert_cmpuint (node.slot[0], ==, 0);
+  g_assert_cmpuint (node.hdr2, ==, 0xFFFF);
+  g_assert_true (mshed_model_get_key (model, node.hdr3, &key));
+  g_assert_cmpfloat (key.pos[0], ==, 1);
+  g_assert_cmpfloat (key.pos[2], ==, 3);
+  g_assert_true (mshed_model_get_slot (model, 0, &slot));
+  g_assert_cmpuint (slot.batch_count, ==, 1);
+  g_assert_cmpuint (slot.tri_count, ==, 2);
+  g_assert_cmpfloat (slot.aabb_max[2], ==, 0.5f);  /* derived: the box of the vertices */
+  g_assert_true (mshed_model_get_batch (model, 0, &batch));
+  g_assert_cmpuint (batch.index_count, ==, 6);
+  g_assert_true (mshed_model_get_position (model, 3, p));
+  g_assert_cmpfloat (p[0], ==, 1);
+  g_assert_cmpfloat (p[2], ==, 0.5f);
+  for (guint i = 0; i < 6; i++)
+    {
+      guint16 idx;
+      static const guint16 want[6] = { 0, 1, 2, 2, 1, 3 };
+
+      g_assert_true (mshed_model_get_index (model, i, &idx));
+      g_assert_cmpuint (idx, ==, want[i]);
+    }
+
+  /* every generated shape's export becomes a valid model with the glTF's nodes */
+  for (guint s = 0; s < G_N_ELEMENTS (shapes); s++)
+    {
+      g_autofree char *msh = g_strdup_printf ("%s.msh", shapes[s].name);
+      g_autofree char *glb = g_strdup_printf ("%s.glb", shapes[s].name);
+      g_autofree char *out = g_strdup_printf ("%s-new.msh", shapes[s].name);
+
+      generate (&shapes[s]);
+      run_cli_ok ("export", "-q", msh, "-o", glb, NULL);
+      run_cli_ok ("import", "-q", glb, "-o", out, NULL);
+      assert_valid (out);
+    }
+
+  /* what MSH cannot hold */
+  write_plain_gltf ("big.gltf", 65538, FALSE);
+  run_cli (&run, "import", "big.gltf", "-o", "big.msh", NULL);
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_nonnull (strstr (run.err, "big.gltf: meshes[0].primitives[1]: 65538 vertices; an MSH "
+                                     "batch addresses at most 65,535"));
+  g_assert_false (tmp_file_exists ("big.msh"));
+  write_plain_gltf ("orphan.gltf", 0, TRUE);
+  run_cli (&run, "import", "orphan.gltf", "-o", "orphan.msh", NULL);
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_nonnull (strstr (run.err, "orphan.gltf: meshes[1] (“lost”): a mesh without a node"));
+  g_assert_false (tmp_file_exists ("orphan.msh"));
 }
 
 /* Through Blender ------------------------------------------------------------------------------ */
@@ -783,6 +903,7 @@ main (int    argc,
   g_test_add_func ("/import/undo", test_import_undo);
   g_test_add_func ("/import/animation", test_import_animation);
   g_test_add_func ("/import/refused", test_import_refused);
+  g_test_add_func ("/import/new", test_import_new);
   g_test_add_func ("/import/blender", test_import_blender);
   status = g_test_run ();
   cli_test_finish (status);

@@ -60,22 +60,7 @@ typedef struct {
 
 enum { T_NODES, T_POSITIONS, T_NORMALS, T_UVS };
 
-static gboolean G_GNUC_PRINTF (3, 4)
-fail (Importer    *imp,
-      GError     **error,
-      const char  *format,
-      ...)
-{
-  va_list args;
-  g_autofree char *message = NULL;
-
-  va_start (args, format);
-  message = g_strdup_vprintf (format, args);
-  va_end (args);
-  g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_INVALID, "%s: %s",
-               imp->gltf->where, message);
-  return FALSE;
-}
+#define fail(x, error, ...) mshed_gltf_fail ((x)->gltf, error, __VA_ARGS__)
 
 static void
 table_init (Table       *t,

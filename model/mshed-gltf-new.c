@@ -37,22 +37,7 @@ typedef struct {
   gboolean         missing_normals;
 } Builder;
 
-static gboolean G_GNUC_PRINTF (3, 4)
-fail (Builder     *b,
-      GError     **error,
-      const char  *format,
-      ...)
-{
-  va_list args;
-  g_autofree char *message = NULL;
-
-  va_start (args, format);
-  message = g_strdup_vprintf (format, args);
-  va_end (args);
-  g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_INVALID, "%s: %s",
-               b->gltf->where, message);
-  return FALSE;
-}
+#define fail(x, error, ...) mshed_gltf_fail ((x)->gltf, error, __VA_ARGS__)
 
 static void
 put_u16 (GByteArray *a,

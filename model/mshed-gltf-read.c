@@ -37,11 +37,11 @@ typedef struct {
   const char *path;
 } Reader;
 
-static gboolean G_GNUC_PRINTF (3, 4)
-fail (Reader      *r,
-      GError     **error,
-      const char  *format,
-      ...)
+gboolean
+mshed_gltf_fail (const MshedGltf  *gltf,
+                 GError          **error,
+                 const char       *format,
+                 ...)
 {
   va_list args;
   g_autofree char *message = NULL;
@@ -49,10 +49,12 @@ fail (Reader      *r,
   va_start (args, format);
   message = g_strdup_vprintf (format, args);
   va_end (args);
-  g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_INVALID, "%s: %s",
-               r->gltf->where, message);
+  g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_INVALID, "%s: %s", gltf->where,
+               message);
   return FALSE;
 }
+
+#define fail(r, error, ...) mshed_gltf_fail ((r)->gltf, error, __VA_ARGS__)
 
 /* JSON access ------------------------------------------------------------------------------ */
 

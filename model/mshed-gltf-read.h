@@ -91,6 +91,13 @@ gboolean   mshed_gltf_extra_uint (JsonObject *mshed,
                                   guint64     limit,
                                   guint      *value);
 
+/* Sets @error to "FILE: MESSAGE" (MSHED_MODEL_ERROR_INVALID), FILE being @gltf's file name;
+ * returns FALSE. */
+gboolean   mshed_gltf_fail       (const MshedGltf  *gltf,
+                                  GError          **error,
+                                  const char       *format,
+                                  ...) G_GNUC_PRINTF (3, 4);
+
 /* @c's value at @t seconds (3 or 4 floats): glTF's LINEAR (slerp for rotations) or STEP,
  * clamped to the first and last keys. */
 void       mshed_gltf_channel_sample (const MshedGltfChannel *c,

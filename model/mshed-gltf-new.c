@@ -326,9 +326,9 @@ finish (Builder    *b,
   if (b->missing_normals)
     {
       g_autoptr(MshedModel) again = mshed_model_new (nres, MSHED_MODE_TOLERANT, NULL, NULL);
+      g_autoptr(GBytes) normals = mshed_compute_vertex_normals (again, FALSE);
 
-      mshed_nres_set_payload (nres, (guint) mshed_model_find_resource (again, 4),
-                              mshed_compute_vertex_normals (again, FALSE));
+      mshed_nres_set_payload (nres, (guint) mshed_model_find_resource (again, 4), normals);
     }
   mshed_generate_derive (nres);
   return TRUE;

@@ -36,7 +36,7 @@ print_stats (const char                 *output,
               "(mshed-cli validate lists them)\n"), s->still_stale);
 }
 
-/* A document for the model built from @gltf (docs/gltf.md §7), without a file yet. */
+/* A document for the model built from @gltf (docs/gltf.md §6.1), without a file yet. */
 static MshedDocument *
 new_model (const MshedGltf  *gltf,
            GError          **error)

@@ -39,7 +39,7 @@ gboolean mshed_gltf_import_into (MshedDocument        *document,
                                  MshedGltfImportStats *stats,
                                  GError              **error);
 
-/* A new model from any glTF, extras or not (docs/gltf.md §7): nodes, one slot per mesh, one
+/* A new model from any glTF, extras or not (docs/gltf.md §6.1): nodes, one slot per mesh, one
  * batch per primitive, transforms and animation as keys, the derived data computed. NULL with
  * @error naming the glTF object for what MSH cannot hold (a mesh without a node, more than
  * 65,535 vertices in a primitive, skins, ...). */

@@ -3,7 +3,7 @@
  * Copyright 2026 The mshed authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * A new model from any glTF (docs/gltf.md §7): one MSH node per glTF node, one slot (LOD 0,
+ * A new model from any glTF (docs/gltf.md §6.1): one MSH node per glTF node, one slot (LOD 0,
  * group 0) per mesh, one batch per primitive (split every 21,845 triangles, the most a u16
  * indexCount holds), the node transforms as fallback keys, animation channels as key tracks
  * with their frame map, and the derived data computed as the generator does.

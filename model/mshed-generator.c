@@ -979,11 +979,12 @@ mshed_generate_derive (MshedNres *nres)
                                          mshed_nres_peek_entry (nres, (guint) r2), &size2),
                                        mshed_nres_entry_get_size (
                                          mshed_nres_peek_entry (nres, (guint) r2)));
-  g_autofree guint8 *res7 = g_memdup2 (mshed_nres_entry_get_data (
-                                         mshed_nres_peek_entry (nres, (guint) r7), &size7),
-                                       mshed_nres_entry_get_size (
-                                         mshed_nres_peek_entry (nres, (guint) r7)) + 1);
+  const guint8 *data7 = mshed_nres_entry_get_data (mshed_nres_peek_entry (nres, (guint) r7),
+                                                   &size7);
+  g_autofree guint8 *res7 = g_malloc0 (size7 + 1);  /* + 1: never a NULL for no descriptor */
 
+  if (size7 > 0)
+    memcpy (res7, data7, size7);
   for (guint s = 0; s < n_slots; s++)
     {
       MshedSlot slot;

@@ -348,20 +348,6 @@ mshed_cli_diff (int    argc,
 
 /* merge ---------------------------------------------------------------------------------- */
 
-/* Whether @output names the same file as @spec's file (by device and inode). */
-static gboolean
-same_file (const char *output,
-           const char *spec)
-{
-  g_autofree char *path = NULL, *entry = NULL;
-  GStatBuf a, b;
-
-  mshed_split_spec (spec, &path, &entry);
-  if (g_stat (output, &a) != 0 || g_stat (path, &b) != 0)
-    return FALSE;
-  return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
-}
-
 int
 mshed_cli_merge (int    argc,
                  char **argv)
@@ -413,7 +399,7 @@ mshed_cli_merge (int    argc,
       return MSHED_CLI_EXIT_TROUBLE;
     }
   for (guint i = 1; i <= 3; i++)
-    if (!force && same_file (output, argv[i]))
+    if (!force && mshed_cli_same_file (output, argv[i]))
       {
         mshed_cli_error (_("the output %s is the input %s; add --force to overwrite it"),
                          output, argv[i]);

@@ -69,6 +69,7 @@ int          mshed_cli_diff       (int argc, char **argv);
 int          mshed_cli_merge      (int argc, char **argv);
 int          mshed_cli_fix        (int argc, char **argv);
 int          mshed_cli_export     (int argc, char **argv);
+int          mshed_cli_import     (int argc, char **argv);
 int          mshed_cli_archive    (int argc, char **argv);
 
 /* Helpers (mshed-cli.c). */
@@ -93,6 +94,8 @@ GQuark       mshed_cli_error_quark (void);
 MshedCliExit mshed_cli_exit_status (const GError *error,
                                     MshedCliStep  step);
 gboolean     mshed_cli_check_output (const char  *path);
+gboolean     mshed_cli_same_file  (const char   *output,
+                                   const char   *spec);
 MshedSource *mshed_cli_open       (const char   *spec,
                                    MshedMode     mode,
                                    MshedDiagnostics *diags,

@@ -6,7 +6,8 @@
  * mshed-cli render: runs mshed-cli-render, the same command-line tool built with the GL
  * renderer. Drawing needs libepoxy, whose thousands of symbols the dynamic linker binds when
  * a program starts (about 0.7 ms); mshed-cli leaves the renderer out, so every other command
- * starts without it.
+ * starts without it. mshed-cli import runs there too: its glTF reader needs json-glib and GIO,
+ * which mshed-cli does not load.
  */
 #define G_LOG_DOMAIN "mshed-cli"
 #define _XOPEN_SOURCE 700  /* execv() beside ISO C11 */
@@ -20,9 +21,10 @@
 
 #include "mshed-cli-private.h"
 
-int
-mshed_cli_render (int    argc,
-                  char **argv)
+/* Runs @argv (argv[0] the command) in mshed-cli-render; returns only when it cannot start. */
+static int
+exec_helper (int    argc,
+             char **argv)
 {
   g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
   g_autofree char *beside = NULL;
@@ -40,7 +42,7 @@ mshed_cli_render (int    argc,
         helper = beside;
     }
   g_ptr_array_add (args, (char *) helper);
-  for (int i = 0; i < argc; i++)  /* argv[0] is "render" */
+  for (int i = 0; i < argc; i++)  /* argv[0] is the command */
     g_ptr_array_add (args, argv[i]);
   g_ptr_array_add (args, NULL);
   fflush (stdout);
@@ -48,4 +50,19 @@ mshed_cli_render (int    argc,
   saved = errno;
   mshed_cli_error (_("cannot start the renderer “%s”: %s"), helper, g_strerror (saved));
   return MSHED_CLI_EXIT_PROBLEMS;
+}
+
+int
+mshed_cli_render (int    argc,
+                  char **argv)
+{
+  return exec_helper (argc, argv);
+}
+
+/* import reads glTF with json-glib (which loads GIO): it runs in the helper as well. */
+int
+mshed_cli_import (int    argc,
+                  char **argv)
+{
+  return exec_helper (argc, argv);
 }

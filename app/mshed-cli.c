@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 #include <locale.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -62,6 +63,8 @@ static const MshedCliCommand commands[] = {
   { "export", mshed_cli_export,
     "FILE[:ENTRY] -o OUT.glb|OUT.gltf [--frame N] [--lod L --group G]",
     N_("Export a model to glTF 2.0 for Blender") },
+  { "import", mshed_cli_import, "IN.glb|IN.gltf [--into MODEL[:ENTRY]] -o OUT [--force]",
+    N_("Bring a glTF 2.0 file back into its model, or make a new model of it") },
 };
 
 static char *prgname_full = NULL;
@@ -457,4 +460,18 @@ main (int    argc,
   fflush (stdout);
   g_clear_pointer (&prgname_full, g_free);
   return status;
+}
+
+/* Whether @output names the same file as @spec's file (by device and inode). */
+gboolean
+mshed_cli_same_file (const char *output,
+                     const char *spec)
+{
+  g_autofree char *path = NULL, *entry = NULL;
+  GStatBuf a, b;
+
+  mshed_split_spec (spec, &path, &entry);
+  if (g_stat (output, &a) != 0 || g_stat (path, &b) != 0)
+    return FALSE;
+  return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }

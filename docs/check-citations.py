@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Checks that every section the sources cite exists in docs/msh.md, docs/nres.md, docs/utf.md,
-docs/dfm.md or docs/diff.md.
+docs/dfm.md, docs/diff.md or docs/gltf.md.
 
 Usage: docs/check-citations.py [--list] [PATH...]   (default: model widgets app tests)
 
@@ -23,7 +23,7 @@ DEFAULT_PATHS = ["model", "widgets", "app", "tests"]
 EXTS = (".c", ".h", ".po", ".md", ".py", ".build", ".ui", ".in")
 
 SEC = r"§\s?(\d+(?:\.\d+)*)"
-CITE = re.compile(r"(?:docs/)?(msh|nres|utf|dfm|diff)\.md\s+" + SEC + r"((?:(?:,\s*|/|\s+and\s+)" + SEC + r")*)")
+CITE = re.compile(r"(?:docs/)?(msh|nres|utf|dfm|diff|gltf)\.md\s+" + SEC + r"((?:(?:,\s*|/|\s+and\s+)" + SEC + r")*)")
 MORE = re.compile(SEC)
 BARE = re.compile(r"(?<![\w.])" + SEC)
 OTHER = re.compile(r"(?:STYLE|PLATFORM)(?:\.md)?\s+" + SEC)
@@ -56,7 +56,7 @@ def main(argv):
     listing = "--list" in argv
     paths = [a for a in argv if a != "--list"] or DEFAULT_PATHS
     known = {"msh": sections("msh"), "nres": sections("nres"), "utf": sections("utf"),
-             "dfm": sections("dfm"), "diff": sections("diff")}
+             "dfm": sections("dfm"), "diff": sections("diff"), "gltf": sections("gltf")}
     bad = 0
     total = 0
     for path in files(paths):

@@ -957,8 +957,8 @@ clamp_params (const MshedGenParams *params,
 /* The derived data (slot bounds, the Res2 header, the face normals and links of mapped
  * slots) from the finished geometry and animation, through the same functions the editor
  * recomputes with (mshed-recompute.h), so the generator carries no second copy of them. */
-static void
-derive (MshedNres *nres)
+void
+mshed_generate_derive (MshedNres *nres)
 {
   g_autoptr(MshedModel) model = mshed_model_new (nres, MSHED_MODE_TOLERANT,
                                                  NULL, NULL);
@@ -970,11 +970,12 @@ derive (MshedNres *nres)
                                          mshed_nres_peek_entry (nres, (guint) r2), &size2),
                                        mshed_nres_entry_get_size (
                                          mshed_nres_peek_entry (nres, (guint) r2)));
-  g_autofree guint8 *res7 = g_memdup2 (mshed_nres_entry_get_data (
-                                         mshed_nres_peek_entry (nres, (guint) r7), &size7),
-                                       mshed_nres_entry_get_size (
-                                         mshed_nres_peek_entry (nres, (guint) r7)) + 1);
+  const guint8 *data7 = mshed_nres_entry_get_data (mshed_nres_peek_entry (nres, (guint) r7),
+                                                   &size7);
+  g_autofree guint8 *res7 = g_malloc0 (size7 + 1);  /* + 1: never a NULL for no descriptor */
 
+  if (size7 > 0)
+    memcpy (res7, data7, size7);
   for (guint s = 0; s < n_slots; s++)
     {
       MshedSlot slot;
@@ -1089,7 +1090,7 @@ mshed_generate_model (const MshedGenParams *params)
   if (ext)
     add_entry (nres, 20, n20, 0, 4, "Res20", b20);
 
-  derive (nres);
+  mshed_generate_derive (nres);
 
   g_free (gen.pos);
   g_free (gen.nodes);

@@ -68,6 +68,10 @@ void        mshed_gen_params_init_from_seed (MshedGenParams       *params,
 
 MshedNres  *mshed_generate_model            (const MshedGenParams *params);
 GBytes     *mshed_generate_model_bytes      (const MshedGenParams *params);
+/* Fills the derived data of a model built from its geometry (slot boxes and spheres, the
+ * Res2 header, the Res7 face normals and links of mapped slots) with the editor's recompute
+ * functions (mshed-recompute.h). Used by the generator and by glTF import of a new model. */
+void        mshed_generate_derive           (MshedNres            *nres);
 
 MshedNres  *mshed_generate_archive          (guint64               seed,
                                              guint                 n_models,

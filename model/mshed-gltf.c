@@ -218,6 +218,7 @@ add_attributes (Builder *b,
   g_autofree float *pos = g_new (float, 3 * (gsize) n);
   g_autofree float *nrm = g_new (float, 3 * (gsize) n);
   g_autofree float *uv = g_new (float, 2 * (gsize) n);
+  g_autofree float *ids = g_new0 (float, 2 * (gsize) n);
   gboolean normals = mshed_model_get_n_rows (b->model, MSHED_TABLE_NORMALS) == n_pos;
   gboolean uvs = mshed_model_get_n_rows (b->model, MSHED_TABLE_UVS) == n_pos;
   float min[3], max[3];
@@ -230,6 +231,7 @@ add_attributes (Builder *b,
 
       mshed_render_scene_read_vertices (b->scene, g_array_index (b->used, guint32, i), 1,
                                         pos + 3 * (gsize) i, v, uv + 2 * (gsize) i);
+      ids[2 * (gsize) i] = (float) g_array_index (b->used, guint32, i);
       len = sqrtf (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
       if (!(len > 0.0f))
         normals = FALSE;
@@ -251,6 +253,13 @@ add_attributes (Builder *b,
       a = add_accessor (b, uv, 8 * (gsize) n, GL_ARRAY_BUFFER, GL_FLOAT, n, "VEC2",
                         NULL, NULL, 0);
       g_string_append_printf (out, ",\"TEXCOORD_0\":%u", a);
+    }
+  /* Which Res3 row each vertex is (docs/gltf.md §3), exact while rows stay below 2^24 */
+  if (n_pos <= MSHED_GLTF_MAX_VERTEX_ID)
+    {
+      a = add_accessor (b, ids, 8 * (gsize) n, GL_ARRAY_BUFFER, GL_FLOAT, n, "VEC2",
+                        NULL, NULL, 0);
+      g_string_append_printf (out, ",\"TEXCOORD_1\":%u", a);
     }
 }
 
@@ -382,9 +391,9 @@ slot_mesh (Builder *b,
 /* glTF's rotation (x, y, z, w), unit length, from the runtime's (w, x, y, z) under fparkan's
  * convention v -> R(q) v + t (docs/msh.md §7.4), which is glTF's T * R; a zero or non-finite
  * quaternion is the identity. */
-static void
-gltf_rotation (const float wxyz[4],
-               float       out[4])
+void
+mshed_gltf_rotation (const float wxyz[4],
+                     float       out[4])
 {
   float len = sqrtf (wxyz[0] * wxyz[0] + wxyz[1] * wxyz[1] + wxyz[2] * wxyz[2] +
                      wxyz[3] * wxyz[3]);
@@ -452,7 +461,7 @@ append_node (Builder       *b,
   float rotation[4];
 
   mshed_anim_sample_node (b->model, i, t, &pose, NULL);
-  gltf_rotation (pose.q, rotation);
+  mshed_gltf_rotation (pose.q, rotation);
   sep (s);
   g_string_append (s, "{\"name\":");
   mshed_json_append_string (s, name);
@@ -499,22 +508,22 @@ append_node (Builder       *b,
 /* The keys of node @i's track in the canonical layout (docs/msh.md §7.7): Res8[start..end]
  * with end = hdr3 and start = the previous node's hdr3 + 1; FALSE unless the node has a
  * map and its track has two keys or more at finite, strictly increasing times >= 0. */
-static gboolean
-track_of (Builder *b,
-          guint    i,
-          guint   *start,
-          guint   *end)
+gboolean
+mshed_gltf_node_track (MshedModel *model,
+                       guint       i,
+                       guint      *start,
+                       guint      *end)
 {
-  guint n_keys = mshed_model_get_n_rows (b->model, MSHED_TABLE_KEYS);
+  guint n_keys = mshed_model_get_n_rows (model, MSHED_TABLE_KEYS);
   MshedNode node, prev;
   float last = -INFINITY;
 
-  if (!mshed_model_get_node (b->model, i, &node) || node.hdr2 == MSHED_NONE)
+  if (!mshed_model_get_node (model, i, &node) || node.hdr2 == MSHED_NONE)
     return FALSE;
   *start = 0;
   if (i > 0)
     {
-      if (!mshed_model_get_node (b->model, i - 1, &prev))
+      if (!mshed_model_get_node (model, i - 1, &prev))
         return FALSE;
       *start = (guint) prev.hdr3 + 1;
     }
@@ -526,7 +535,7 @@ track_of (Builder *b,
       MshedKey key;
       float seconds;
 
-      if (!mshed_model_get_key (b->model, k, &key))
+      if (!mshed_model_get_key (model, k, &key))
         return FALSE;
       seconds = key.time / MSHED_GLTF_FRAMES_PER_SECOND;
       if (!isfinite (seconds) || seconds < 0.0f || !(seconds > last))
@@ -561,7 +570,7 @@ add_track (Builder *b,
   g_autofree float *rot = NULL;
   guint input;
 
-  if (!track_of (b, i, &start, &end))
+  if (!mshed_gltf_node_track (b->model, i, &start, &end))
     {
       MshedNode node;
 
@@ -583,7 +592,7 @@ add_track (Builder *b,
       for (guint c = 0; c < 3; c++)
         pos[3 * k + c] = isfinite (key.pos[c]) ? key.pos[c] : 0.0f;
       mshed_quat_from_stored (key.q, wxyz);
-      gltf_rotation (wxyz, rot + 4 * (gsize) k);
+      mshed_gltf_rotation (wxyz, rot + 4 * (gsize) k);
     }
   input = add_accessor (b, times, 4 * (gsize) n, NO_TARGET, GL_FLOAT, n, "SCALAR",
                         times, times + n - 1, 1);
@@ -621,10 +630,10 @@ mshed_gltf_format_for_path (const char      *path,
 
 /* Effective parents by the preview's rules (docs/msh.md §7.5): an out-of-range parent or a
  * cycle makes a node a root. */
-static guint16 *
-effective_parents (Builder *b,
-                   guint    n_nodes)
+guint16 *
+mshed_gltf_effective_parents (MshedModel *model)
 {
+  guint n_nodes = mshed_model_get_n_rows (model, MSHED_TABLE_NODES);
   guint16 *parents = g_new (guint16, MAX (n_nodes, 1));
   g_autofree float *local = g_new0 (float, 16 * (gsize) MAX (n_nodes, 1));
   g_autofree float *world = g_new (float, 16 * (gsize) MAX (n_nodes, 1));
@@ -634,7 +643,7 @@ effective_parents (Builder *b,
     {
       MshedNode node;
 
-      parents[i] = mshed_model_get_node (b->model, i, &node) ? node.hdr1 : MSHED_NONE;
+      parents[i] = mshed_model_get_node (model, i, &node) ? node.hdr1 : MSHED_NONE;
       mshed_mat4_identity (local + 16 * (gsize) i);
     }
   mshed_anim_compose_hierarchy (local, parents, n_nodes, world, issues);
@@ -700,7 +709,7 @@ build_nodes (Builder *b,
 {
   guint n_nodes = mshed_model_get_n_rows (b->model, MSHED_TABLE_NODES);
   gboolean legacy = !mshed_model_has_node_records (b->model);
-  g_autofree guint16 *parents = effective_parents (b, n_nodes);
+  g_autofree guint16 *parents = mshed_gltf_effective_parents (b->model);
   g_autoptr(GArray) variants = collect_variants (b, legacy ? 0 : n_nodes);
   g_autoptr(GArray) children = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autofree guint *first_child = g_new (guint, MAX (n_nodes, 1));

@@ -19,6 +19,8 @@ G_BEGIN_DECLS
 #define MSHED_GLTF_EXTRAS_VERSION 1
 /* glTF times are seconds; MSH key times are frames. Blender's default scene rate. */
 #define MSHED_GLTF_FRAMES_PER_SECOND 24
+/* TEXCOORD_1.u of every exported vertex is its Res3 row, a float: exact below 2^24 rows. */
+#define MSHED_GLTF_MAX_VERTEX_ID (1u << 24)
 
 typedef enum {
   MSHED_GLTF_BINARY,   /* .glb */
@@ -55,5 +57,19 @@ gboolean mshed_gltf_format_for_path (const char          *path,
 /* A node's name in the export (also OBJ's): its Res10 name in UTF-8, or "node N" for none. */
 char    *mshed_gltf_node_name       (MshedModel          *model,
                                      guint                node);
+
+/* The keys of node @i's track in the canonical layout (docs/msh.md §7.7), Res8[start..end],
+ * as the export writes them; FALSE when the node has no map or its track does not qualify
+ * (docs/gltf.md §4). */
+gboolean mshed_gltf_node_track      (MshedModel          *model,
+                                     guint                node,
+                                     guint               *start,
+                                     guint               *end);
+/* Every node's parent as the export shows it (docs/gltf.md §2): hdr1, or MSHED_NONE for a
+ * parent out of range or in a cycle. Free with g_free(). */
+guint16 *mshed_gltf_effective_parents (MshedModel        *model);
+/* glTF's unit rotation (x, y, z, w) for the runtime's (w, x, y, z); zero is the identity. */
+void     mshed_gltf_rotation        (const float          wxyz[4],
+                                     float                xyzw[4]);
 
 G_END_DECLS

@@ -20,6 +20,8 @@
 
 #include "mshed-diagnostic.h"
 #include "mshed-generator.h"
+#include "mshed-document.h"
+#include "mshed-gltf-import.h"
 #include "mshed-gltf.h"
 #include "mshed-model.h"
 #include "mshed-nres.h"
@@ -254,6 +256,60 @@ median (GArray *times)
 {
   g_array_sort (times, compare_double);
   return g_array_index (times, double, times->len / 2);
+}
+
+/* glTF import (mshed-cli import without the file I/O) of the big model's own export: read the
+ * glTF, import it into a fresh document and serialise; unchanged (no edit), and with every
+ * vertex moved (one edit per Res3 row, then the recompute). Best of 3. */
+static void
+bench_import (MshedModel *model,
+              GBytes     *msh)
+{
+  printf ("glTF import (mshed_gltf_read + mshed_gltf_import_into + serialise, %d-triangle "
+          "model, best of 3):\n", big_triangles);
+  for (int moved = 0; moved <= 1; moved++)
+    for (int format = MSHED_GLTF_BINARY; format <= MSHED_GLTF_TEXT; format++)
+      {
+        MshedGltfOptions options;
+        g_autoptr(GBytes) gltf_bytes = NULL;
+        double best = G_MAXDOUBLE;
+        guint changed = 0;
+
+        mshed_gltf_options_init (&options);
+        options.format = format;
+        gltf_bytes = mshed_gltf_export (model, &options, NULL);
+        for (int run = 0; run < 3; run++)
+          {
+            g_autoptr(GError) error = NULL;
+            g_autoptr(MshedModel) copy = mshed_model_new_from_bytes (msh, MSHED_MODE_STRICT,
+                                                                     NULL, &error);
+            g_autoptr(MshedDocument) doc = mshed_document_new_for_model (copy,
+                                                                         MSHED_MODE_STRICT);
+            g_autoptr(MshedGltf) gltf = NULL;
+            g_autoptr(GBytes) out = NULL;
+            MshedGltfImportStats stats;
+            double t = now ();
+
+            gltf = mshed_gltf_read (gltf_bytes, NULL, &error);
+            if (gltf == NULL)
+              g_error ("%s", error->message);
+            for (guint m = 0; moved && m < gltf->n_meshes; m++)
+              for (guint p = 0; p < gltf->meshes[m].n_primitives; p++)
+                for (guint v = 0; v < gltf->meshes[m].primitives[p].n_vertices; v++)
+                  gltf->meshes[m].primitives[p].positions[3 * v] += 0.125f;
+            if (!mshed_gltf_import_into (doc, gltf, &stats, &error))
+              g_error ("%s", error->message);
+            out = mshed_document_serialize (doc);
+            t = now () - t;
+            best = MIN (best, t);
+            changed = stats.positions;
+            if (!moved && !g_bytes_equal (out, msh))
+              g_error ("the unchanged import is not byte-identical");
+          }
+        printf ("  %s, %s: %.1f ms (%u positions changed)\n",
+                format == MSHED_GLTF_BINARY ? ".glb" : ".gltf",
+                moved ? "every vertex moved" : "unchanged", best * 1e3, changed);
+      }
 }
 
 int
@@ -567,6 +623,7 @@ main (int    argc,
         printf ("  %s: %.1f ms, %.1f MB\n", format == MSHED_GLTF_BINARY ? ".glb" : ".gltf",
                 best * 1e3, size / 1e6);
       }
+    bench_import (model, bytes);
   }
 
   {

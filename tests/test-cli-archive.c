@@ -35,17 +35,6 @@ parse_archive (GBytes *bytes)
   return nres;
 }
 
-/* `validate` finds nothing at all in @name. */
-static void
-assert_validates_clean (const char *name)
-{
-  g_auto(Run) run = { 0 };
-
-  run_cli (&run, "validate", name, NULL);
-  g_assert_cmpint (run.status, ==, 0);
-  g_assert_nonnull (strstr (run.out, "0 errors, 0 warnings"));
-}
-
 /* Entry @i of @a and entry @j of @b agree in everything a record and a payload hold. */
 static void
 assert_same_entry (MshedNres *a,

@@ -312,3 +312,14 @@ expected_node_name (MshedModel *model,
   g_assert_no_error (error);
   return utf8;
 }
+
+/* `validate` finds nothing at all in @name. */
+void
+assert_validates_clean (const char *name)
+{
+  g_auto(Run) run = { 0 };
+
+  run_cli (&run, "validate", name, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "0 errors, 0 warnings"));
+}

@@ -35,6 +35,8 @@ void      run_cli_argv       (Run        *run,
 void      run_set_timeout    (guint       seconds);
 void      run_cli_ok         (const char *first,
                               ...) G_GNUC_NULL_TERMINATED;
+/* `validate` finds nothing at all in @name (no error, no warning). */
+void      assert_validates_clean (const char *name);
 void      run_cli_plant      (const char *spec,
                               const char *set);
 void      make_planted_game  (const char *dir);

@@ -1,0 +1,59 @@
+# blender-roundtrip.py: a glTF through Blender and back out, with an optional scripted edit.
+#
+# Copyright 2026 The mshed authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+#   blender --background --factory-startup --python tests/gltf/blender-roundtrip.py -- \
+#       IN OUT [--move OBJECT DX DY DZ] [--rename OBJECT NEW]
+#
+# Imports IN into an empty scene (bpy.ops.import_scene.gltf), applies the edits and exports
+# OUT (.glb or .gltf, the buffer embedded) with custom properties (export_extras=True), as a
+# user exporting with "Include: Custom Properties" does. --move adds (DX, DY, DZ), in the
+# mesh's own glTF axes, to every vertex of OBJECT's mesh; --rename renames an object.
+# Prints "MSHED-BLENDER-ROUNDTRIP OK" and exits 0, or exits 1 with the reason.
+import sys
+
+import bpy
+import numpy
+
+# Debian 12 pairs Blender 3.4.1 with NumPy 1.24; see blender-import.py.
+if "bool" not in numpy.__dict__:
+    numpy.bool = bool
+
+
+def main():
+    argv = sys.argv[sys.argv.index("--") + 1:]
+    source, target, edits = argv[0], argv[1], argv[2:]
+    bpy.ops.wm.read_factory_settings(use_empty=True)
+    if bpy.ops.import_scene.gltf(filepath=source) != {"FINISHED"}:
+        raise RuntimeError(f"{source}: import failed")
+    i = 0
+    while i < len(edits):
+        if edits[i] == "--move":
+            obj = bpy.data.objects[edits[i + 1]]
+            dx, dy, dz = (float(v) for v in edits[i + 2:i + 5])
+            # glTF (x, y, z) is Blender (x, -z, y) after the importer's +Y-up conversion
+            for v in obj.data.vertices:
+                v.co.x += dx
+                v.co.y -= dz
+                v.co.z += dy
+            obj.data.update()
+            i += 5
+        elif edits[i] == "--rename":
+            bpy.data.objects[edits[i + 1]].name = edits[i + 2]
+            i += 3
+        else:
+            raise RuntimeError(f"unknown edit {edits[i]}")
+    fmt = "GLB" if target.lower().endswith(".glb") else "GLTF_EMBEDDED"
+    result = bpy.ops.export_scene.gltf(filepath=target, export_format=fmt, export_extras=True)
+    if result != {"FINISHED"}:
+        raise RuntimeError(f"{target}: export failed")
+    print("MSHED-BLENDER-ROUNDTRIP OK", flush=True)
+
+
+try:
+    main()
+except Exception as e:
+    print(f"MSHED-BLENDER-ROUNDTRIP-ERROR {e}", flush=True)
+    sys.exit(1)
+sys.exit(0)

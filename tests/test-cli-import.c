@@ -1,0 +1,902 @@
+/* test-cli-import.c
+ *
+ * Copyright 2026 The mshed authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * mshed-cli import --into: an unchanged export of every generated shape comes back byte for
+ * byte (.glb, .gltf, a .gltf with a side .bin, and after a trip through Blender); edits made
+ * to the glTF (by hand here, by script in Blender) come back as exactly those edits plus the
+ * recompute of the slot boxes and spheres and the header; hostile or foreign glTF is refused
+ * with a message naming the glTF object, and nothing is written. The undo step is checked on
+ * the document API.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "mshed-document.h"
+#include "mshed-gltf-import.h"
+#include "mshed-model.h"
+#include "mshed-schema.h"
+#include "test-cli-util.h"
+#include "test-require.h"
+
+typedef struct {
+  const char *name;
+  const char *args;   /* mshed-cli generate options */
+} Shape;
+
+/* the shapes of test-cli-export, by their generator options */
+static const Shape shapes[] = {
+  { "small", "-s 11 -t 12 -n 1" },
+  { "animated", "-s 3 -t 1000 -a --cyrillic" },
+  { "legacy", "-s 5 -t 300 -n 4 --legacy" },
+  { "lods", "-s 7 -t 2000 -n 24 --res18" },
+  { "names", "-s 9 -t 600 -n 20 -a --cyrillic --empty-names" },
+  { "opaque", "-s 13 -t 500 --res17 --res18" },
+};
+
+static void
+generate (const Shape *shape)
+{
+  g_autofree char *out = g_strdup_printf ("%s.msh", shape->name);
+  g_auto(GStrv) opts = g_strsplit (shape->args, " ", -1);
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_auto(Run) run = { 0 };
+
+  g_ptr_array_add (argv, (char *) "generate");
+  g_ptr_array_add (argv, (char *) "-q");
+  for (guint i = 0; opts[i]; i++)
+    g_ptr_array_add (argv, opts[i]);
+  g_ptr_array_add (argv, (char *) "-o");
+  g_ptr_array_add (argv, out);
+  g_ptr_array_add (argv, NULL);
+  run_cli_argv (&run, (const char *const *) argv->pdata);
+  g_assert_cmpint (run.status, ==, 0);
+}
+
+static void
+assert_same_file (const char *a,
+                  const char *b)
+{
+  g_autoptr(GBytes) x = read_file (a);
+  g_autoptr(GBytes) y = read_file (b);
+
+  g_test_message ("%s == %s", a, b);
+  g_assert_true (g_bytes_equal (x, y));
+}
+
+static MshedModel *
+open_model (const char *name)
+{
+  g_autoptr(GBytes) bytes = read_file (name);
+  g_autoptr(GError) error = NULL;
+  MshedModel *model = mshed_model_new_from_bytes (bytes, MSHED_MODE_STRICT, NULL, &error);
+
+  g_assert_no_error (error);
+  return model;
+}
+
+/* The .gltf as JSON and its one buffer -------------------------------------------------- */
+
+typedef struct {
+  JsonNode   *json;
+  GByteArray *bin;
+} Gltf;
+
+static void
+gltf_clear (Gltf *g)
+{
+  g_clear_pointer (&g->json, json_node_unref);
+  g_clear_pointer (&g->bin, g_byte_array_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Gltf, gltf_clear)
+
+static JsonObject *
+root_of (Gltf *g)
+{
+  return json_node_get_object (g->json);
+}
+
+static JsonObject *
+element (Gltf       *g,
+         const char *array,
+         guint       i)
+{
+  return json_array_get_object_element (json_object_get_array_member (root_of (g), array), i);
+}
+
+static void
+gltf_load (Gltf       *g,
+           const char *name)
+{
+  g_autoptr(GBytes) bytes = read_file (name);
+  g_autofree char *text = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+  const char *uri;
+  guchar *data;
+  gsize len;
+
+  g->json = parse_json (text);
+  uri = json_object_get_string_member (element (g, "buffers", 0), "uri");
+  data = g_base64_decode (strchr (uri, ',') + 1, &len);
+  g->bin = g_byte_array_new_take (data, len);
+}
+
+static void
+gltf_save (Gltf       *g,
+           const char *name)
+{
+  g_autofree char *base64 = g_base64_encode (g->bin->data, g->bin->len);
+  g_autofree char *uri = g_strconcat ("data:application/octet-stream;base64,", base64, NULL);
+  g_autofree char *text = NULL;
+
+  if (g_str_has_prefix (json_object_get_string_member (element (g, "buffers", 0), "uri"),
+                        "data:"))
+    json_object_set_string_member (element (g, "buffers", 0), "uri", uri);
+  text = json_to_string (g->json, FALSE);
+  g_assert_true (write_text (name, text));
+}
+
+/* Float @k of element @i of accessor @a, in the buffer. */
+static float *
+accessor_float (Gltf  *g,
+                guint  a,
+                guint  i,
+                guint  k)
+{
+  JsonObject *acc = element (g, "accessors", a);
+  JsonObject *view = element (g, "bufferViews", json_object_get_int_member (acc, "bufferView"));
+  guint comps = g_str_equal (json_object_get_string_member (acc, "type"), "VEC3") ? 3 : 2;
+  gsize offset = json_object_get_int_member_with_default (view, "byteOffset", 0);
+
+  if (g_str_equal (json_object_get_string_member (acc, "type"), "VEC4"))
+    comps = 4;
+  if (g_str_equal (json_object_get_string_member (acc, "type"), "SCALAR"))
+    comps = 1;
+  return (float *) (g->bin->data + offset) + (gsize) i * comps + k;
+}
+
+static guint
+accessor_count (Gltf  *g,
+                guint  a)
+{
+  return json_object_get_int_member (element (g, "accessors", a), "count");
+}
+
+static guint
+attribute (Gltf       *g,
+           guint       mesh,
+           const char *name)
+{
+  JsonObject *prim = json_array_get_object_element (
+    json_object_get_array_member (element (g, "meshes", mesh), "primitives"), 0);
+
+  return json_object_get_int_member (json_object_get_object_member (prim, "attributes"), name);
+}
+
+/* The glTF node whose extras name MSH node @node (not an other-cell node). */
+static guint
+gltf_node (Gltf  *g,
+           guint  node)
+{
+  JsonArray *nodes = json_object_get_array_member (root_of (g), "nodes");
+
+  for (guint i = 0; i < json_array_get_length (nodes); i++)
+    {
+      JsonObject *x = json_object_get_object_member (
+        json_object_get_object_member (json_array_get_object_element (nodes, i), "extras"),
+        "mshed");
+
+      if (!json_object_has_member (x, "lod") && json_object_has_member (x, "node") &&
+          json_object_get_int_member (x, "node") == node)
+        return i;
+    }
+  g_assert_not_reached ();
+}
+
+/* Comparing models ------------------------------------------------------------------------ */
+
+/* The rows of @table whose bytes differ between @a and @b (same row counts). */
+static GArray *
+changed_rows (MshedModel   *a,
+              MshedModel   *b,
+              MshedTableId  table)
+{
+  GArray *rows = g_array_new (FALSE, FALSE, sizeof (guint));
+  guint n = mshed_model_get_n_rows (a, table);
+  guint stride = table == MSHED_TABLE_NODES ? mshed_model_get_node_stride (a)
+                                            : mshed_schema_get_table (table)->stride;
+
+  g_assert_cmpuint (mshed_model_get_n_rows (b, table), ==, n);
+  for (guint r = 0; r < n; r++)
+    if (memcmp (mshed_model_get_record (a, table, r), mshed_model_get_record (b, table, r),
+                stride) != 0)
+      g_array_append_val (rows, r);
+  return rows;
+}
+
+static void
+assert_unchanged (MshedModel   *a,
+                  MshedModel   *b,
+                  MshedTableId  table)
+{
+  g_autoptr(GArray) rows = changed_rows (a, b, table);
+
+  g_test_message ("table %d: %u rows changed", table, rows->len);
+  g_assert_cmpuint (rows->len, ==, 0);
+}
+
+/* Every name equal but node @renamed's, which is @name. */
+static void
+assert_names (MshedModel *a,
+              MshedModel *b,
+              guint       renamed,
+              const char *name)
+{
+  for (guint i = 0; i < mshed_model_get_n_rows (a, MSHED_TABLE_NODES); i++)
+    {
+      g_autofree char *before = expected_node_name (a, i);
+      g_autofree char *after = expected_node_name (b, i);
+
+      g_assert_cmpstr (after, ==, i == renamed ? name : before);
+    }
+}
+
+/* Rows moved by +@dx on x (exactly the float sum), all others and y, z untouched; the slot's
+ * box is the box of its vertices (docs/msh.md: the format determines it). */
+static void
+assert_moved (MshedModel *a,
+              MshedModel *b,
+              GArray     *moved,
+              float       dx,
+              guint       slot)
+{
+  g_autoptr(GArray) rows = changed_rows (a, b, MSHED_TABLE_POSITIONS);
+  g_autoptr(GArray) slots = changed_rows (a, b, MSHED_TABLE_SLOTS);
+  MshedSlot before, after;
+
+  g_assert_cmpuint (rows->len, ==, moved->len);
+  for (guint i = 0; i < moved->len; i++)
+    {
+      guint r = g_array_index (moved, guint, i);
+      float p[3], q[3];
+
+      g_assert_true (mshed_model_get_position (a, r, p));
+      g_assert_true (mshed_model_get_position (b, r, q));
+      g_assert_cmpfloat (q[0], ==, p[0] + dx);
+      g_assert_cmpfloat (q[1], ==, p[1]);
+      g_assert_cmpfloat (q[2], ==, p[2]);
+    }
+  g_assert_cmpuint (slots->len, ==, 1);
+  g_assert_cmpuint (g_array_index (slots, guint, 0), ==, slot);
+  g_assert_true (mshed_model_get_slot (a, slot, &before));
+  g_assert_true (mshed_model_get_slot (b, slot, &after));
+  g_assert_cmpfloat (after.aabb_min[0], ==, before.aabb_min[0] + dx);
+  g_assert_cmpfloat (after.aabb_max[0], ==, before.aabb_max[0] + dx);
+  g_assert_cmpfloat (after.aabb_min[1], ==, before.aabb_min[1]);
+  g_assert_cmpfloat (after.aabb_max[2], ==, before.aabb_max[2]);
+}
+
+/* The Res3 rows of glTF mesh @mesh (its TEXCOORD_1), sorted and unique. */
+static GArray *
+mesh_rows (Gltf  *g,
+           guint  mesh)
+{
+  guint ids = attribute (g, mesh, "TEXCOORD_1");
+  GArray *rows = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  for (guint i = 0; i < accessor_count (g, ids); i++)
+    {
+      guint r = (guint) *accessor_float (g, ids, i, 0);
+
+      g_array_append_val (rows, r);
+    }
+  return rows;
+}
+
+/* Unchanged exports ------------------------------------------------------------------------ */
+
+static void
+test_import_unchanged (void)
+{
+  for (guint s = 0; s < G_N_ELEMENTS (shapes); s++)
+    {
+      const char *formats[] = { "glb", "gltf" };
+
+      generate (&shapes[s]);
+      for (guint f = 0; f < G_N_ELEMENTS (formats); f++)
+        {
+          g_autofree char *msh = g_strdup_printf ("%s.msh", shapes[s].name);
+          g_autofree char *gltf = g_strdup_printf ("%s.%s", shapes[s].name, formats[f]);
+          g_autofree char *back = g_strdup_printf ("%s-back-%s.msh", shapes[s].name,
+                                                   formats[f]);
+          g_auto(Run) run = { 0 };
+
+          run_cli_ok ("export", "-q", msh, "-o", gltf, NULL);
+          run_cli (&run, "import", gltf, "--into", msh, "-o", back, NULL);
+          g_assert_cmpint (run.status, ==, 0);
+          g_assert_nonnull (strstr (run.out, "unchanged"));
+          assert_same_file (msh, back);
+        }
+    }
+}
+
+/* A .gltf whose buffer is a side file beside it. */
+static void
+test_import_side_bin (void)
+{
+  g_auto(Gltf) g = { 0 };
+  g_autoptr(GBytes) bin = NULL;
+
+  generate (&shapes[1]);
+  run_cli_ok ("export", "-q", "animated.msh", "-o", "side.gltf", NULL);
+  gltf_load (&g, "side.gltf");
+  bin = g_bytes_new (g.bin->data, g.bin->len);
+  write_file ("side data.bin", bin);
+  json_object_set_string_member (element (&g, "buffers", 0), "uri", "side%20data.bin");
+  {
+    g_autofree char *text = json_to_string (g.json, FALSE);
+
+    g_assert_true (write_text ("side.gltf", text));
+  }
+  run_cli_ok ("import", "-q", "side.gltf", "--into", "animated.msh", "-o", "side.msh", NULL);
+  assert_same_file ("animated.msh", "side.msh");
+}
+
+/* Edits made to the glTF -------------------------------------------------------------------- */
+
+/* names: node 5 ("hatch") renamed, moved under node 0, and node 2's mesh moved by +0.25 on
+ * x: exactly those records change, plus the slot box and sphere of node 2's slot. */
+static void
+test_import_edits (void)
+{
+  g_auto(Gltf) g = { 0 };
+  g_autoptr(MshedModel) a = NULL;
+  g_autoptr(MshedModel) b = NULL;
+  g_autoptr(GArray) moved = NULL;
+  g_autoptr(GArray) nodes = NULL;
+  JsonObject *n2, *n0, *n5;
+  guint mesh, pos;
+  MshedNode rec;
+  JsonArray *roots;
+
+  generate (&shapes[4]);
+  run_cli_ok ("export", "-q", "names.msh", "-o", "names.gltf", NULL);
+  a = open_model ("names.msh");
+  gltf_load (&g, "names.gltf");
+  n2 = element (&g, "nodes", gltf_node (&g, 2));
+  n0 = element (&g, "nodes", gltf_node (&g, 0));
+  n5 = element (&g, "nodes", gltf_node (&g, 5));
+  g_assert_cmpstr (json_object_get_string_member (n5, "name"), ==, "hatch");
+  json_object_set_string_member (n5, "name", "люк");
+  /* node 5 is a root: out of the scene's roots, into node 0's children */
+  g_assert_true (mshed_model_get_node (a, 5, &rec));
+  g_assert_cmpuint (rec.hdr1, ==, 0xFFFF);
+  roots = json_object_get_array_member (element (&g, "scenes", 0), "nodes");
+  for (guint i = 0; i < json_array_get_length (roots); i++)
+    if (json_array_get_int_element (roots, i) == gltf_node (&g, 5))
+      json_array_remove_element (roots, i);
+  if (!json_object_has_member (n0, "children"))
+    json_object_set_array_member (n0, "children", json_array_new ());
+  json_array_add_int_element (json_object_get_array_member (n0, "children"), gltf_node (&g, 5));
+  mesh = json_object_get_int_member (n2, "mesh");
+  pos = attribute (&g, mesh, "POSITION");
+  for (guint i = 0; i < accessor_count (&g, pos); i++)
+    *accessor_float (&g, pos, i, 0) += 0.25f;
+  moved = mesh_rows (&g, mesh);
+  gltf_save (&g, "names-edit.gltf");
+
+  run_cli_ok ("import", "-q", "names-edit.gltf", "--into", "names.msh", "-o", "names-edit.msh",
+              NULL);
+  b = open_model ("names-edit.msh");
+  assert_names (a, b, 5, "люк");
+  nodes = changed_rows (a, b, MSHED_TABLE_NODES);
+  g_assert_cmpuint (nodes->len, ==, 1);
+  g_assert_true (mshed_model_get_node (b, 5, &rec));
+  g_assert_cmpuint (rec.hdr1, ==, 0);
+  g_assert_true (mshed_model_get_node (a, 2, &rec));
+  assert_moved (a, b, moved, 0.25f, rec.slot[0]);
+  assert_unchanged (a, b, MSHED_TABLE_NORMALS);
+  assert_unchanged (a, b, MSHED_TABLE_UVS);
+  assert_unchanged (a, b, MSHED_TABLE_INDICES);
+  assert_unchanged (a, b, MSHED_TABLE_BATCHES);
+  assert_unchanged (a, b, MSHED_TABLE_KEYS);
+  assert_unchanged (a, b, MSHED_TABLE_TRIS);  /* a translation keeps every face normal */
+  assert_unchanged (a, b, MSHED_TABLE_MAP);
+  assert_validates_clean ("names-edit.msh");
+}
+
+/* animated: the translation of the first key of an exported track raised by 1 on y: that
+ * Res8 row changes, nothing else of the keys or the frame map. */
+static void
+test_import_animation (void)
+{
+  g_auto(Gltf) g = { 0 };
+  g_autoptr(MshedModel) a = NULL;
+  g_autoptr(MshedModel) b = NULL;
+  g_autoptr(GArray) keys = NULL;
+  JsonObject *anim, *channel, *sampler;
+  guint node, output, first_key = 0;
+  MshedKey before, after;
+
+  generate (&shapes[1]);
+  run_cli_ok ("export", "-q", "animated.msh", "-o", "animated.gltf", NULL);
+  a = open_model ("animated.msh");
+  gltf_load (&g, "animated.gltf");
+  anim = element (&g, "animations", 0);
+  channel = json_array_get_object_element (json_object_get_array_member (anim, "channels"), 0);
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (channel,
+                                                                                 "target"),
+                                                  "path"), ==, "translation");
+  node = json_object_get_int_member (json_object_get_object_member (channel, "target"), "node");
+  sampler = json_array_get_object_element (json_object_get_array_member (anim, "samplers"),
+                                           json_object_get_int_member (channel, "sampler"));
+  output = json_object_get_int_member (sampler, "output");
+  *accessor_float (&g, output, 0, 1) += 1.0f;
+  gltf_save (&g, "animated-edit.gltf");
+  /* the track's first key: the previous node's fallback key + 1 (docs/msh.md §7.7) */
+  if (node > 0)
+    {
+      MshedNode prev;
+
+      g_assert_true (mshed_model_get_node (a, node - 1, &prev));
+      first_key = prev.hdr3 + 1u;
+    }
+
+  run_cli_ok ("import", "-q", "animated-edit.gltf", "--into", "animated.msh", "-o",
+              "animated-edit.msh", NULL);
+  b = open_model ("animated-edit.msh");
+  keys = changed_rows (a, b, MSHED_TABLE_KEYS);
+  g_assert_cmpuint (keys->len, ==, 1);
+  g_assert_cmpuint (g_array_index (keys, guint, 0), ==, first_key);
+  g_assert_true (mshed_model_get_key (a, first_key, &before));
+  g_assert_true (mshed_model_get_key (b, first_key, &after));
+  g_assert_cmpfloat (after.pos[1], ==, before.pos[1] + 1.0f);
+  g_assert_cmpfloat (after.pos[0], ==, before.pos[0]);
+  g_assert_cmpfloat (after.time, ==, before.time);
+  assert_unchanged (a, b, MSHED_TABLE_MAP);
+  assert_unchanged (a, b, MSHED_TABLE_POSITIONS);
+  assert_unchanged (a, b, MSHED_TABLE_NODES);
+  assert_validates_clean ("animated-edit.msh");
+}
+
+/* The import is one undo step of the document; undo gives the original bytes back. */
+static void
+test_import_undo (void)
+{
+  g_autoptr(MshedModel) model = open_model ("names.msh");
+  g_autoptr(MshedDocument) doc = mshed_document_new_for_model (model, MSHED_MODE_STRICT);
+  g_autofree char *path = path_in_tmp ("names-edit.gltf");
+  g_autoptr(MshedGltf) gltf = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) original = read_file ("names.msh");
+  g_autoptr(GBytes) edited = read_file ("names-edit.msh");
+  g_autoptr(GBytes) after = NULL;
+  g_autoptr(GBytes) undone = NULL;
+  g_autoptr(GBytes) redone = NULL;
+  MshedGltfImportStats stats;
+
+  gltf = mshed_gltf_read_file (path, &error);
+  g_assert_no_error (error);
+  g_assert_false (mshed_document_can_undo (doc));
+  g_assert_true (mshed_gltf_import_into (doc, gltf, &stats, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (stats.renamed, ==, 1);
+  g_assert_cmpuint (stats.reparented, ==, 1);
+  g_assert_cmpuint (stats.still_stale, ==, 0);
+  after = mshed_document_serialize (doc);
+  g_assert_true (g_bytes_equal (after, edited));
+  g_assert_cmpstr (mshed_document_get_undo_label (doc), ==, "Import glTF");
+  g_assert_true (mshed_document_undo (doc));
+  g_assert_false (mshed_document_can_undo (doc));
+  undone = mshed_document_serialize (doc);
+  g_assert_true (g_bytes_equal (undone, original));
+  g_assert_true (mshed_document_redo (doc));
+  redone = mshed_document_serialize (doc);
+  g_assert_true (g_bytes_equal (redone, edited));
+}
+
+/* Refusals ------------------------------------------------------------------------------------ */
+
+typedef void (*Spoil) (Gltf *g);
+
+static void
+spoil_accessor (Gltf *g)
+{
+  json_object_set_int_member (element (g, "accessors", 0), "count", 1000000);
+}
+
+static void
+spoil_skin (Gltf *g)
+{
+  json_object_set_int_member (element (g, "nodes", 0), "skin", 0);
+}
+
+static void
+spoil_joints (Gltf *g)
+{
+  JsonObject *prim = json_array_get_object_element (
+    json_object_get_array_member (element (g, "meshes", 0), "primitives"), 0);
+
+  json_object_set_int_member (json_object_get_object_member (prim, "attributes"), "JOINTS_0",
+                              0);
+}
+
+static void
+spoil_mode (Gltf *g)
+{
+  JsonObject *prim = json_array_get_object_element (
+    json_object_get_array_member (element (g, "meshes", 0), "primitives"), 0);
+
+  json_object_set_int_member (prim, "mode", 1);
+}
+
+static void
+spoil_extras (Gltf *g)
+{
+  json_object_remove_member (element (g, "scenes", 0), "extras");
+}
+
+static void
+spoil_triangle (Gltf *g)
+{
+  JsonObject *prim = json_array_get_object_element (
+    json_object_get_array_member (element (g, "meshes", 0), "primitives"), 0);
+  JsonObject *acc = element (g, "accessors", json_object_get_int_member (prim, "indices"));
+
+  json_object_set_int_member (acc, "count", json_object_get_int_member (acc, "count") - 3);
+}
+
+static void
+spoil_added_node (Gltf *g)
+{
+  JsonObject *node = json_object_new ();
+
+  json_object_set_string_member (node, "name", "extra");
+  json_object_set_int_member (node, "mesh", 0);
+  json_array_add_object_element (json_object_get_array_member (root_of (g), "nodes"), node);
+}
+
+static void
+spoil_foreign (Gltf *g)
+{
+  json_object_set_int_member (json_object_get_object_member (
+    json_object_get_object_member (element (g, "nodes", 0), "extras"), "mshed"), "node", 999);
+}
+
+static void
+spoil_uri (Gltf *g)
+{
+  json_object_set_string_member (element (g, "buffers", 0), "uri", "../secret.bin");
+}
+
+static void
+spoil_cycle (Gltf *g)
+{
+  JsonArray *children = json_array_new ();
+
+  json_array_add_int_element (children, 0);
+  json_object_set_array_member (element (g, "nodes", 0), "children", children);
+}
+
+static void
+test_import_refused (void)
+{
+  static const struct {
+    const char *name;
+    Spoil       spoil;
+    const char *message;
+  } cases[] = {
+    { "accessor", spoil_accessor,
+      "meshes[0].primitives[0].POSITION: accessor 0 reads past buffer view 0" },
+    { "skin", spoil_skin, "nodes[0]: a skinned node" },
+    { "joints", spoil_joints, "meshes[0].primitives[0]: a skinned primitive (JOINTS_0)" },
+    { "mode", spoil_mode, "meshes[0].primitives[0]: mode 1;" },
+    { "extras", spoil_extras, "scenes[0] has no “mshed” extras" },
+    { "triangle", spoil_triangle, "meshes[0] (“slot 0”): 11 triangles where the model has 12" },
+    { "added", spoil_added_node, "(“extra”): a node added in the glTF" },
+    { "foreign", spoil_foreign, "its extras name an MSH node the model does not have" },
+    { "uri", spoil_uri, "buffers[0]: the URI “../secret.bin” is not a file name beside" },
+    { "cycle", spoil_cycle, "nodes[0].children[0]: no such node" },
+  };
+  g_autoptr(GBytes) truncated = g_bytes_new_static ("glTF\2\0\0\0\24\0\0\0", 12);
+
+  generate (&shapes[0]);
+  run_cli_ok ("export", "-q", "small.msh", "-o", "small.gltf", NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(Gltf) g = { 0 };
+      g_autofree char *in = g_strdup_printf ("bad-%s.gltf", cases[i].name);
+      g_autofree char *out = g_strdup_printf ("bad-%s.msh", cases[i].name);
+      g_auto(Run) run = { 0 };
+
+      gltf_load (&g, "small.gltf");
+      cases[i].spoil (&g);
+      gltf_save (&g, in);
+      run_cli (&run, "import", in, "--into", "small.msh", "-o", out, NULL);
+      g_assert_cmpint (run.status, !=, 0);
+      g_assert_nonnull (strstr (run.err, in));
+      g_assert_nonnull (strstr (run.err, cases[i].message));
+      g_assert_false (tmp_file_exists (out));
+    }
+  write_file ("short.glb", truncated);
+  {
+    g_auto(Run) run = { 0 };
+
+    run_cli (&run, "import", "short.glb", "--into", "small.msh", "-o", "short.msh", NULL);
+    g_assert_cmpint (run.status, !=, 0);
+    g_assert_nonnull (strstr (run.err, "short.glb: the binary glTF is shorter than its "
+                                       "20-byte header"));
+    g_assert_false (tmp_file_exists ("short.msh"));
+  }
+}
+
+static void
+test_import_usage (void)
+{
+  g_autoptr(GBytes) before = NULL;
+  g_autoptr(GBytes) after = NULL;
+  g_auto(Run) run = { 0 };
+
+  generate (&shapes[0]);
+  run_cli_ok ("export", "-q", "small.msh", "-o", "small.glb", NULL);
+  before = read_file ("small.msh");
+  run_cli (&run, "import", "small.glb", "--into", "small.msh", "-o", "small.msh", NULL);
+  g_assert_cmpint (run.status, ==, 2);
+  g_assert_nonnull (strstr (run.err, "the output small.msh is an input; add --force"));
+  run_cli (&run, "import", "small.glb", "--into", "small.msh", NULL);
+  g_assert_cmpint (run.status, ==, 2);
+  g_assert_nonnull (strstr (run.err, "import needs one glTF file and -o OUT"));
+  run_cli_ok ("import", "-q", "small.glb", "--into", "small.msh", "-o", "small.msh", "--force",
+              NULL);
+  after = read_file ("small.msh");
+  g_assert_true (g_bytes_equal (before, after));
+  /* po/ru.po */
+  {
+    g_autofree char *saved = g_strdup (g_getenv ("LC_ALL"));
+
+    g_setenv ("LC_ALL", "ru_RU.UTF-8", TRUE);
+    run_cli (&run, "import", "small.glb", "--into", "small.msh", NULL);
+    g_setenv ("LC_ALL", saved ? saved : "C.UTF-8", TRUE);
+    g_assert_cmpint (run.status, ==, 2);
+    g_assert_nonnull (strstr (run.err, "для import нужны один файл glTF и -o OUT"));
+  }
+}
+
+/* Import as a new model ---------------------------------------------------------------------- */
+
+/* A glTF without extras: a square (two triangles) on a child node, a parent without a mesh;
+ * positions, indices, names and parents as given. @vertices > 4 adds that many more zero
+ * positions (no buffer view) as a second primitive without indices; @orphan adds a mesh no
+ * node uses. */
+static void
+write_plain_gltf (const char *name,
+                  guint       vertices,
+                  gboolean    orphan)
+{
+  static const float pos[12] = { 0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0.5f };
+  static const guint16 idx[6] = { 0, 1, 2, 2, 1, 3 };
+  guint8 bin[60];
+  g_autofree char *base64 = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *extra = NULL;
+
+  memcpy (bin, pos, 48);
+  memcpy (bin + 48, idx, 12);
+  base64 = g_base64_encode (bin, sizeof bin);
+  extra = vertices > 4
+    ? g_strdup_printf (",{\"attributes\":{\"POSITION\":2}}")
+    : g_strdup ("");
+  text = g_strdup_printf (
+    "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0]}],"
+    "\"nodes\":[{\"name\":\"башня\",\"children\":[1]},"
+    "{\"name\":\"gun\",\"mesh\":0,\"translation\":[1,2,3]}],"
+    "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0},\"indices\":1}%s]}%s],"
+    "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":4,"
+    "\"type\":\"VEC3\"},{\"bufferView\":1,\"componentType\":5123,\"count\":6,"
+    "\"type\":\"SCALAR\"},{\"componentType\":5126,\"count\":%u,\"type\":\"VEC3\"}],"
+    "\"bufferViews\":[{\"buffer\":0,\"byteLength\":48},{\"buffer\":0,\"byteOffset\":48,"
+    "\"byteLength\":12}],\"buffers\":[{\"byteLength\":60,"
+    "\"uri\":\"data:application/octet-stream;base64,%s\"}]}",
+    extra,
+    orphan ? ",{\"name\":\"lost\",\"primitives\":[{\"attributes\":{\"POSITION\":0},"
+             "\"indices\":1}]}" : "",
+    MAX (vertices, 3), base64);
+  g_assert_true (write_text (name, text));
+}
+
+static void
+test_import_new (void)
+{
+  g_autoptr(MshedModel) model = NULL;
+  MshedNode node;
+  MshedSlot slot;
+  MshedBatch batch;
+  float p[3];
+  MshedKey key;
+  g_auto(Run) run = { 0 };
+
+  write_plain_gltf ("plain.gltf", 0, FALSE);
+  run_cli_ok ("import", "-q", "plain.gltf", "-o", "plain.msh", NULL);
+  assert_validates_clean ("plain.msh");
+  model = open_model ("plain.msh");
+  g_assert_cmpuint (mshed_model_get_n_rows (model, MSHED_TABLE_NODES), ==, 2);
+  {
+    g_autofree char *n0 = expected_node_name (model, 0);
+    g_autofree char *n1 = expected_node_name (model, 1);
+
+    g_assert_cmpstr (n0, ==, "башня");
+    g_assert_cmpstr (n1, ==, "gun");
+  }
+  g_assert_true (mshed_model_get_node (model, 0, &node));
+  g_assert_cmpuint (node.hdr1, ==, 0xFFFF);
+  g_assert_cmpuint (node.slot[0], ==, 0xFFFF);
+  g_assert_true (mshed_model_get_node (model, 1, &node));
+  g_assert_cmpuint (node.hdr1, ==, 0);
+  g_assert_cmpuint (node.slot[0], ==, 0);
+  g_assert_cmpuint (node.hdr2, ==, 0xFFFF);
+  g_assert_true (mshed_model_get_key (model, node.hdr3, &key));
+  g_assert_cmpfloat (key.pos[0], ==, 1);
+  g_assert_cmpfloat (key.pos[2], ==, 3);
+  g_assert_true (mshed_model_get_slot (model, 0, &slot));
+  g_assert_cmpuint (slot.batch_count, ==, 1);
+  g_assert_cmpuint (slot.tri_count, ==, 2);
+  g_assert_cmpfloat (slot.aabb_max[2], ==, 0.5f);  /* derived: the box of the vertices */
+  g_assert_true (mshed_model_get_batch (model, 0, &batch));
+  g_assert_cmpuint (batch.index_count, ==, 6);
+  g_assert_true (mshed_model_get_position (model, 3, p));
+  g_assert_cmpfloat (p[0], ==, 1);
+  g_assert_cmpfloat (p[2], ==, 0.5f);
+  for (guint i = 0; i < 6; i++)
+    {
+      guint16 idx;
+      static const guint16 want[6] = { 0, 1, 2, 2, 1, 3 };
+
+      g_assert_true (mshed_model_get_index (model, i, &idx));
+      g_assert_cmpuint (idx, ==, want[i]);
+    }
+
+  /* every generated shape's export becomes a valid model with the glTF's nodes */
+  for (guint s = 0; s < G_N_ELEMENTS (shapes); s++)
+    {
+      g_autofree char *msh = g_strdup_printf ("%s.msh", shapes[s].name);
+      g_autofree char *glb = g_strdup_printf ("%s.glb", shapes[s].name);
+      g_autofree char *out = g_strdup_printf ("%s-new.msh", shapes[s].name);
+
+      generate (&shapes[s]);
+      run_cli_ok ("export", "-q", msh, "-o", glb, NULL);
+      run_cli_ok ("import", "-q", glb, "-o", out, NULL);
+      assert_validates_clean (out);
+    }
+
+  /* what MSH cannot hold */
+  write_plain_gltf ("big.gltf", 65538, FALSE);
+  run_cli (&run, "import", "big.gltf", "-o", "big.msh", NULL);
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_nonnull (strstr (run.err, "big.gltf: meshes[0].primitives[1]: 65538 vertices; an MSH "
+                                     "batch addresses at most 65,535"));
+  g_assert_false (tmp_file_exists ("big.msh"));
+  write_plain_gltf ("orphan.gltf", 0, TRUE);
+  run_cli (&run, "import", "orphan.gltf", "-o", "orphan.msh", NULL);
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_nonnull (strstr (run.err, "orphan.gltf: meshes[1] (“lost”): a mesh without a node"));
+  g_assert_false (tmp_file_exists ("orphan.msh"));
+}
+
+/* Through Blender ------------------------------------------------------------------------------ */
+
+/* blender-roundtrip.py IN OUT [edits]; FALSE when Blender is not installed. */
+static gboolean
+blender_roundtrip (const char  *in,
+                   const char  *out,
+                   const char **edits)
+{
+  g_autofree char *script = g_test_build_filename (G_TEST_DIST, "gltf", "blender-roundtrip.py",
+                                                   NULL);
+  g_autofree char *in_path = path_in_tmp (in);
+  g_autofree char *out_path = path_in_tmp (out);
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *output = NULL;
+  int wait_status = 0;
+  const char *head[] = { "blender", "--background", "--factory-startup", "--python-exit-code",
+                         "1", "--python", script, "--" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (head); i++)
+    g_ptr_array_add (argv, (char *) head[i]);
+  g_ptr_array_add (argv, in_path);
+  g_ptr_array_add (argv, out_path);
+  for (guint i = 0; edits && edits[i]; i++)
+    g_ptr_array_add (argv, (char *) edits[i]);
+  g_ptr_array_add (argv, NULL);
+  if (!g_spawn_sync (NULL, (char **) argv->pdata, NULL,
+                     G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &output,
+                     NULL, &wait_status, &error))
+    {
+      g_test_message ("blender: %s", error->message);
+      return FALSE;
+    }
+  g_test_message ("%s", output);
+  g_assert_true (g_spawn_check_wait_status (wait_status, NULL));
+  g_assert_nonnull (strstr (output, "MSHED-BLENDER-ROUNDTRIP OK"));
+  return TRUE;
+}
+
+static void
+test_import_blender (void)
+{
+  const char *edits[] = { "--move", "Ствол", "0.5", "0", "0", "--rename", "hatch", "люк",
+                          NULL };
+  g_auto(Gltf) g = { 0 };
+  g_autoptr(MshedModel) a = NULL;
+  g_autoptr(MshedModel) b = NULL;
+  g_autoptr(GArray) moved = NULL;
+  MshedNode rec;
+
+  for (guint s = 0; s < G_N_ELEMENTS (shapes); s++)
+    {
+      g_autofree char *msh = g_strdup_printf ("%s.msh", shapes[s].name);
+      g_autofree char *glb = g_strdup_printf ("%s.glb", shapes[s].name);
+      g_autofree char *blend = g_strdup_printf ("%s-blender.glb", shapes[s].name);
+      g_autofree char *back = g_strdup_printf ("%s-blender.msh", shapes[s].name);
+
+      generate (&shapes[s]);
+      run_cli_ok ("export", "-q", msh, "-o", glb, NULL);
+      if (!blender_roundtrip (glb, blend, NULL))
+        {
+          mshed_test_skip ("Blender is not installed (./mshed-dev deps installs it)");
+          return;
+        }
+      run_cli_ok ("import", "-q", blend, "--into", msh, "-o", back, NULL);
+      assert_same_file (msh, back);
+    }
+
+  /* move the vertices of node 2 ("Ствол") by 0.5 on x and rename node 5 ("hatch") */
+  run_cli_ok ("export", "-q", "names.msh", "-o", "names-b.gltf", NULL);
+  g_assert_true (blender_roundtrip ("names-b.gltf", "names-b-edit.gltf", edits));
+  run_cli_ok ("import", "-q", "names-b-edit.gltf", "--into", "names.msh", "-o",
+              "names-b-edit.msh", NULL);
+  gltf_load (&g, "names-b.gltf");
+  moved = mesh_rows (&g, json_object_get_int_member (element (&g, "nodes", gltf_node (&g, 2)),
+                                                     "mesh"));
+  a = open_model ("names.msh");
+  b = open_model ("names-b-edit.msh");
+  assert_names (a, b, 5, "люк");
+  g_assert_true (mshed_model_get_node (a, 2, &rec));
+  assert_moved (a, b, moved, 0.5f, rec.slot[0]);
+  assert_unchanged (a, b, MSHED_TABLE_NODES);
+  assert_unchanged (a, b, MSHED_TABLE_NORMALS);
+  assert_unchanged (a, b, MSHED_TABLE_UVS);
+  assert_unchanged (a, b, MSHED_TABLE_INDICES);
+  assert_unchanged (a, b, MSHED_TABLE_KEYS);
+  assert_unchanged (a, b, MSHED_TABLE_TRIS);
+  assert_validates_clean ("names-b-edit.msh");
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  if (!cli_test_init ())
+    return 1;
+  run_set_timeout (120);
+  g_test_add_func ("/import/usage", test_import_usage);
+  g_test_add_func ("/import/unchanged", test_import_unchanged);
+  g_test_add_func ("/import/side-bin", test_import_side_bin);
+  /* /import/undo reads what /import/edits wrote: keep this order */
+  g_test_add_func ("/import/edits", test_import_edits);
+  g_test_add_func ("/import/undo", test_import_undo);
+  g_test_add_func ("/import/animation", test_import_animation);
+  g_test_add_func ("/import/refused", test_import_refused);
+  g_test_add_func ("/import/new", test_import_new);
+  g_test_add_func ("/import/blender", test_import_blender);
+  status = g_test_run ();
+  cli_test_finish (status);
+  return status;
+}

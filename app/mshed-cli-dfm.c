@@ -18,34 +18,6 @@
 #include "mshed-cli-private.h"
 #include "mshed-dfm.h"
 
-/**
- * mshed_cli_validate_utf:
- * @dfm: (out): whether the file was checked as a deformable model
- *
- * The container rules of docs/utf.md §9 in @mode, then, for a deformable model, the rules of
- * docs/dfm.md §14, every finding added to @diags.
- *
- * Returns: FALSE with @error when the container could not be read at all
- */
-gboolean
-mshed_cli_validate_utf (GBytes            *bytes,
-                        const char        *path,
-                        MshedMode          mode,
-                        MshedDiagnostics  *diags,
-                        gboolean          *dfm,
-                        GError           **error)
-{
-  g_autoptr(MshedUtf) utf = mshed_utf_parse_readonly (bytes, mode, diags, error);
-  g_autoptr(MshedDfm) view = NULL;
-
-  *dfm = mshed_dfm_file_is_dfm (path, utf);
-  if (utf == NULL)
-    return FALSE;
-  if (*dfm)
-    view = mshed_dfm_new (utf, mode, diags, NULL);  /* strict: NULL after errors, all listed */
-  return TRUE;
-}
-
 /* info ----------------------------------------------------------------------------------- */
 
 static void

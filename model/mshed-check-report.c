@@ -171,7 +171,7 @@ collect_rows (GPtrArray *results)
   return rows;
 }
 
-/* "table[record].field", the UTF node path, or "" */
+/* "table[record].field" (NRes) or "node path[record].field" (UTF), or "" */
 static char *
 row_location (const Row *row)
 {
@@ -181,9 +181,7 @@ row_location (const Row *row)
 
   if (d == NULL)
     return g_strdup ("");
-  if (d->path)
-    return g_strdup (d->path);
-  table = mshed_diagnostic_table_name (d);
+  table = d->path ? d->path : mshed_diagnostic_table_name (d);
   s = g_string_new (table ? table : "");
   if (table && d->record >= 0)
     g_string_append_printf (s, "[%" G_GINT64_FORMAT "]", d->record);
@@ -280,7 +278,8 @@ static const char html_style[] =
   "table{border-collapse:collapse;width:100%}\n"
   "th,td{text-align:left;padding:.25em .6em;border-top:1px solid var(--line);"
   "vertical-align:top}\n"
-  "th{font-weight:600}td.off,td.loc{font-family:monospace;white-space:nowrap}\n"
+  "th{font-weight:600}td.off,td.loc{font-family:monospace}td.off,td.chk{white-space:nowrap}"
+  "td.loc{overflow-wrap:anywhere}\n"
   ".sev{font-weight:600}.error{color:var(--err)}.warning{color:var(--warn)}"
   ".info{color:var(--info)}\n"
   "body.js .group{display:none}body.js .group.shown{display:block}\n"
@@ -357,7 +356,7 @@ html_row (GString   *out,
   g_string_append_printf (out, "<td class=\"sev %s\">", sev);
   html_text (out, severity_label (row->severity));
   g_string_append (out, "</td>");
-  html_cell (out, NULL, with_file ? row->file->path : row->check);
+  html_cell (out, with_file ? NULL : "chk", with_file ? row->file->path : row->check);
   html_cell (out, NULL, d ? d->entry : NULL);
   html_cell (out, "loc", location);
   html_cell (out, "off", offset);
@@ -365,7 +364,8 @@ html_row (GString   *out,
   g_string_append (out, "</tr>\n");
 }
 
-/* One <details> a group: @title, then rows @first.. whose @key equals the first's. */
+/* One <details> a group: @title, then its rows (with the file when grouped by check, else
+ * with the check). */
 static void
 html_group (GString    *out,
             const char *title,
@@ -416,7 +416,7 @@ html_groups (GString  *out,
       g_ptr_array_add (members, (gpointer) row);
       if (next && (by_check ? strcmp (next->check, row->check) == 0 : next->file == row->file))
         continue;
-      html_group (out, by_check ? row->check : row->file->path, members, !by_check);
+      html_group (out, by_check ? row->check : row->file->path, members, by_check);
       g_ptr_array_set_size (members, 0);
     }
 }

@@ -18,6 +18,7 @@
 #include "mshed-check-report.h"
 #include "mshed-folder-check.h"
 #include "test-cli-util.h"
+#include "test-require.h"
 
 /* make_planted_game () plus a clean .lib archive, a clean head and a file that is no model. */
 static char *
@@ -272,6 +273,28 @@ read_csv_with_python (const char *name)
   return parse_json (out);
 }
 
+/* The page as headless Chromium (Debian's `chromium`) has it after the inline script ran. */
+static char *
+dom_in_chromium (const char *name)
+{
+  g_autofree char *path = path_in_tmp (name);
+  g_autofree char *uri = g_filename_to_uri (path, NULL, NULL);
+  const char *argv[] = { "chromium", "--headless", "--no-sandbox", "--disable-gpu",
+                         "--dump-dom", uri, NULL };
+  g_autofree char *chromium = g_find_program_in_path ("chromium");
+  g_autoptr(GError) error = NULL;
+  char *out = NULL;
+  int status;
+
+  if (chromium == NULL)
+    return NULL;
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL,
+                NULL, NULL, &out, NULL, &status, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  return out;
+}
+
 /* The CLI's --csv and --html list what its --json lists; the report of the model's run is
  * the CLI's --json, byte for byte. */
 static void
@@ -341,6 +364,18 @@ test_reports (void)
       /* once under its file, once under its check */
       g_assert_nonnull (at);
       g_assert_nonnull (strstr (at + 1, escaped));
+    }
+
+  /* in a real browser the script runs: grouped by file, the other grouping hidden */
+  g_free (html);
+  html = dom_in_chromium ("r.html");
+  if (html == NULL)
+    mshed_test_skip ("chromium is not installed (the HTML report is checked in it)");
+  else
+    {
+      g_assert_nonnull (strstr (html, "<body class=\"js\">"));
+      g_assert_nonnull (strstr (html, "<section class=\"group shown\" id=\"by-file\">"));
+      g_assert_nonnull (strstr (html, "<section class=\"group\" id=\"by-check\">"));
     }
 
   /* the window's JSON export is the CLI's --json */

@@ -71,24 +71,6 @@ mshed_check_row_init (MshedCheckRow *self)
 {
 }
 
-/* "table[record].field" or "node path[record].field" */
-static char *
-location_of (const MshedDiagnostic *d)
-{
-  const char *table;
-  GString *s;
-
-  if (d == NULL)
-    return g_strdup ("");
-  table = d->path ? d->path : mshed_diagnostic_table_name (d);
-  s = g_string_new (table ? table : "");
-  if (table && d->record >= 0)
-    g_string_append_printf (s, "[%" G_GINT64_FORMAT "]", d->record);
-  if (d->field)
-    g_string_append_printf (s, "%s%s", s->len ? "." : "", d->field);
-  return g_string_free (s, FALSE);
-}
-
 static MshedCheckRow *
 finding_new (const MshedFileCheck  *file,
              const MshedDiagnostic *d,
@@ -103,7 +85,7 @@ finding_new (const MshedFileCheck  *file,
   row->check = check;
   row->severity = d ? d->severity : MSHED_SEVERITY_ERROR;
   row->message = message;
-  row->location = location_of (d);
+  row->location = mshed_check_report_location (d);
   text = g_strjoin (" ", file->file, check, row->location, message ? message : "",
                     d && d->entry ? d->entry : "", NULL);
   row->search = g_utf8_casefold (text, -1);
@@ -765,21 +747,6 @@ setup_cell (GtkSignalListItemFactory *factory,
     gtk_list_item_set_child (item, label);
 }
 
-static const char *
-severity_label (MshedSeverity severity)
-{
-  switch (severity)
-    {
-    case MSHED_SEVERITY_INFO:
-      return _("info");
-    case MSHED_SEVERITY_WARNING:
-      return _("warning");
-    case MSHED_SEVERITY_ERROR:
-    default:
-      return _("error");
-    }
-}
-
 static void
 bind_cell (GtkSignalListItemFactory *factory,
            GtkListItem              *item,
@@ -820,7 +787,7 @@ bind_cell (GtkSignalListItemFactory *factory,
     case COLUMN_SEVERITY:
       if (!row->children)
         {
-          text = g_strdup (severity_label (row->severity));
+          text = g_strdup (mshed_check_report_severity_label (row->severity));
           css = row->severity == MSHED_SEVERITY_ERROR ? "error"
                 : row->severity == MSHED_SEVERITY_WARNING ? "warning" : NULL;
         }

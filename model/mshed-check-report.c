@@ -171,11 +171,9 @@ collect_rows (GPtrArray *results)
   return rows;
 }
 
-/* "table[record].field" (NRes) or "node path[record].field" (UTF), or "" */
-static char *
-row_location (const Row *row)
+char *
+mshed_check_report_location (const MshedDiagnostic *d)
 {
-  const MshedDiagnostic *d = row->d;
   const char *table;
   GString *s;
 
@@ -190,8 +188,8 @@ row_location (const Row *row)
   return g_string_free (s, FALSE);
 }
 
-static const char *
-severity_label (MshedSeverity severity)
+const char *
+mshed_check_report_severity_label (MshedSeverity severity)
 {
   switch (severity)
     {
@@ -343,7 +341,7 @@ html_row (GString   *out,
 {
   const MshedDiagnostic *d = row->d;
   const char *sev = mshed_severity_to_string (row->severity);
-  g_autofree char *location = row_location (row);
+  g_autofree char *location = mshed_check_report_location (row->d);
   g_autofree char *offset = d ? g_strdup_printf ("0x%" PRIX64, d->offset) : NULL;
   g_autofree char *search = g_strjoin (" ", row->file->path, row->check, location,
                                        row->message ? row->message : "",
@@ -354,7 +352,7 @@ html_row (GString   *out,
   html_text (out, folded);
   g_string_append (out, "\">");
   g_string_append_printf (out, "<td class=\"sev %s\">", sev);
-  html_text (out, severity_label (row->severity));
+  html_text (out, mshed_check_report_severity_label (row->severity));
   g_string_append (out, "</td>");
   html_cell (out, with_file ? NULL : "chk", with_file ? row->file->path : row->check);
   html_cell (out, NULL, d ? d->entry : NULL);

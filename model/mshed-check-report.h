@@ -37,6 +37,12 @@ void     mshed_check_report_json_document   (GString                 *out,
                                              const MshedFolderTotals *totals,
                                              gboolean                 baseline);
 
+/* Where @d is, as the reports show it: "table[record].field" (NRes), "node path[record].field"
+ * (UTF), or "" (@d NULL). */
+char       *mshed_check_report_location       (const MshedDiagnostic *d);
+/* "error", "warning", "info", translated */
+const char *mshed_check_report_severity_label (MshedSeverity          severity);
+
 /* The report of @results (MshedFileCheck, in walk order) of checking @root. */
 char    *mshed_check_report_format          (MshedReportFormat        format,
                                              GPtrArray               *results,

@@ -78,6 +78,13 @@ on_progress (const MshedFolderProgress *progress,
   g_mutex_unlock (&seen->lock);
 }
 
+static int
+compare_strings (gconstpointer a,
+                 gconstpointer b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
 /* Every error and warning of @results as "file|entry|check|table[record].field|severity",
  * sorted. */
 static char *
@@ -105,7 +112,7 @@ findings_of (GPtrArray *results)
                                                    mshed_severity_to_string (d->severity)));
         }
     }
-  g_ptr_array_sort (lines, (GCompareFunc) g_strcmp0);
+  g_ptr_array_sort (lines, compare_strings);
   for (guint i = 0; i < lines->len; i++)
     g_string_append_printf (all, "%s\n", (char *) g_ptr_array_index (lines, i));
   return g_strdup (all->str);

@@ -417,9 +417,10 @@ start (MshedCheckWindow *self)
 
   if (self->running || self->folder == NULL)
     return;
-  g_clear_pointer (&self->check, mshed_folder_check_free);
+  /* the rows point into the last run's results */
   g_ptr_array_set_size (self->findings, 0);
   rebuild_rows (self);
+  g_clear_pointer (&self->check, mshed_folder_check_free);
   gtk_label_set_text (self->current_label, "");
   memset (&self->progress, 0, sizeof self->progress);
   show_progress (self, &self->progress, NULL);
@@ -868,9 +869,9 @@ mshed_check_window_set_baseline (MshedCheckWindow  *self,
   if (path && (baseline = mshed_baseline_load (path, error)) == NULL)
     return FALSE;
   /* the rows of the last run were counted with the old one */
-  g_clear_pointer (&self->check, mshed_folder_check_free);
   g_ptr_array_set_size (self->findings, 0);
   rebuild_rows (self);
+  g_clear_pointer (&self->check, mshed_folder_check_free);
   gtk_progress_bar_set_fraction (self->progress_bar, 0.0);
   gtk_progress_bar_set_text (self->progress_bar, _("Press Check to run the check again"));
   g_clear_pointer (&self->baseline, mshed_baseline_free);

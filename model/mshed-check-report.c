@@ -277,7 +277,7 @@ static const char html_style[] =
   "th,td{text-align:left;padding:.25em .6em;border-top:1px solid var(--line);"
   "vertical-align:top}\n"
   "th{font-weight:600}td.off,td.loc{font-family:monospace}td.off,td.chk{white-space:nowrap}"
-  "td.loc{overflow-wrap:anywhere}\n"
+  "td.loc{overflow-wrap:break-word;min-width:20ch}\n"
   ".sev{font-weight:600}.error{color:var(--err)}.warning{color:var(--warn)}"
   ".info{color:var(--info)}\n"
   "body.js .group{display:none}body.js .group.shown{display:block}\n"
@@ -320,6 +320,24 @@ html_cell (GString    *out,
   g_string_append (out, "</td>");
 }
 
+/* A location, with a break opportunity after each backslash and dot (node paths are long);
+ * escaping adds neither. */
+static void
+html_location (GString    *out,
+               const char *location)
+{
+  g_autofree char *escaped = g_markup_escape_text (location, -1);
+
+  g_string_append (out, "<td class=\"loc\">");
+  for (const char *p = escaped; *p; p++)
+    {
+      g_string_append_c (out, *p);
+      if (*p == '\\' || *p == '.')
+        g_string_append (out, "<wbr>");
+    }
+  g_string_append (out, "</td>");
+}
+
 static void
 html_head_row (GString  *out,
                gboolean  with_file)
@@ -356,7 +374,7 @@ html_row (GString   *out,
   g_string_append (out, "</td>");
   html_cell (out, with_file ? NULL : "chk", with_file ? row->file->path : row->check);
   html_cell (out, NULL, d ? d->entry : NULL);
-  html_cell (out, "loc", location);
+  html_location (out, location);
   html_cell (out, "off", offset);
   html_cell (out, NULL, row->message);
   g_string_append (out, "</tr>\n");

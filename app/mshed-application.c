@@ -320,6 +320,7 @@ mshed_application_startup (GApplication *app)
     { "app.quit", { "<Control>q", NULL } },
     { "app.new-window", { "<Control>n", NULL } },
     { "win.open", { "<Control>o", NULL } },
+    { "win.check-folder", { "<Control><Shift>o", NULL } },
     { "win.save", { "<Control>s", NULL } },
     { "win.save-as", { "<Control><Shift>s", NULL } },
     { "win.close", { "<Control>w", NULL } },

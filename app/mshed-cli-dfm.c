@@ -17,45 +17,6 @@
 
 #include "mshed-cli-private.h"
 #include "mshed-dfm.h"
-#include "mshed-dfm-fast.h"
-
-/**
- * mshed_cli_validate_utf:
- * @dfm: (out): whether the file was checked as a deformable model
- *
- * The container rules of docs/utf.md §9 in @mode, then, for a deformable model, the rules of
- * docs/dfm.md §14, every finding added to @diags.
- *
- * Returns: FALSE with @error when the container could not be read at all
- */
-gboolean
-mshed_cli_validate_utf (GBytes            *bytes,
-                        const char        *path,
-                        MshedMode          mode,
-                        MshedDiagnostics  *diags,
-                        gboolean          *dfm,
-                        GError           **error)
-{
-  g_autoptr(MshedUtf) utf = NULL;
-  g_autoptr(MshedDfm) view = NULL;
-  gsize len;
-  const guint8 *data = g_bytes_get_data (bytes, &len);
-
-  /* a model as its writers make it is decided in one pass (docs/dfm.md §14.1); the rest, and
-   * every file with a finding other than the notes, goes through the tree and the view */
-  if (mshed_dfm_file_is_dfm (path, NULL) && mshed_dfm_validate_fast (data, len, diags))
-    {
-      *dfm = TRUE;
-      return TRUE;
-    }
-  utf = mshed_utf_parse_readonly (bytes, mode, diags, error);
-  *dfm = mshed_dfm_file_is_dfm (path, utf);
-  if (utf == NULL)
-    return FALSE;
-  if (*dfm)
-    view = mshed_dfm_new (utf, mode, diags, NULL);  /* strict: NULL after errors, all listed */
-  return TRUE;
-}
 
 /* info ----------------------------------------------------------------------------------- */
 

@@ -128,12 +128,6 @@ int          mshed_cli_utf_roundtrip_one (GString   *out,
                                           const char *path);
 
 /* Freelancer deformable models (mshed-cli-dfm.c, dump in mshed-cli-dump.c). */
-gboolean     mshed_cli_validate_utf     (GBytes           *bytes,
-                                         const char       *path,
-                                         MshedMode         mode,
-                                         MshedDiagnostics *diags,
-                                         gboolean         *dfm,
-                                         GError          **error);
 void         mshed_cli_dfm_summary      (GString          *out,
                                          MshedUtf         *utf,
                                          MshedDiagnostics *diags);
@@ -177,26 +171,5 @@ void         mshed_cli_edit_utf_changed    (MshedCliEdit      *edit,
 void         mshed_cli_edit_dfm_stale_rows (MshedCliEdit      *edit,
                                             const MshedStale  *stale,
                                             GString           *out);
-
-/* Baselines of validate (mshed-cli-baseline.c): where a finding is, never its offset. */
-typedef struct {
-  const char *file;      /* relative to the PATH argument */
-  const char *entry;     /* archive entry, or NULL */
-  const char *check;     /* mshed_check_to_string(), or "failure" */
-  gint64      res_type;  /* NRes resource type, -1 when none */
-  const char *table;     /* schema table name, or NULL */
-  gint64      record;    /* -1 when none */
-  const char *field;
-  const char *path;      /* UTF node path, or NULL */
-} MshedCliFinding;
-
-typedef struct _MshedCliBaseline MshedCliBaseline;
-
-char        *mshed_cli_baseline_key   (const MshedCliFinding  *finding);
-MshedCliBaseline *mshed_cli_baseline_load (const char         *path,
-                                        GError                **error);
-void         mshed_cli_baseline_free  (MshedCliBaseline       *self);
-guint        mshed_cli_baseline_count (const MshedCliBaseline *self,
-                                       const char             *key);
 
 G_END_DECLS

@@ -12,6 +12,7 @@
 
 #include <glib/gi18n.h>
 
+#include "mshed-check-window.h"
 #include "mshed-error.h"
 #include "mshed-window-private.h"
 
@@ -599,6 +600,18 @@ save_preview_action (GtkWidget  *widget,
               write_preview, N_("Could not save the picture"));
 }
 
+/* Check Folder…: a window of its own, whose results open models here or in new windows. */
+static void
+check_folder_action (GtkWidget  *widget,
+                     const char *action,
+                     GVariant   *param)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (widget));
+
+  gtk_window_present (GTK_WINDOW (mshed_check_window_new (MSHED_APPLICATION (app),
+                                                          GTK_WINDOW (widget))));
+}
+
 void
 _mshed_window_class_actions_init (GtkWidgetClass *widget_class)
 {
@@ -615,6 +628,7 @@ _mshed_window_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.export-csv", NULL, export_csv_action);
   gtk_widget_class_install_action (widget_class, "win.save-preview", NULL, save_preview_action);
   gtk_widget_class_install_action (widget_class, "win.reload", NULL, reload_action);
+  gtk_widget_class_install_action (widget_class, "win.check-folder", NULL, check_folder_action);
 
   /* After the focused widget had its turn (bubble phase): Ctrl+F in a view that does not
    * search itself (preview, problems, header) finds a node by name. */

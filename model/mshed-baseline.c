@@ -1,4 +1,4 @@
-/* mshed-cli-baseline.c
+/* mshed-baseline.c
  *
  * Copyright 2026 The mshed authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -7,23 +7,28 @@
  * reader of the baseline file. A finding is known by where it is, never by its byte offset
  * (an insertion earlier in the file moves every offset after it): the file relative to the
  * PATH argument, the archive entry, the check, and the resource type + table + record + field
- * (NRes) or the node path + table + record + field (UTF, DFM).
+ * (NRes) or the node path + table + record + field (UTF, DFM). Shared by the CLI and the
+ * Check Folder window (app/mshed-check-window.c).
  *
  * The file is JSON, written by mshed-cli validate --write-baseline. The reader is our own and
  * small (the CLI loads no json-glib): any JSON is parsed, and the members the format names are
  * taken from it; other members are ignored.
  */
-#define G_LOG_DOMAIN "mshed-cli"
+#define G_LOG_DOMAIN "mshed-baseline"
 
 #include "config.h"
 
-#include <glib/gi18n.h>
+#include <glib/gi18n-lib.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "mshed-cli-private.h"
+#include "mshed-baseline.h"
+#include "mshed-dfm-schema.h"
+#include "mshed-error.h"
+#include "mshed-schema.h"
+#include "mshed-source.h"
 
-struct _MshedCliBaseline {
+struct _MshedBaseline {
   GHashTable *counts;  /* key → GUINT_TO_POINTER (how many findings have it) */
   guint       n_findings;
 };
@@ -50,7 +55,7 @@ key_number (GString *key,
 }
 
 char *
-mshed_cli_baseline_key (const MshedCliFinding *f)
+mshed_baseline_key (const MshedFinding *f)
 {
   GString *key = g_string_new (NULL);
 
@@ -121,7 +126,8 @@ fail (Reader     *r,
   va_start (args, format);
   what = g_strdup_vprintf (format, args);
   va_end (args);
-  g_set_error (error, MSHED_CLI_ERROR, MSHED_CLI_ERROR_USAGE, _("line %u: %s"), line, what);
+  g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_INVALID, _("line %u: %s"), line,
+               what);
   return FALSE;
 }
 
@@ -323,12 +329,12 @@ member_int (const Value *object,
 }
 
 static gboolean
-read_finding (const Value      *object,
-              guint             index,
-              MshedCliBaseline *self,
-              GError          **error)
+read_finding (const Value    *object,
+              guint           index,
+              MshedBaseline  *self,
+              GError        **error)
 {
-  MshedCliFinding f = { 0 };
+  MshedFinding f = { 0 };
   char *key;
 
   if (object->kind != VALUE_OBJECT ||
@@ -341,12 +347,12 @@ read_finding (const Value      *object,
       !member_string (object, "field", &f.field) ||
       !member_string (object, "path", &f.path))
     {
-      g_set_error (error, MSHED_CLI_ERROR, MSHED_CLI_ERROR_USAGE,
+      g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_INVALID,
                    _("finding %u: it needs the members file, entry, check, res_type, table, "
                      "record, field and path (strings, whole numbers or null)"), index);
       return FALSE;
     }
-  key = mshed_cli_baseline_key (&f);
+  key = mshed_baseline_key (&f);
   g_hash_table_insert (self->counts, key,
                        GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (self->counts,
                                                                                 key)) + 1));
@@ -355,9 +361,9 @@ read_finding (const Value      *object,
 }
 
 static gboolean
-read_baseline (MshedCliBaseline *self,
-               const char       *text,
-               GError          **error)
+read_baseline (MshedBaseline  *self,
+               const char     *text,
+               GError        **error)
 {
   Reader r = { text, text, 0 };
   Value *root = NULL;
@@ -372,20 +378,20 @@ read_baseline (MshedCliBaseline *self,
   else if (root->kind != VALUE_OBJECT ||
            (version = member (root, "mshed-baseline")) == NULL || version->kind != VALUE_NUMBER)
     {
-      g_set_error (error, MSHED_CLI_ERROR, MSHED_CLI_ERROR_USAGE,
+      g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_INVALID,
                    _("not an mshed baseline (no “mshed-baseline” version member)"));
       ok = FALSE;
     }
   else if (version->number != 1)
     {
-      g_set_error (error, MSHED_CLI_ERROR, MSHED_CLI_ERROR_USAGE,
+      g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_INVALID,
                    _("baseline version %g is not supported (this mshed reads version 1)"),
                    version->number);
       ok = FALSE;
     }
   else if ((findings = member (root, "findings")) == NULL || findings->kind != VALUE_ARRAY)
     {
-      g_set_error (error, MSHED_CLI_ERROR, MSHED_CLI_ERROR_USAGE,
+      g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_INVALID,
                    _("the baseline has no “findings” array"));
       ok = FALSE;
     }
@@ -396,36 +402,37 @@ read_baseline (MshedCliBaseline *self,
   return ok;
 }
 
-MshedCliBaseline *
-mshed_cli_baseline_load (const char *path,
-                         GError    **error)
+MshedBaseline *
+mshed_baseline_load (const char  *path,
+                     GError     **error)
 {
   g_autoptr(GBytes) bytes = mshed_load_file (path, error);
   g_autoptr(GError) local = NULL;
   g_autofree char *text = NULL;
-  MshedCliBaseline *self;
+  MshedBaseline *self;
   gsize size;
 
   if (bytes == NULL)
     return NULL;
   text = g_strndup (g_bytes_get_data (bytes, &size), g_bytes_get_size (bytes));
-  self = g_new0 (MshedCliBaseline, 1);
+  self = g_new0 (MshedBaseline, 1);
   self->counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   if (strlen (text) != size)
-    g_set_error (&local, MSHED_CLI_ERROR, MSHED_CLI_ERROR_USAGE,
+    g_set_error (&local, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_INVALID,
                  _("the file holds a NUL byte, so it is no JSON"));
   if (local || !read_baseline (self, text, &local))
     {
-      g_set_error (error, MSHED_CLI_ERROR, MSHED_CLI_ERROR_USAGE, _("Baseline “%s”: %s"), path,
+      g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_INVALID, _("Baseline “%s”: %s"),
+                   path,
                    local->message);
-      mshed_cli_baseline_free (self);
+      mshed_baseline_free (self);
       return NULL;
     }
   return self;
 }
 
 void
-mshed_cli_baseline_free (MshedCliBaseline *self)
+mshed_baseline_free (MshedBaseline *self)
 {
   if (self == NULL)
     return;
@@ -434,8 +441,36 @@ mshed_cli_baseline_free (MshedCliBaseline *self)
 }
 
 guint
-mshed_cli_baseline_count (const MshedCliBaseline *self,
-                          const char             *key)
+mshed_baseline_count (const MshedBaseline *self,
+                      const char          *key)
 {
   return GPOINTER_TO_UINT (g_hash_table_lookup (self->counts, key));
+}
+
+/* The CLI name of the table of @d (MSH or DFM), or NULL. */
+const char *
+mshed_diagnostic_table_name (const MshedDiagnostic *d)
+{
+  const MshedDfmTableInfo *dfm_table = mshed_dfm_schema_get_table ((MshedDfmTable) d->table);
+
+  if (d->table >= 0 && d->table < MSHED_N_TABLES)
+    return mshed_schema_get_table (d->table)->name;
+  return dfm_table ? dfm_table->name : NULL;
+}
+
+void
+mshed_finding_init (MshedFinding          *f,
+                    const char            *file,
+                    const MshedDiagnostic *d)
+{
+  *f = (MshedFinding) { file, NULL, "failure", -1, NULL, -1, NULL, NULL };
+  if (d == NULL)
+    return;
+  f->entry = d->entry;
+  f->check = mshed_check_to_string (d->check);
+  f->res_type = d->res_type != G_MAXUINT32 ? (gint64) d->res_type : -1;
+  f->table = mshed_diagnostic_table_name (d);
+  f->record = d->record >= 0 ? d->record : -1;
+  f->field = d->field;
+  f->path = d->path;
 }

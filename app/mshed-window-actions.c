@@ -15,6 +15,12 @@
 #include "mshed-error.h"
 #include "mshed-window-private.h"
 
+/* The archive page's edits (mshed-window-archive.c) */
+static const char *const archive_actions[] = {
+  "win.archive-add", "win.archive-replace", "win.archive-remove", "win.archive-rename",
+  "win.archive-up", "win.archive-down", "win.archive-attributes",
+};
+
 /* Enablement is computed in one place. */
 void
 _mshed_window_actions_update (MshedWindow *self)
@@ -32,6 +38,8 @@ _mshed_window_actions_update (MshedWindow *self)
   gtk_widget_action_set_enabled (widget, "win.redo",
                                  has_doc ? mshed_document_can_redo (self->document)
                                          : archive && mshed_archive_can_redo (archive));
+  for (guint i = 0; i < G_N_ELEMENTS (archive_actions); i++)
+    gtk_widget_action_set_enabled (widget, archive_actions[i], archive != NULL);
   gtk_widget_action_set_enabled (widget, "win.find", has_doc);
   gtk_widget_action_set_enabled (widget, "win.rename-node", has_doc);
   gtk_widget_action_set_enabled (widget, "win.recompute-all",

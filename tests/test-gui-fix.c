@@ -99,6 +99,34 @@ collect_labels (GtkWidget *widget,
     collect_labels (c, out);
 }
 
+/* The Location cell of the Problems panel that says @location. */
+static GtkWidget *
+find_problem_cell (GtkWidget  *widget,
+                   const char *location)
+{
+  if (GTK_IS_INSCRIPTION (widget) &&
+      g_strcmp0 (gtk_inscription_get_text (GTK_INSCRIPTION (widget)), location) == 0)
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_problem_cell (c, location);
+
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+/* The popover menu that is a child of @widget. */
+static GtkWidget *
+find_popover (GtkWidget *widget)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    if (GTK_IS_POPOVER_MENU (c))
+      return c;
+  return NULL;
+}
+
 /* The dialog that "Fix…" opened; what it says is in @text. */
 static GtkDialog *
 fix_dialog (MshedWindow *window,
@@ -241,10 +269,28 @@ test_fix_kind (void)
   gtk_dialog_response (dialog, GTK_RESPONSE_CANCEL);
   widget_test_iterate (100);
 
-  /* "Fix All of This Kind…": both, in one undo step */
+  /* "Fix All of This Kind…" from the row's context menu (a real right click): both, in one
+   * undo step */
   g_string_truncate (text, 0);
-  mshed_diagnostics_view_fix (window->diagnostics_view,
-                              shown_row (doc, MSHED_CHECK_SLOT_BATCH_RANGE), TRUE);
+  if (!gui_test_have_xdotool ())
+    mshed_diagnostics_view_fix (window->diagnostics_view,
+                                shown_row (doc, MSHED_CHECK_SLOT_BATCH_RANGE), TRUE);
+  else
+    {
+      GtkWidget *cell = find_problem_cell (GTK_WIDGET (window->diagnostics_view),
+                                           "Slots 2.batchStart");
+      GtkWidget *menu;
+
+      g_assert_nonnull (cell);
+      gui_test_click_button (GTK_NATIVE (window), cell, 10, gtk_widget_get_height (cell) / 2.0,
+                             3);
+      menu = find_popover (GTK_WIDGET (window->diagnostics_view));
+      g_assert_nonnull (menu);
+      g_assert_true (gtk_widget_get_visible (menu));
+      widget_test_screenshot (menu, "fix-context-menu");
+      g_assert_true (gtk_widget_activate_action (menu, "diagnostics.fix-kind", NULL));
+      gtk_popover_popdown (GTK_POPOVER (menu));
+    }
   widget_test_iterate (100);
   dialog = fix_dialog (window, text);
   g_assert_nonnull (strstr (text->str, "Apply 2 changes?"));

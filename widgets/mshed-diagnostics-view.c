@@ -14,6 +14,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <string.h>
 
 #include <glib/gi18n.h>
 
@@ -68,6 +69,7 @@ struct _MshedDiagnosticsView {
   GtkLabel        *summary_label;
   GtkWidget       *fix_button;
   GtkWidget       *fix_kind_button;
+  GtkWidget       *context_menu;
   GtkSingleSelection *selection;
 };
 
@@ -176,6 +178,8 @@ update_fix_buttons (MshedDiagnosticsView *self)
 
   gtk_widget_set_sensitive (self->fix_button, can);
   gtk_widget_set_sensitive (self->fix_kind_button, can);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "diagnostics.fix", can);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "diagnostics.fix-kind", can);
 }
 
 static void
@@ -301,6 +305,64 @@ on_fix_kind_clicked (MshedDiagnosticsView *self)
 }
 
 static void
+fix_action (GtkWidget  *widget,
+            const char *action,
+            GVariant   *param)
+{
+  fix_selected (MSHED_DIAGNOSTICS_VIEW (widget), strcmp (action, "diagnostics.fix-kind") == 0);
+}
+
+/* The row (in the shown list) of the cell at (@x, @y) of the column view, or
+ * GTK_INVALID_LIST_POSITION: a cell's label knows its item. */
+static guint
+row_at (MshedDiagnosticsView *self,
+        double                x,
+        double                y)
+{
+  GtkWidget *w = gtk_widget_pick (GTK_WIDGET (self->column_view), x, y, GTK_PICK_DEFAULT);
+  gpointer item = NULL;
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->filtered));
+
+  for (; w && item == NULL && w != GTK_WIDGET (self->column_view); w = gtk_widget_get_parent (w))
+    {
+      item = g_object_get_data (G_OBJECT (w), "mshed-diagnostic-item");
+      for (GtkWidget *c = gtk_widget_get_first_child (w); c && !item;
+           c = gtk_widget_get_next_sibling (c))
+        item = g_object_get_data (G_OBJECT (c), "mshed-diagnostic-item");
+    }
+  for (guint i = 0; item && i < n; i++)
+    {
+      g_autoptr(GObject) at = g_list_model_get_item (G_LIST_MODEL (self->filtered), i);
+
+      if (at == item)
+        return i;
+    }
+  return GTK_INVALID_LIST_POSITION;
+}
+
+/* A right click on a problem selects it and offers its fixes. */
+static void
+on_context_pressed (GtkGestureClick      *gesture,
+                    int                   n_press,
+                    double                x,
+                    double                y,
+                    MshedDiagnosticsView *self)
+{
+  guint row = row_at (self, x, y);
+  graphene_point_t p;
+
+  if (row == GTK_INVALID_LIST_POSITION)
+    return;
+  gtk_single_selection_set_selected (self->selection, row);
+  if (!gtk_widget_compute_point (GTK_WIDGET (self->column_view), GTK_WIDGET (self),
+                                 &GRAPHENE_POINT_INIT ((float) x, (float) y), &p))
+    return;
+  gtk_popover_set_pointing_to (GTK_POPOVER (self->context_menu),
+                               &(GdkRectangle) { (int) p.x, (int) p.y, 1, 1 });
+  gtk_popover_popup (GTK_POPOVER (self->context_menu));
+}
+
+static void
 on_filter_toggled (MshedDiagnosticsView *self)
 {
   gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
@@ -417,6 +479,9 @@ bind_cell (GtkSignalListItemFactory *factory,
   GtkWidget *child = gtk_list_item_get_child (list_item);
   const MshedDiagnostic *d = item->diag;
   g_autofree char *text = NULL;
+
+  /* a right click finds its row through the cell */
+  g_object_set_data (G_OBJECT (child), "mshed-diagnostic-item", item);
 
   switch (column)
     {
@@ -537,6 +602,7 @@ mshed_diagnostics_view_dispose (GObject *object)
   if (self->document)
     g_clear_signal_handler (&self->diagnostics_handler, self->document);
   g_clear_object (&self->document);
+  g_clear_pointer (&self->context_menu, gtk_widget_unparent);
   gtk_widget_dispose_template (GTK_WIDGET (self), MSHED_TYPE_DIAGNOSTICS_VIEW);
   /* GTK 4.8 only unparents the template children it binds */
   for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL;)
@@ -615,6 +681,8 @@ mshed_diagnostics_view_class_init (MshedDiagnosticsViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, MshedDiagnosticsView, summary_label);
   gtk_widget_class_bind_template_child (widget_class, MshedDiagnosticsView, fix_button);
   gtk_widget_class_bind_template_child (widget_class, MshedDiagnosticsView, fix_kind_button);
+  gtk_widget_class_install_action (widget_class, "diagnostics.fix", NULL, fix_action);
+  gtk_widget_class_install_action (widget_class, "diagnostics.fix-kind", NULL, fix_action);
   gtk_widget_class_bind_template_callback (widget_class, on_fix_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_fix_kind_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_filter_toggled);
@@ -642,6 +710,20 @@ mshed_diagnostics_view_init (MshedDiagnosticsView *self)
   g_signal_connect_object (self->selection, "notify::selected-item",
                            G_CALLBACK (update_fix_buttons), self, G_CONNECT_SWAPPED);
 
+  {
+    g_autoptr(GMenu) menu = g_menu_new ();
+    GtkGesture *click = gtk_gesture_click_new ();
+
+    g_menu_append (menu, _("_Fix…"), "diagnostics.fix");
+    g_menu_append (menu, _("Fix All of This _Kind…"), "diagnostics.fix-kind");
+    self->context_menu = gtk_popover_menu_new_from_model (G_MENU_MODEL (menu));
+    gtk_widget_set_parent (self->context_menu, GTK_WIDGET (self));
+    gtk_popover_set_has_arrow (GTK_POPOVER (self->context_menu), FALSE);
+    gtk_widget_set_halign (self->context_menu, GTK_ALIGN_START);
+    gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_SECONDARY);
+    g_signal_connect (click, "pressed", G_CALLBACK (on_context_pressed), self);
+    gtk_widget_add_controller (GTK_WIDGET (self->column_view), GTK_EVENT_CONTROLLER (click));
+  }
   add_column (self, "", COLUMN_SEVERITY, FALSE, 32);
   add_column (self, _("Location"), COLUMN_LOCATION, FALSE, 220);
   add_column (self, _("Problem"), COLUMN_MESSAGE, TRUE, -1);

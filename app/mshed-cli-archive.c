@@ -35,6 +35,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "mshed-archive.h"
 #include "mshed-bytes.h"
 #include "mshed-cli-private.h"
 #include "mshed-cp1251.h"
@@ -111,7 +112,8 @@ parse_u32 (const char *option,
                 option, text);
 }
 
-/* The 36-byte name field for @name (UTF-8 on the command line, Windows-1251 in the file). */
+/* The 36-byte name field for @name (UTF-8 on the command line, Windows-1251 in the file); a
+ * name that cannot be one is a usage error (exit status 2). */
 static gboolean
 encode_name (Archive    *a,
              const char *name,
@@ -119,21 +121,10 @@ encode_name (Archive    *a,
              GError    **error)
 {
   g_autoptr(GError) local = NULL;
-  g_autoptr(GBytes) raw = mshed_utf8_to_cp1251 (name, &local);
-  gsize len;
-  const guint8 *p;
 
-  if (raw == NULL)
-    return usage (error, _("%s: name “%s”: %s"), a->archive, name, local->message);
-  p = g_bytes_get_data (raw, &len);
-  if (len == 0)
-    return usage (error, _("%s: an entry name cannot be empty"), a->archive);
-  if (memchr (p, 0, len) != NULL || len > MSHED_NRES_NAME_SIZE - 1)
-    return usage (error, _("%s: name “%s” is %zu bytes long in Windows-1251; the NRes name "
-                           "field holds at most 35 (docs/nres.md §4)"), a->archive, name, len);
-  memset (field, 0, MSHED_NRES_NAME_SIZE);
-  memcpy (field, p, len);
-  return TRUE;
+  if (mshed_archive_encode_name (a->archive, name, field, &local))
+    return TRUE;
+  return usage (error, "%s", local->message);
 }
 
 /* Refuses a name another entry than @self already has (ASCII case folded, docs/nres.md §4). */

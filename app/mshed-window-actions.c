@@ -16,19 +16,31 @@
 #include "mshed-error.h"
 #include "mshed-window-private.h"
 
+/* The archive page's edits (mshed-window-archive.c) */
+static const char *const archive_actions[] = {
+  "win.archive-add", "win.archive-replace", "win.archive-remove", "win.archive-rename",
+  "win.archive-up", "win.archive-down", "win.archive-attributes",
+};
+
 /* Enablement is computed in one place. */
 void
 _mshed_window_actions_update (MshedWindow *self)
 {
   gboolean has_doc = self->document != NULL;
+  /* an archive's entry list is edited with the same save, undo and redo */
+  MshedArchive *archive = has_doc ? NULL : self->archive_edit;
   GtkWidget *widget = GTK_WIDGET (self);
 
-  gtk_widget_action_set_enabled (widget, "win.save", has_doc);
+  gtk_widget_action_set_enabled (widget, "win.save", has_doc || archive != NULL);
   gtk_widget_action_set_enabled (widget, "win.save-as", has_doc);
   gtk_widget_action_set_enabled (widget, "win.undo",
-                                 has_doc && mshed_document_can_undo (self->document));
+                                 has_doc ? mshed_document_can_undo (self->document)
+                                         : archive && mshed_archive_can_undo (archive));
   gtk_widget_action_set_enabled (widget, "win.redo",
-                                 has_doc && mshed_document_can_redo (self->document));
+                                 has_doc ? mshed_document_can_redo (self->document)
+                                         : archive && mshed_archive_can_redo (archive));
+  for (guint i = 0; i < G_N_ELEMENTS (archive_actions); i++)
+    gtk_widget_action_set_enabled (widget, archive_actions[i], archive != NULL);
   gtk_widget_action_set_enabled (widget, "win.find", has_doc);
   gtk_widget_action_set_enabled (widget, "win.rename-node", has_doc);
   gtk_widget_action_set_enabled (widget, "win.recompute-all",
@@ -282,6 +294,8 @@ save_action (GtkWidget  *widget,
 {
   MshedWindow *self = MSHED_WINDOW (widget);
 
+  if (self->document == NULL && self->archive_edit != NULL)
+    _mshed_window_archive_save (self);
   if (self->document == NULL)
     return;
   if (mshed_document_get_path (self->document) == NULL)
@@ -338,7 +352,12 @@ on_close_response (GtkDialog   *dialog,
                    MshedWindow *self)
 {
   gtk_window_destroy (GTK_WINDOW (dialog));
-  if (response == 1)         /* save */
+  if (response == 1 && self->document == NULL)  /* save the archive's entries */
+    {
+      if (_mshed_window_archive_save (self))
+        gtk_window_destroy (GTK_WINDOW (self));
+    }
+  else if (response == 1)    /* save */
     start_save (self, NULL, TRUE);
   else if (response == 2)    /* discard */
     {
@@ -354,10 +373,20 @@ on_close_request (GtkWindow   *window,
   GtkWidget *dialog;
   g_autofree char *primary = NULL;
 
-  if (self->closing || self->document == NULL || !mshed_document_get_modified (self->document))
+  if (self->closing)
     return FALSE;
-  primary = g_strdup_printf (_("Save changes to “%s” before closing?"),
-                             mshed_document_get_title (self->document));
+  if (self->document == NULL && self->archive_edit != NULL &&
+      mshed_archive_get_modified (self->archive_edit))
+    {
+      g_autofree char *base = g_path_get_basename (mshed_archive_get_path (self->archive_edit));
+
+      primary = g_strdup_printf (_("Save changes to “%s” before closing?"), base);
+    }
+  else if (self->document == NULL || !mshed_document_get_modified (self->document))
+    return FALSE;
+  else
+    primary = g_strdup_printf (_("Save changes to “%s” before closing?"),
+                               mshed_document_get_title (self->document));
   dialog = question_dialog (self, GTK_MESSAGE_QUESTION, primary,
                             _("If you don’t save, your changes will be lost."));
   gtk_dialog_add_buttons (GTK_DIALOG (dialog), _("_Cancel"), GTK_RESPONSE_CANCEL,
@@ -388,6 +417,8 @@ undo_action (GtkWidget  *widget,
 
   if (self->document)
     mshed_document_undo (self->document);
+  else if (self->archive_edit)
+    mshed_archive_undo (self->archive_edit);
 }
 
 static void
@@ -399,6 +430,8 @@ redo_action (GtkWidget  *widget,
 
   if (self->document)
     mshed_document_redo (self->document);
+  else if (self->archive_edit)
+    mshed_archive_redo (self->archive_edit);
 }
 
 static void

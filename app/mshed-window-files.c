@@ -14,6 +14,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "mshed-archive.h"
 #include "mshed-error.h"
 #include "mshed-window-private.h"
 
@@ -34,6 +35,7 @@ struct _MshedEntryItem {
   char    *type;
   guint32  size;
   gboolean model;
+  char    *status;  /* a model entry's validation, else NULL */
 };
 
 G_DEFINE_FINAL_TYPE (MshedEntryItem, mshed_entry_item, G_TYPE_OBJECT)
@@ -45,6 +47,7 @@ mshed_entry_item_finalize (GObject *object)
 
   g_free (self->name);
   g_free (self->type);
+  g_free (self->status);
   G_OBJECT_CLASS (mshed_entry_item_parent_class)->finalize (object);
 }
 
@@ -122,20 +125,44 @@ select_archive_entry (MshedWindow *self,
     }
 }
 
-static void
-show_archive (MshedWindow *self,
-              MshedSource *source,
-              const char  *select_entry)
+/* What the status column says of entry @index: nothing for an entry that holds no model. */
+static char *
+entry_status (MshedArchive *archive,
+              guint         index)
 {
+  g_autoptr(MshedDiagnostics) diags = mshed_diagnostics_new ();
+
+  if (!mshed_entry_holds_model (mshed_nres_peek_entry (mshed_archive_get_nres (archive), index)))
+    return NULL;
+  mshed_archive_validate_entry (archive, index, diags);
+  if (diags->n_errors == 0 && diags->n_warnings == 0)
+    return g_strdup (_("valid"));
+  if (diags->n_errors == 0)
+    return g_strdup_printf (g_dngettext (NULL, "%u warning", "%u warnings", diags->n_warnings),
+                            diags->n_warnings);
+  return g_strdup_printf (g_dngettext (NULL, "%u error", "%u errors", diags->n_errors),
+                          diags->n_errors);
+}
+
+/* Lists the entries of the archive being edited, keeping the selected row. */
+void
+_mshed_window_archive_fill (MshedWindow *self)
+{
+  MshedNres *nres = mshed_archive_get_nres (self->archive_edit);
   GListStore *store = g_list_store_new (MSHED_TYPE_ENTRY_ITEM);
-  guint n = mshed_nres_get_n_entries (source->file_nres);
-  g_autofree char *base = g_path_get_basename (source->path);
+  GtkSelectionModel *old = gtk_column_view_get_model (self->archive_view);
+  guint n = mshed_nres_get_n_entries (nres);
+  guint selected = GTK_IS_SINGLE_SELECTION (old)
+                   ? gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (old))
+                   : GTK_INVALID_LIST_POSITION;
+  g_autofree char *base = g_path_get_basename (mshed_archive_get_path (self->archive_edit));
   g_autofree char *title = NULL;
+  GtkSingleSelection *selection;
   guint n_models = 0;
 
   for (guint i = 0; i < n; i++)
     {
-      const MshedNresEntry *e = mshed_nres_peek_entry (source->file_nres, i);
+      const MshedNresEntry *e = mshed_nres_peek_entry (nres, i);
       MshedEntryItem *item = g_object_new (MSHED_TYPE_ENTRY_ITEM, NULL);
 
       item->index = i;
@@ -143,21 +170,57 @@ show_archive (MshedWindow *self,
       item->type = format_type (e->type_id);
       item->size = (guint32) mshed_nres_entry_get_size (e);
       item->model = mshed_entry_holds_model (e);
+      item->status = entry_status (self->archive_edit, i);
       n_models += item->model;
       g_list_store_append (store, item);
       g_object_unref (item);
     }
-  gtk_column_view_set_model (self->archive_view,
-                             GTK_SELECTION_MODEL (gtk_single_selection_new (G_LIST_MODEL (store))));
+  selection = gtk_single_selection_new (G_LIST_MODEL (store));
+  gtk_single_selection_set_autoselect (selection, FALSE);
+  gtk_single_selection_set_can_unselect (selection, TRUE);
+  gtk_single_selection_set_selected (selection, selected < n ? selected
+                                                             : GTK_INVALID_LIST_POSITION);
+  gtk_column_view_set_model (self->archive_view, GTK_SELECTION_MODEL (selection));
+  g_object_unref (selection);
   title = g_strdup_printf (g_dngettext (NULL,
                                         "%s: %u entry, %u model — activate a model to open it",
                                         "%s: %u entries, %u models — activate a model to open it",
                                         n),
                            base, n, n_models);
   gtk_label_set_label (self->archive_title, title);
+}
 
+static void
+on_archive_changed (MshedWindow *self)
+{
+  _mshed_window_archive_fill (self);
+  _mshed_window_update_title (self);
+  _mshed_window_actions_update (self);
+}
+
+static void
+show_archive (MshedWindow *self,
+              MshedSource *source,
+              const char  *select_entry)
+{
+  g_autoptr(GError) error = NULL;
+  MshedArchive *archive = mshed_archive_new_for_bytes (source->path, source->file_bytes, &error);
+
+  if (archive == NULL)
+    {
+      g_autofree char *primary = g_strdup_printf (_("Could not open “%s”"), source->path);
+
+      _mshed_window_show_error (self, primary, error->message);
+      mshed_source_free (source);
+      return;
+    }
   _mshed_window_set_document (self, NULL, FALSE);
   self->archive = source;
+  self->archive_edit = archive;
+  g_signal_connect_object (archive, "changed", G_CALLBACK (on_archive_changed), self,
+                           G_CONNECT_SWAPPED);
+  gtk_column_view_set_model (self->archive_view, NULL);
+  _mshed_window_archive_fill (self);
   gtk_stack_set_visible_child_name (self->main_stack, "archive");
   _mshed_window_update_title (self);
   _mshed_window_actions_update (self);
@@ -222,18 +285,24 @@ entry_bind (GtkSignalListItemFactory *factory,
     case 3:
       text = g_format_size_full (item->size, G_FORMAT_SIZE_IEC_UNITS);
       break;
-    default:
+    case 4:
       text = g_strdup (item->model ? _("model") : "");
       break;
+    default:
+      text = g_strdup (item->status ? item->status : "");
+      break;
     }
+  /* the drop target finds the entry under the pointer by its cell */
+  g_object_set_data (G_OBJECT (label), "mshed-entry-index", GUINT_TO_POINTER (item->index + 1));
   gtk_inscription_set_text (label, text);
 }
 
 static void
 build_archive_columns (MshedWindow *self)
 {
-  const char *titles[] = { N_("#"), N_("Name"), N_("Type"), N_("Size"), N_("Kind") };
-  const int widths[] = { 60, -1, 90, 110, 90 };
+  const char *titles[] = { N_("#"), N_("Name"), N_("Type"), N_("Size"), N_("Kind"),
+                           N_("Status") };
+  const int widths[] = { 60, -1, 90, 110, 90, 120 };
 
   for (guint i = 0; i < G_N_ELEMENTS (titles); i++)
     {
@@ -253,6 +322,15 @@ build_archive_columns (MshedWindow *self)
 }
 
 /* Opening -------------------------------------------------------------------------------- */
+
+/* Whether the window holds unsaved edits (of a model or of an archive's entries). */
+static gboolean
+window_modified (MshedWindow *self)
+{
+  if (self->document)
+    return mshed_document_get_modified (self->document);
+  return self->archive_edit && mshed_archive_get_modified (self->archive_edit);
+}
 
 static void
 remember_recent (MshedWindow *self,
@@ -321,7 +399,7 @@ mshed_window_open (MshedWindow *self,
   if (probe->model == NULL)
     {
       /* a modified document of this window is not replaced: list the entries elsewhere */
-      if (self->document && mshed_document_get_modified (self->document))
+      if (window_modified (self))
         {
           open_elsewhere (self, probe->path);
           return TRUE;
@@ -348,7 +426,7 @@ mshed_window_open (MshedWindow *self,
     }
 
   /* a modified document of this window is not replaced: open another window */
-  if (self->document && mshed_document_get_modified (self->document))
+  if (window_modified (self))
     {
       GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
       MshedWindow *other = mshed_window_new (MSHED_APPLICATION (app));
@@ -582,6 +660,7 @@ _mshed_window_files_init (MshedWindow *self)
   GtkDropTarget *drop;
 
   build_archive_columns (self);
+  _mshed_window_archive_init (self);
   drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
   g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));

@@ -5,6 +5,7 @@
  */
 #pragma once
 
+#include "mshed-archive.h"
 #include "mshed-data-inspector.h"
 #include "mshed-deps-view.h"
 #include "mshed-diagnostics-view.h"
@@ -30,6 +31,7 @@ struct _MshedWindow {
   GSignalGroup        *document_signals;
   GBindingGroup       *document_bindings;
   MshedSource         *archive;          /* a bare archive whose entries are listed */
+  MshedArchive        *archive_edit;     /* the same archive, held for editing its entries */
   char                *archive_path;
   gboolean             tolerant_notice;  /* the document was opened in tolerant mode */
   gboolean             closing;          /* close confirmed: do not ask again */
@@ -116,5 +118,15 @@ void     _mshed_window_files_class_init   (GtkWidgetClass *widget_class);
 void     _mshed_window_files_init         (MshedWindow    *self);
 /* The recent-files menu's label for FILE or ARCHIVE:ENTRY (underscores doubled). */
 char    *_mshed_window_recent_label       (const char     *spec);
+void     _mshed_window_archive_fill       (MshedWindow    *self);
+
+/* mshed-window-archive.c: editing the listed archive's entries (toolbar, drops, dialogs) */
+void     _mshed_window_archive_init       (MshedWindow    *self);
+void     _mshed_window_archive_class_init (GtkWidgetClass *widget_class);
+gboolean _mshed_window_archive_save       (MshedWindow    *self);
+/* Replaces entry @index by the file @file, as a drop on its row does (tests). */
+gboolean _mshed_window_archive_replace_from_file (MshedWindow *self,
+                                                  guint        index,
+                                                  GFile       *file);
 
 G_END_DECLS

@@ -98,7 +98,10 @@ _mshed_window_update_title (MshedWindow *self)
     }
   else if (self->archive)
     {
-      title = g_path_get_basename (self->archive->path);
+      g_autofree char *base = g_path_get_basename (self->archive->path);
+
+      title = g_strdup_printf ("%s%s", mshed_archive_get_modified (self->archive_edit) ? "• " : "",
+                               base);
       subtitle = g_strdup (_("Archive"));
     }
   else
@@ -387,6 +390,7 @@ _mshed_window_set_document (MshedWindow   *self,
 {
   g_set_object (&self->document, document);
   g_clear_pointer (&self->archive, mshed_source_free);
+  g_clear_object (&self->archive_edit);
   self->tolerant_notice = tolerant;
 
   g_signal_group_set_target (self->document_signals, document);
@@ -591,6 +595,7 @@ mshed_window_dispose (GObject *object)
   g_clear_object (&self->document_bindings);
   g_clear_object (&self->document);
   g_clear_pointer (&self->archive, mshed_source_free);
+  g_clear_object (&self->archive_edit);
   _mshed_window_layout_dispose (self);
   /* No gtk_widget_dispose_template () here: GtkWindow destroys its own child and titlebar,
    * and in GTK 4.8 disposing a window's template as well unparents a widget twice. */
@@ -663,6 +668,7 @@ mshed_window_class_init (MshedWindowClass *klass)
 
   _mshed_window_class_actions_init (widget_class);
   _mshed_window_files_class_init (widget_class);
+  _mshed_window_archive_class_init (widget_class);
   _mshed_window_layout_class_init (widget_class);
 }
 

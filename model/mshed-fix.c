@@ -557,6 +557,15 @@ change_cell_text (const MshedFixChange *c)
                           c->row, c->field);
 }
 
+/* "TABLE[ROW].FIELD: OLD -> NEW", as a plan line shows the change (without file and fix). */
+char *
+mshed_fix_change_describe (const MshedFixChange *change)
+{
+  g_autofree char *cell = change_cell_text (change);
+
+  return g_strdup_printf ("%s: %s -> %s", cell, change->old_value, change->new_value);
+}
+
 static gboolean
 apply_change (MshedDocument        *doc,
               const MshedFixChange *c,
@@ -639,10 +648,9 @@ mshed_fix_plan_write (const MshedFixPlan *plan,
   for (guint i = 0; i < plan->changes->len; i++)
     {
       const MshedFixChange *c = g_ptr_array_index (plan->changes, i);
-      g_autofree char *cell = change_cell_text (c);
+      g_autofree char *text = mshed_fix_change_describe (c);
 
-      g_string_append_printf (out, "%s\t%s: %s -> %s\t# %s\n", plan->spec, cell, c->old_value,
-                              c->new_value, c->fix);
+      g_string_append_printf (out, "%s\t%s\t# %s\n", plan->spec, text, c->fix);
     }
 }
 

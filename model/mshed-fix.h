@@ -71,6 +71,9 @@ gboolean        mshed_fix_plan_apply     (MshedDocument          *doc,
                                           const MshedFixPlan     *plan,
                                           GError                **error);
 
+/* (transfer full): "TABLE[ROW].FIELD: OLD -> NEW", what a plan line says of @change. */
+char           *mshed_fix_change_describe (const MshedFixChange   *change);
+
 /* The plan text: a header comment, then one line per change,
  *   SPEC<TAB>TABLE[ROW].FIELD: OLD -> NEW<TAB># FIX
  * where TABLE is an MSH table name or a DFM file's path. Lines starting with '#' and empty

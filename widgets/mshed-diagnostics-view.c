@@ -5,17 +5,21 @@
  *
  * The validator's findings for the current document, live after every edit. Activating a
  * row emits "diagnostic-activated" with the MshedDiagnostic; the window jumps to its table
- * row, field and byte offset.
+ * row, field and byte offset. For a finding with a safe fix (mshed-fix.h), "Fix…" and "Fix
+ * All of This Kind…" first show every field change (table, row, field, old -> new), then apply
+ * them as one undoable command.
  */
 #define G_LOG_DOMAIN "mshed-diagnostics-view"
 
 #include "config.h"
 
 #include <inttypes.h>
+#include <string.h>
 
 #include <glib/gi18n.h>
 
 #include "mshed-diagnostics-view.h"
+#include "mshed-fix.h"
 #include "mshed-hex-model.h"
 #include "mshed-schema.h"
 #include "mshed-table-model.h"
@@ -63,6 +67,9 @@ struct _MshedDiagnosticsView {
   GtkToggleButton *warnings_button;
   GtkToggleButton *info_button;
   GtkLabel        *summary_label;
+  GtkWidget       *fix_button;
+  GtkWidget       *fix_kind_button;
+  GtkWidget       *context_menu;
   GtkSingleSelection *selection;
 };
 
@@ -81,6 +88,8 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
+
+static void update_fix_buttons (MshedDiagnosticsView *self);
 
 static gboolean
 filter_func (gpointer item,
@@ -148,6 +157,209 @@ reload (MshedDiagnosticsView *self)
   g_list_store_splice (self->store, 0, g_list_model_get_n_items (G_LIST_MODEL (self->store)),
                        items->pdata, items->len);
   update_summary (self);
+  update_fix_buttons (self);
+}
+
+/* Fixes -------------------------------------------------------------------------------- */
+
+/* The shown row that is selected, or NULL (transfer none). */
+static MshedDiagnosticItem *
+selected_item (MshedDiagnosticsView *self)
+{
+  return gtk_single_selection_get_selected_item (self->selection);
+}
+
+static void
+update_fix_buttons (MshedDiagnosticsView *self)
+{
+  MshedDiagnosticItem *item = selected_item (self);
+  gboolean can = item != NULL && self->document != NULL &&
+                 mshed_fix_check_has_fix (item->diag->check);
+
+  gtk_widget_set_sensitive (self->fix_button, can);
+  gtk_widget_set_sensitive (self->fix_kind_button, can);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "diagnostics.fix", can);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "diagnostics.fix-kind", can);
+}
+
+static void
+on_fix_response (GtkDialog            *dialog,
+                 int                   response,
+                 MshedDiagnosticsView *self)
+{
+  MshedFixPlan *plan = g_object_get_data (G_OBJECT (dialog), "mshed-fix-plan");
+  g_autoptr(GError) error = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT && plan != NULL && self->document != NULL &&
+      !mshed_fix_plan_apply (self->document, plan, &error))
+    {
+      GtkWidget *alert = gtk_message_dialog_new (gtk_window_get_transient_for (GTK_WINDOW (dialog)),
+                                                 GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                                 GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE, "%s",
+                                                 _("The fix was not applied"));
+
+      gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (alert), "%s", error->message);
+      g_signal_connect (alert, "response", G_CALLBACK (gtk_window_destroy), NULL);
+      gtk_window_present (GTK_WINDOW (alert));
+    }
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
+/* At most this many changes are listed in the dialog; the rest are counted. */
+#define MAX_LISTED_CHANGES 500
+
+/* Shows what @plan changes and asks before applying it (takes @plan). */
+static void
+show_plan (MshedDiagnosticsView *self,
+           MshedFixPlan         *plan)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWindow *parent = GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL;
+  g_autoptr(GString) text = g_string_new (NULL);
+  guint n = plan->changes->len;
+  GtkWidget *dialog, *scroller, *label;
+
+  for (guint i = 0; i < n && i < MAX_LISTED_CHANGES; i++)
+    {
+      g_autofree char *line = mshed_fix_change_describe (g_ptr_array_index (plan->changes, i));
+
+      g_string_append_printf (text, "%s%s", i ? "\n" : "", line);
+    }
+  if (n > MAX_LISTED_CHANGES)
+    g_string_append_printf (text, "\n%s", _("… and more"));
+  for (guint i = 0; i < plan->notes->len; i++)
+    g_string_append_printf (text, "%s%s", text->len ? "\n" : "",
+                            (const char *) g_ptr_array_index (plan->notes, i));
+
+  if (n == 0)
+    dialog = gtk_message_dialog_new (parent, GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                     GTK_MESSAGE_INFO, GTK_BUTTONS_CLOSE, "%s",
+                                     _("Nothing can be fixed automatically here"));
+  else
+    {
+      dialog = gtk_message_dialog_new (parent, GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                       GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE,
+                                       g_dngettext (NULL, "Apply %u change?",
+                                                    "Apply %u changes?", n), n);
+      gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s",
+                                                _("These fields change, in one step that Undo "
+                                                  "takes back (table[row].field: old -> new):"));
+      gtk_dialog_add_buttons (GTK_DIALOG (dialog), _("_Cancel"), GTK_RESPONSE_CANCEL,
+                              _("_Apply"), GTK_RESPONSE_ACCEPT, NULL);
+      gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT);
+    }
+  label = gtk_label_new (text->str);
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_widget_add_css_class (label, "monospace");
+  scroller = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), label);
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER,
+                                  GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scroller), TRUE);
+  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scroller), 320);
+  gtk_box_append (GTK_BOX (gtk_message_dialog_get_message_area (GTK_MESSAGE_DIALOG (dialog))),
+                  scroller);
+  g_object_set_data_full (G_OBJECT (dialog), "mshed-fix-plan", plan,
+                          (GDestroyNotify) mshed_fix_plan_free);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (on_fix_response), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+/* The selected finding's fix, or (@same_kind) the fixes of every finding of its check. */
+static void
+fix_selected (MshedDiagnosticsView *self,
+              gboolean              same_kind)
+{
+  MshedDiagnosticItem *item = selected_item (self);
+  g_autoptr(MshedDiagnostics) some = mshed_diagnostics_new ();
+  const MshedDiagnostics *all;
+
+  if (item == NULL || self->document == NULL || !mshed_fix_check_has_fix (item->diag->check))
+    return;
+  all = mshed_document_get_diagnostics (self->document);
+  if (!same_kind)
+    mshed_diagnostics_add_copy (some, item->diag);
+  for (guint i = 0; same_kind && all && i < all->items->len; i++)
+    {
+      const MshedDiagnostic *d = g_ptr_array_index (all->items, i);
+
+      if (d->check == item->diag->check)
+        mshed_diagnostics_add_copy (some, d);
+    }
+  show_plan (self, mshed_fix_plan (self->document, some,
+                                   mshed_document_get_title (self->document)));
+}
+
+static void
+on_fix_clicked (MshedDiagnosticsView *self)
+{
+  fix_selected (self, FALSE);
+}
+
+static void
+on_fix_kind_clicked (MshedDiagnosticsView *self)
+{
+  fix_selected (self, TRUE);
+}
+
+static void
+fix_action (GtkWidget  *widget,
+            const char *action,
+            GVariant   *param)
+{
+  fix_selected (MSHED_DIAGNOSTICS_VIEW (widget), strcmp (action, "diagnostics.fix-kind") == 0);
+}
+
+/* The row (in the shown list) of the cell at (@x, @y) of the column view, or
+ * GTK_INVALID_LIST_POSITION: a cell's label knows its item. */
+static guint
+row_at (MshedDiagnosticsView *self,
+        double                x,
+        double                y)
+{
+  GtkWidget *w = gtk_widget_pick (GTK_WIDGET (self->column_view), x, y, GTK_PICK_DEFAULT);
+  gpointer item = NULL;
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->filtered));
+
+  for (; w && item == NULL && w != GTK_WIDGET (self->column_view); w = gtk_widget_get_parent (w))
+    {
+      item = g_object_get_data (G_OBJECT (w), "mshed-diagnostic-item");
+      for (GtkWidget *c = gtk_widget_get_first_child (w); c && !item;
+           c = gtk_widget_get_next_sibling (c))
+        item = g_object_get_data (G_OBJECT (c), "mshed-diagnostic-item");
+    }
+  for (guint i = 0; item && i < n; i++)
+    {
+      g_autoptr(GObject) at = g_list_model_get_item (G_LIST_MODEL (self->filtered), i);
+
+      if (at == item)
+        return i;
+    }
+  return GTK_INVALID_LIST_POSITION;
+}
+
+/* A right click on a problem selects it and offers its fixes. */
+static void
+on_context_pressed (GtkGestureClick      *gesture,
+                    int                   n_press,
+                    double                x,
+                    double                y,
+                    MshedDiagnosticsView *self)
+{
+  guint row = row_at (self, x, y);
+  graphene_point_t p;
+
+  if (row == GTK_INVALID_LIST_POSITION)
+    return;
+  gtk_single_selection_set_selected (self->selection, row);
+  if (!gtk_widget_compute_point (GTK_WIDGET (self->column_view), GTK_WIDGET (self),
+                                 &GRAPHENE_POINT_INIT ((float) x, (float) y), &p))
+    return;
+  gtk_popover_set_pointing_to (GTK_POPOVER (self->context_menu),
+                               &(GdkRectangle) { (int) p.x, (int) p.y, 1, 1 });
+  gtk_popover_popup (GTK_POPOVER (self->context_menu));
 }
 
 static void
@@ -268,6 +480,9 @@ bind_cell (GtkSignalListItemFactory *factory,
   const MshedDiagnostic *d = item->diag;
   g_autofree char *text = NULL;
 
+  /* a right click finds its row through the cell */
+  g_object_set_data (G_OBJECT (child), "mshed-diagnostic-item", item);
+
   switch (column)
     {
     case COLUMN_SEVERITY:
@@ -356,6 +571,17 @@ mshed_diagnostics_view_get_n_shown (MshedDiagnosticsView *self)
 }
 
 void
+mshed_diagnostics_view_fix (MshedDiagnosticsView *self,
+                            guint                 position,
+                            gboolean              same_kind)
+{
+  gtk_single_selection_set_selected (self->selection, position);
+  /* "clicked" at once: GtkButton::activate clicks only after its 250 ms press animation */
+  if (gtk_widget_get_sensitive (same_kind ? self->fix_kind_button : self->fix_button))
+    g_signal_emit_by_name (same_kind ? self->fix_kind_button : self->fix_button, "clicked");
+}
+
+void
 mshed_diagnostics_view_activate (MshedDiagnosticsView *self,
                                  guint                 position)
 {
@@ -376,6 +602,7 @@ mshed_diagnostics_view_dispose (GObject *object)
   if (self->document)
     g_clear_signal_handler (&self->diagnostics_handler, self->document);
   g_clear_object (&self->document);
+  g_clear_pointer (&self->context_menu, gtk_widget_unparent);
   gtk_widget_dispose_template (GTK_WIDGET (self), MSHED_TYPE_DIAGNOSTICS_VIEW);
   /* GTK 4.8 only unparents the template children it binds */
   for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL;)
@@ -452,6 +679,12 @@ mshed_diagnostics_view_class_init (MshedDiagnosticsViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, MshedDiagnosticsView, warnings_button);
   gtk_widget_class_bind_template_child (widget_class, MshedDiagnosticsView, info_button);
   gtk_widget_class_bind_template_child (widget_class, MshedDiagnosticsView, summary_label);
+  gtk_widget_class_bind_template_child (widget_class, MshedDiagnosticsView, fix_button);
+  gtk_widget_class_bind_template_child (widget_class, MshedDiagnosticsView, fix_kind_button);
+  gtk_widget_class_install_action (widget_class, "diagnostics.fix", NULL, fix_action);
+  gtk_widget_class_install_action (widget_class, "diagnostics.fix-kind", NULL, fix_action);
+  gtk_widget_class_bind_template_callback (widget_class, on_fix_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, on_fix_kind_clicked);
   gtk_widget_class_bind_template_callback (widget_class, on_filter_toggled);
   gtk_widget_class_bind_template_callback (widget_class, on_activate);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
@@ -474,10 +707,27 @@ mshed_diagnostics_view_init (MshedDiagnosticsView *self)
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
   gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
   g_object_unref (self->selection);
+  g_signal_connect_object (self->selection, "notify::selected-item",
+                           G_CALLBACK (update_fix_buttons), self, G_CONNECT_SWAPPED);
 
+  {
+    g_autoptr(GMenu) menu = g_menu_new ();
+    GtkGesture *click = gtk_gesture_click_new ();
+
+    g_menu_append (menu, _("_Fix…"), "diagnostics.fix");
+    g_menu_append (menu, _("Fix All of This _Kind…"), "diagnostics.fix-kind");
+    self->context_menu = gtk_popover_menu_new_from_model (G_MENU_MODEL (menu));
+    gtk_widget_set_parent (self->context_menu, GTK_WIDGET (self));
+    gtk_popover_set_has_arrow (GTK_POPOVER (self->context_menu), FALSE);
+    gtk_widget_set_halign (self->context_menu, GTK_ALIGN_START);
+    gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_SECONDARY);
+    g_signal_connect (click, "pressed", G_CALLBACK (on_context_pressed), self);
+    gtk_widget_add_controller (GTK_WIDGET (self->column_view), GTK_EVENT_CONTROLLER (click));
+  }
   add_column (self, "", COLUMN_SEVERITY, FALSE, 32);
   add_column (self, _("Location"), COLUMN_LOCATION, FALSE, 220);
   add_column (self, _("Problem"), COLUMN_MESSAGE, TRUE, -1);
   add_column (self, _("Offset"), COLUMN_OFFSET, FALSE, 110);
   update_summary (self);
+  update_fix_buttons (self);
 }

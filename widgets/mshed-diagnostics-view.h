@@ -23,6 +23,11 @@ guint          mshed_diagnostics_view_get_n_shown  (MshedDiagnosticsView *self);
 /* Activates row @position as if the user had (for tests). */
 void           mshed_diagnostics_view_activate     (MshedDiagnosticsView *self,
                                                     guint                 position);
+/* Selects row @position and clicks "Fix…" (or "Fix All of This Kind…"), as the user would;
+ * the dialog that shows the changes opens (tests). */
+void           mshed_diagnostics_view_fix          (MshedDiagnosticsView *self,
+                                                    guint                 position,
+                                                    gboolean              same_kind);
 
 /* (transfer full): what the Location column shows for @diagnostic (tests). */
 char          *_mshed_diagnostics_view_format_location (const MshedDiagnostic *diagnostic);

@@ -1,0 +1,280 @@
+/* test-gui-archive.c
+ *
+ * Copyright 2026 The mshed authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Editing an archive's entries in the real application window. A model file dropped on an
+ * archive entry replaces it: xdotool cannot drag a file from another application under Xvfb
+ * (there is no file manager to drag from), so the test hands a GFile to the list's own
+ * GtkDropTarget ("drop" at the entry's row) in-process. Then real keys through the X server:
+ * Ctrl+Z gives back the loaded bytes, Ctrl+Shift+Z the replaced ones, Ctrl+S saves, and the
+ * file equals what `mshed-cli archive ARCHIVE replace ENTRY FILE` writes. Every other entry is
+ * byte-identical (read here from the directory, docs/nres.md §3). Move up and the status
+ * column (valid / errors per model entry) are checked too.
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+
+#include "gui-test-util.h"
+#include "mshed-bytes.h"
+#include "test-require.h"
+
+static MshedApplication *app;
+static char *tmpdir;
+
+/* The payload of directory entry @index (docs/nres.md §3: the directory is the last
+ * 64 × count bytes; size at +12, data_offset at +56, name at +20). */
+static GBytes *
+payload (GBytes *file,
+         guint   index,
+         char    name[36])
+{
+  gsize size;
+  const guint8 *p = g_bytes_get_data (file, &size);
+  guint32 count = mshed_read_u32 (p + 8);
+  const guint8 *rec = p + size - 64 * (gsize) count + 64 * (gsize) index;
+
+  g_assert_cmpuint (index, <, count);
+  if (name)
+    memcpy (name, rec + 20, 36);
+  return g_bytes_new (p + mshed_read_u32 (rec + 56), mshed_read_u32 (rec + 12));
+}
+
+static guint
+n_entries (GBytes *file)
+{
+  return mshed_read_u32 ((const guint8 *) g_bytes_get_data (file, NULL) + 8);
+}
+
+/* The labels the list shows for entry @index (cells carry their entry), in tree order. */
+static void
+collect_cells (GtkWidget *widget,
+               guint      index,
+               GPtrArray *out)
+{
+  if (GTK_IS_INSCRIPTION (widget) &&
+      GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (widget), "mshed-entry-index")) == index + 1)
+    g_ptr_array_add (out, widget);
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    collect_cells (c, index, out);
+}
+
+/* The label of column @column (0 #, 1 name, … 5 status) for entry @index: the cells of one
+ * row are laid out in column order. */
+static GtkWidget *
+find_cell (GtkWidget *list,
+           guint      index,
+           guint      column)
+{
+  g_autoptr(GPtrArray) cells = g_ptr_array_new ();
+
+  collect_cells (list, index, cells);
+  return column < cells->len ? g_ptr_array_index (cells, column) : NULL;
+}
+
+static GtkDropTarget *
+drop_target (GtkWidget *widget)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) c = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_DROP_TARGET (c))
+        return GTK_DROP_TARGET (c);
+    }
+  return NULL;
+}
+
+static void
+run_cli (const char *const *argv)
+{
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(GError) error = NULL;
+  int wait_status = 0;
+
+  g_assert_true (g_spawn_sync (tmpdir, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out,
+                               &err, &wait_status, &error));
+  g_assert_no_error (error);
+  g_test_message ("%s: %s%s", argv[1], out, err);
+  g_assert_true (g_spawn_check_wait_status (wait_status, NULL));
+}
+
+static void
+test_drop_replace (void)
+{
+  g_autoptr(GBytes) original = mshed_generate_archive_bytes (21, 4, 300);
+  g_autoptr(GBytes) model = NULL;
+  g_autoptr(GBytes) saved = NULL;
+  g_autoptr(GBytes) by_cli = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autofree char *path = gui_test_write (tmpdir, "pack.rlb", original);
+  g_autofree char *cli_path = gui_test_write (tmpdir, "cli.rlb", original);
+  g_autofree char *model_path = NULL;
+  g_autofree char *entry = NULL;
+  MshedGenParams params;
+  MshedWindow *window;
+  MshedNres *nres;
+  GtkDropTarget *target;
+  GtkWidget *label;
+  graphene_point_t p;
+  GValue value = G_VALUE_INIT;
+  gboolean dropped = FALSE;
+  guint m = G_MAXUINT, n;
+  char name[36];
+
+  mshed_gen_params_init (&params, 77);
+  params.n_nodes = 3;
+  model = mshed_generate_model_bytes (&params);
+  model_path = gui_test_write (tmpdir, "new.msh", model);
+
+  window = gui_test_window (app);
+  g_assert_true (mshed_window_open (window, path));
+  widget_test_iterate (200);
+  g_assert_nonnull (window->archive_edit);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->main_stack), ==, "archive");
+  nres = mshed_archive_get_nres (window->archive_edit);
+  n = mshed_nres_get_n_entries (nres);
+  for (guint i = n; i-- > 0;)
+    if (mshed_entry_holds_model (mshed_nres_peek_entry (nres, i)))
+      m = i;
+  g_assert_cmpuint (m, <, n);
+  entry = mshed_nres_entry_dup_name (mshed_nres_peek_entry (nres, m));
+
+  /* the status column: every model entry of a generated archive is valid */
+  label = find_cell (GTK_WIDGET (window->archive_view), m, 5);
+  g_assert_nonnull (label);
+  g_assert_cmpstr (gtk_inscription_get_text (GTK_INSCRIPTION (label)), ==, "valid");
+
+  /* the drop, at the middle of the entry's name cell */
+  label = find_cell (GTK_WIDGET (window->archive_view), m, 1);
+  g_assert_nonnull (label);
+  g_assert_true (gtk_widget_compute_point (label, GTK_WIDGET (window->archive_view),
+                                           &GRAPHENE_POINT_INIT (
+                                             gtk_widget_get_width (label) / 2.f,
+                                             gtk_widget_get_height (label) / 2.f),
+                                           &p));
+  target = drop_target (GTK_WIDGET (window->archive_view));
+  g_assert_nonnull (target);
+  file = g_file_new_for_path (model_path);
+  g_value_init (&value, G_TYPE_FILE);
+  g_value_set_object (&value, file);
+  g_signal_emit_by_name (target, "drop", &value, (double) p.x, (double) p.y, &dropped);
+  g_value_unset (&value);
+  widget_test_iterate (200);
+  g_assert_true (dropped);
+  g_assert_true (mshed_archive_get_modified (window->archive_edit));
+  {
+    g_autoptr(GBytes) now = mshed_archive_serialize (window->archive_edit);
+
+    g_assert_cmpuint (n_entries (now), ==, n);
+    for (guint i = 0; i < n; i++)
+      {
+        g_autoptr(GBytes) a = payload (now, i, NULL);
+        g_autoptr(GBytes) b = payload (original, i, NULL);
+
+        g_assert_true (g_bytes_equal (a, i == m ? model : b));
+      }
+  }
+  g_assert_nonnull (strstr (gtk_label_get_label (window->title_label), "• "));
+
+  if (!gui_test_have_xdotool ())
+    {
+      mshed_test_skip ("xdotool is needed for the real Ctrl+Z, Ctrl+Shift+Z and Ctrl+S");
+      gui_test_close (window);
+      return;
+    }
+  /* Ctrl+Z: the loaded bytes; Ctrl+Shift+Z: replaced again; Ctrl+S: saved */
+  gui_test_focus_window (GTK_WINDOW (window));
+  gui_test_key ("ctrl+z");
+  {
+    g_autoptr(GBytes) now = mshed_archive_serialize (window->archive_edit);
+
+    g_assert_true (g_bytes_equal (now, original));
+    g_assert_false (mshed_archive_get_modified (window->archive_edit));
+  }
+  gui_test_key ("ctrl+shift+z");
+  g_assert_true (mshed_archive_get_modified (window->archive_edit));
+  gui_test_key ("ctrl+s");
+  widget_test_iterate (100);
+  g_assert_false (mshed_archive_get_modified (window->archive_edit));
+
+  {
+    const char *argv[] = { g_getenv ("MSHED_CLI"), "archive", cli_path, "replace", entry,
+                           model_path, NULL };
+
+    run_cli (argv);
+  }
+  saved = gui_test_file_bytes (path);
+  by_cli = gui_test_file_bytes (cli_path);
+  g_assert_true (g_bytes_equal (saved, by_cli));
+  {
+    g_autofree char *bak = g_strconcat (path, ".bak", NULL);
+    g_autoptr(GBytes) kept = gui_test_file_bytes (bak);
+
+    g_assert_true (g_bytes_equal (kept, original));
+  }
+
+  /* Move Up on the next entry, then undo */
+  if (m + 1 < n)
+    {
+      GtkSelectionModel *sel = gtk_column_view_get_model (window->archive_view);
+
+      gtk_single_selection_set_selected (GTK_SINGLE_SELECTION (sel), m + 1);
+      gtk_widget_activate_action (GTK_WIDGET (window), "win.archive-up", NULL);
+      widget_test_iterate (100);
+      {
+        g_autoptr(GBytes) now = mshed_archive_serialize (window->archive_edit);
+        g_autoptr(GBytes) a = payload (now, m, name);
+        g_autoptr(GBytes) b = payload (saved, m + 1, NULL);
+
+        g_assert_true (g_bytes_equal (a, b));
+      }
+      g_assert_cmpuint (gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (
+                          gtk_column_view_get_model (window->archive_view))), ==, m);
+      g_assert_true (mshed_archive_undo (window->archive_edit));
+      widget_test_iterate (50);
+    }
+  /* MSHED_TEST_SCREENSHOT_DIR: the archive page with its toolbar and status column */
+  widget_test_screenshot (GTK_WIDGET (window), "archive-page");
+  gui_test_close (window);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int status;
+
+  g_setenv ("GTK_A11Y", "none", FALSE);
+  g_setenv ("GSETTINGS_BACKEND", "memory", FALSE);
+  g_test_init (&argc, &argv, NULL);
+  if (!gtk_init_check ())
+    return mshed_test_skip_program ("no display (run under xvfb-run)");
+  if (g_getenv ("MSHED_CLI") == NULL)
+    return mshed_test_skip_program ("MSHED_CLI is set by meson test");
+  app = mshed_application_new ();
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
+  tmpdir = g_dir_make_tmp ("mshed-gui-archive-XXXXXX", NULL);
+
+  g_test_add_func ("/app/archive/drop-replace", test_drop_replace);
+  status = g_test_run ();
+  {
+    g_autoptr(GDir) dir = g_dir_open (tmpdir, 0, NULL);
+    const char *entry;
+
+    while (dir && (entry = g_dir_read_name (dir)) != NULL)
+      {
+        g_autofree char *p = g_build_filename (tmpdir, entry, NULL);
+        g_remove (p);
+      }
+  }
+  g_rmdir (tmpdir);
+  g_free (tmpdir);
+  g_object_unref (app);
+  return status;
+}

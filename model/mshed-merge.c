@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "mshed-bytes.h"
+#include "mshed-copy.h"
 #include "mshed-cp1251.h"
 #include "mshed-dfm.h"
 #include "mshed-diff-private.h"
@@ -1146,31 +1147,6 @@ apply_msh_op (MshedMerge     *self,
 }
 
 static gboolean
-copy_subtree (MshedDocument  *doc,
-              MshedUtfNode   *parent,
-              guint           index,
-              MshedUtfNode   *src,
-              GError        **error)
-{
-  MshedUtfNode *made;
-  g_autoptr(GBytes) data = NULL;
-
-  if (!mshed_utf_node_is_directory (src))
-    {
-      data = mshed_utf_node_get_data (src);  /* (transfer none) */
-      data = data ? g_bytes_ref (data) : g_bytes_new (NULL, 0);
-    }
-  made = mshed_document_utf_add (doc, parent, MIN (index, mshed_utf_node_get_n_children (parent)),
-                                 mshed_utf_node_get_name (src), data, error);
-  if (made == NULL)
-    return FALSE;
-  for (MshedUtfNode *c = mshed_utf_node_get_first_child (src); c; c = mshed_utf_node_get_next (c))
-    if (!copy_subtree (doc, made, G_MAXUINT, c, error))
-      return FALSE;
-  return TRUE;
-}
-
-static gboolean
 lookup_node (MshedDocument  *doc,
              const char     *path,
              MshedUtfNode  **out,
@@ -1205,7 +1181,7 @@ apply_utf_op (MshedMerge     *self,
       return mshed_document_utf_set_data (doc, node, bytes, error);
     }
   if (op->name)  /* a node BASE lacks */
-    return src == NULL || copy_subtree (doc, node, op->index, src, error);
+    return src == NULL || mshed_copy_utf_subtree (doc, node, op->index, src, error);
   if (src == NULL)
     {
       g_ptr_array_add (removals, g_strdup (op->path));
@@ -1222,7 +1198,7 @@ apply_utf_op (MshedMerge     *self,
     guint index = mshed_utf_node_get_index (node);
 
     return mshed_document_utf_remove (doc, node, error) &&
-           copy_subtree (doc, parent, index, src, error);
+           mshed_copy_utf_subtree (doc, parent, index, src, error);
   }
 }
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "mshed-application.h"
+#include "mshed-compare-window.h"
 #include "mshed-source.h"
 #include "mshed-window.h"
 
@@ -178,6 +179,46 @@ mshed_application_open (GApplication  *app,
 
 /* ARCHIVE:ENTRY is not a file GApplication can turn into a GFile, so take the arguments
  * ourselves and open each spec. */
+static char *
+arg_to_spec (GApplicationCommandLine *cmdline,
+             const char              *arg)
+{
+  g_autoptr(GFile) file = g_application_command_line_create_file_for_arg (cmdline, arg);
+  char *spec = g_file_get_path (file);
+
+  if (spec == NULL || (!g_file_test (spec, G_FILE_TEST_EXISTS) && strchr (arg, ':')))
+    {
+      /* keep ARCHIVE:ENTRY relative to the caller's directory */
+      g_free (spec);
+      spec = g_path_is_absolute (arg)
+               ? g_strdup (arg)
+               : g_build_filename (g_application_command_line_get_cwd (cmdline), arg, NULL);
+    }
+  return spec;
+}
+
+/* mshed --compare A B: the compare window (app/mshed-compare-window.c). */
+static void
+open_compare (MshedApplication        *self,
+              GApplicationCommandLine *cmdline,
+              const char              *left,
+              const char              *right)
+{
+  g_autofree char *a = arg_to_spec (cmdline, left);
+  g_autofree char *b = arg_to_spec (cmdline, right);
+  g_autoptr(GError) error = NULL;
+  MshedCompareWindow *window = mshed_compare_window_open (self, a, b, &error);
+
+  if (window == NULL)
+    {
+      g_application_command_line_printerr (cmdline, _("mshed: cannot compare: %s\n"),
+                                           error->message);
+      g_application_command_line_set_exit_status (cmdline, 2);
+      return;
+    }
+  gtk_window_present (GTK_WINDOW (window));
+}
+
 static int
 mshed_application_command_line (GApplication            *app,
                                 GApplicationCommandLine *cmdline)
@@ -187,27 +228,30 @@ mshed_application_command_line (GApplication            *app,
 
   for (guint i = 1; argv[i] != NULL; i++)
     {
-      g_autoptr(GFile) file = NULL;
       g_autofree char *spec = NULL;
 
+      if (strcmp (argv[i], "--compare") == 0)
+        {
+          if (argv[i + 1] == NULL || argv[i + 2] == NULL)
+            {
+              g_application_command_line_printerr (cmdline,
+                                                   _("mshed: --compare needs two files\n"));
+              return 2;
+            }
+          open_compare (MSHED_APPLICATION (app), cmdline, argv[i + 1], argv[i + 2]);
+          i += 2;
+          opened = TRUE;
+          continue;
+        }
       if (argv[i][0] == '-')
         continue;
-      file = g_application_command_line_create_file_for_arg (cmdline, argv[i]);
-      spec = g_file_get_path (file);
-      if (spec == NULL || (!g_file_test (spec, G_FILE_TEST_EXISTS) && strchr (argv[i], ':')))
-        {
-          /* keep ARCHIVE:ENTRY relative to the caller's directory */
-          g_free (spec);
-          spec = g_path_is_absolute (argv[i])
-                   ? g_strdup (argv[i])
-                   : g_build_filename (g_application_command_line_get_cwd (cmdline), argv[i], NULL);
-        }
+      spec = arg_to_spec (cmdline, argv[i]);
       mshed_application_open_spec (MSHED_APPLICATION (app), spec);
       opened = TRUE;
     }
   if (!opened)
     g_application_activate (app);
-  return 0;
+  return g_application_command_line_get_exit_status (cmdline);
 }
 
 static void
@@ -327,6 +371,8 @@ mshed_application_startup (GApplication *app)
     { "win.redo", { "<Control><Shift>z", "<Control>y", NULL } },
     { "win.recompute-all", { "<Control>r", NULL } },
     { "win.next-problem", { "F8", NULL } },
+    { "win.next-difference", { "F7", NULL } },
+    { "win.previous-difference", { "<Shift>F7", NULL } },
     { "win.toggle-bottom-panel", { "F9", NULL } },
     { "win.toggle-tree", { "<Control>F9", NULL } },
     /* F10 opens the main menu (GtkMenuButton:primary), as in every GNOME application */

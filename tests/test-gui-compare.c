@@ -1,0 +1,313 @@
+/* test-gui-compare.c
+ *
+ * Copyright 2026 The mshed authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The compare window in the real application under Xvfb, driven with real keys and clicks
+ * (xdotool): two generated models that differ in three known cells (planted with mshed-cli
+ * edit), F7 steps through them selecting the row on both sides, Copy to Left copies one
+ * across, Ctrl+Z undoes it, Ctrl+S saves the left side, and the saved bytes are what the
+ * document API alone makes of the same edit.
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+
+#include "gui-test-util.h"
+#include "mshed-compare-window.h"
+#include "mshed-model-view.h"
+#include "mshed-renderer.h"
+#include "test-require.h"
+
+static MshedApplication *app;
+
+typedef struct {
+  MshedTableId table;
+  guint        row;
+  const char  *field;
+} Planted;
+
+/* the three cells mshed-cli edit changes, in file order (Res1, Res2, Res13) */
+static const Planted planted[] = {
+  { MSHED_TABLE_NODES, 1, "hdr0" },
+  { MSHED_TABLE_SLOTS, 2, "unk30" },
+  { MSHED_TABLE_BATCHES, 1, "unk6" },
+};
+
+typedef struct {
+  char               *dir;
+  char               *left;
+  char               *right;
+  MshedCompareWindow *window;
+} Fixture;
+
+static void
+run_cli (const char *args)
+{
+  g_autofree char *cmd = g_strdup_printf ("%s %s", g_getenv ("MSHED_CLI"), args);
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  int status = 0;
+
+  g_assert_true (g_spawn_command_line_sync (cmd, &out, &err, &status, NULL));
+  if (status != 0)
+    g_error ("%s failed: %s", cmd, err);
+}
+
+static gboolean
+fixture_setup (Fixture *f)
+{
+  g_autofree char *args = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+
+  if (!gui_test_have_xdotool ())
+    {
+      mshed_test_skip ("needs xdotool and an X display");
+      return FALSE;
+    }
+  f->dir = g_dir_make_tmp ("mshed-compare-XXXXXX", NULL);
+  f->left = g_build_filename (f->dir, "left.msh", NULL);
+  f->right = g_build_filename (f->dir, "right.msh", NULL);
+  args = g_strdup_printf ("generate -s 5 -t 300 -o %s", f->left);
+  run_cli (args);
+  g_free (args);
+  args = g_strdup_printf ("edit --set nodes[1].hdr0=0x33 --set slots[2].unk30=7 "
+                          "--set batches[1].unk6=5 --no-backup -o %s %s", f->right, f->left);
+  run_cli (args);
+  f->window = mshed_compare_window_open (app, f->left, f->right, &error);
+  g_assert_no_error (error);
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 1200, 760);
+  gtk_window_present (GTK_WINDOW (f->window));
+  while (!gtk_widget_get_mapped (GTK_WIDGET (f->window)) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  widget_test_iterate (300);
+  gui_test_focus_window (GTK_WINDOW (f->window));
+  return TRUE;
+}
+
+static void
+fixture_teardown (Fixture *f)
+{
+  gtk_window_destroy (GTK_WINDOW (f->window));
+  widget_test_iterate (100);
+  g_unlink (f->left);
+  g_unlink (f->right);
+  g_rmdir (f->dir);
+  g_free (f->left);
+  g_free (f->right);
+  g_free (f->dir);
+}
+
+static guint
+n_differences (Fixture *f)
+{
+  widget_test_iterate (150);  /* the list follows the documents from an idle */
+  return mshed_diff_get_n_items (mshed_compare_window_get_diff (f->window));
+}
+
+/* Difference @k is selected, and both grids show its table with its row selected. */
+static void
+assert_selected (Fixture *f,
+                 guint    k)
+{
+  const MshedDiffItem *item = mshed_diff_get_item (mshed_compare_window_get_diff (f->window), k);
+
+  g_assert_cmpuint (mshed_compare_window_get_selected (f->window), ==, k);
+  g_assert_cmpint (item->table, ==, planted[k].table);
+  g_assert_cmpstr (item->field, ==, planted[k].field);
+  for (guint s = 0; s < 2; s++)
+    {
+      MshedTableView *grid = mshed_compare_window_get_grid (f->window, s);
+      guint row = G_MAXUINT;
+
+      g_assert_nonnull (grid);
+      g_assert_cmpint (mshed_table_view_get_table (grid), ==, planted[k].table);
+      g_assert_true (gui_test_wait_row_visible (grid, planted[k].row, 2000));
+      g_assert_true (mshed_table_view_get_selected_row (grid, &row));
+      g_assert_cmpuint (row, ==, planted[k].row);
+      /* the changed cell is marked on both sides */
+      g_assert_true (gtk_widget_has_css_class (
+        gtk_widget_get_parent (_mshed_table_view_find_cell (grid, planted[k].row,
+                                                            planted[k].field)), "changed"));
+    }
+}
+
+static void
+click_button (Fixture    *f,
+              const char *label)
+{
+  GtkWidget *w = gui_test_find_label (GTK_WIDGET (f->window), label);
+
+  g_assert_nonnull (w);
+  gui_test_click (GTK_WINDOW (f->window), w, gtk_widget_get_width (w) / 2.0,
+                  gtk_widget_get_height (w) / 2.0);
+}
+
+static void
+screenshots (Fixture    *f,
+             const char *tag)
+{
+  static const int sizes[][2] = { { 800, 600 }, { 1600, 1000 } };
+  GtkSettings *settings = gtk_settings_get_default ();
+
+  for (guint dark = 0; dark < 2; dark++)
+    for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+      {
+        g_autofree char *name = g_strdup_printf ("compare-%s-%s-%dx%d.png", tag,
+                                                 dark ? "dark" : "light", sizes[i][0],
+                                                 sizes[i][1]);
+
+        g_object_set (settings, "gtk-application-prefer-dark-theme", (gboolean) dark, NULL);
+        gtk_window_set_default_size (GTK_WINDOW (f->window), sizes[i][0], sizes[i][1]);
+        widget_test_iterate (300);
+        widget_test_screenshot (GTK_WIDGET (f->window), name);
+      }
+  g_object_set (settings, "gtk-application-prefer-dark-theme", FALSE, NULL);
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 1200, 760);
+  widget_test_iterate (200);
+}
+
+static void
+test_step_copy_undo_save (void)
+{
+  Fixture f = { 0 };
+  MshedDocument *left;
+  g_autoptr(MshedDocument) expected = NULL;
+  g_autoptr(GBytes) want = NULL;
+  g_autoptr(GBytes) saved = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (!fixture_setup (&f))
+    return;
+  left = mshed_compare_window_get_document (f.window, MSHED_COMPARE_LEFT);
+  g_assert_cmpuint (n_differences (&f), ==, 3);
+  g_assert_cmpuint (mshed_compare_window_get_selected (f.window), ==, G_MAXUINT);
+
+  /* F7 three times: each difference in turn, on both sides */
+  for (guint k = 0; k < 3; k++)
+    {
+      gui_test_key ("F7");
+      assert_selected (&f, k);
+    }
+  gui_test_key ("shift+F7");
+  assert_selected (&f, 1);
+  screenshots (&f, "step");
+
+  /* copy slots[2].unk30 from the right into the left */
+  click_button (&f, "Copy to Left");
+  g_assert_cmpuint (n_differences (&f), ==, 2);
+  g_assert_true (mshed_document_get_modified (left));
+  g_assert_cmpuint (mshed_compare_window_get_selected (f.window), ==, 1);  /* the next one */
+  gui_test_key ("ctrl+z");
+  g_assert_cmpuint (n_differences (&f), ==, 3);
+  g_assert_false (mshed_document_get_modified (left));
+
+  /* again, and save the left side */
+  mshed_compare_window_select (f.window, 1);
+  assert_selected (&f, 1);
+  click_button (&f, "Copy to Left");
+  g_assert_cmpuint (n_differences (&f), ==, 2);
+  gui_test_key ("ctrl+s");
+  widget_test_iterate (200);
+  g_assert_false (mshed_document_get_modified (left));
+  saved = gui_test_file_bytes (f.left);
+
+  /* the same edit through the document API alone, on a fresh copy of the left model */
+  {
+    g_autofree char *args = g_strdup_printf ("generate -s 5 -t 300 -o %s/fresh.msh", f.dir);
+    g_autofree char *fresh = g_build_filename (f.dir, "fresh.msh", NULL);
+
+    run_cli (args);
+    expected = mshed_document_open (fresh, MSHED_MODE_STRICT, &error);
+    g_assert_no_error (error);
+    g_assert_true (mshed_document_set_field (expected, MSHED_TABLE_SLOTS, 2, "unk30", 7, &error));
+    g_assert_no_error (error);
+    want = mshed_document_serialize_file (expected);
+    g_unlink (fresh);
+  }
+  g_assert_cmpuint (g_bytes_get_size (saved), ==, g_bytes_get_size (want));
+  g_assert_true (g_bytes_equal (saved, want));
+  screenshots (&f, "copied");
+  {
+    g_autofree char *bak = g_strconcat (f.left, ".bak", NULL);
+
+    g_unlink (bak);
+  }
+  fixture_teardown (&f);
+}
+
+static void
+find_previews (GtkWidget  *root,
+               GPtrArray  *found)
+{
+  if (MSHED_IS_MODEL_VIEW (root))
+    g_ptr_array_add (found, root);
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    find_previews (c, found);
+}
+
+static MshedCamera *
+camera_of (GPtrArray *previews,
+           guint      i)
+{
+  return mshed_renderer_get_camera (
+    mshed_model_view_get_renderer (g_ptr_array_index (previews, i)));
+}
+
+/* The two previews share one camera: a real drag in the left one turns the right one. */
+static void
+test_preview_shared_camera (void)
+{
+  Fixture f = { 0 };
+  g_autoptr(GPtrArray) previews = g_ptr_array_new ();
+  GtkWidget *left;
+  MshedCamera before;
+  g_autofree char *args = NULL;
+  GdkSurface *surface;
+  graphene_point_t p;
+  double sx = 0, sy = 0;
+
+  if (!fixture_setup (&f))
+    return;
+  click_button (&f, "Preview");
+  widget_test_iterate (400);
+  find_previews (GTK_WIDGET (f.window), previews);
+  g_assert_cmpuint (previews->len, ==, 2);
+  left = g_ptr_array_index (previews, 0);
+  before = *camera_of (previews, 1);
+  surface = gtk_native_get_surface (GTK_NATIVE (f.window));
+  g_assert_true (gtk_widget_compute_point (left, GTK_WIDGET (f.window),
+                                           &GRAPHENE_POINT_INIT (gtk_widget_get_width (left) / 2.f,
+                                                                 gtk_widget_get_height (left) / 2.f),
+                                           &p));
+  gtk_native_get_surface_transform (GTK_NATIVE (f.window), &sx, &sy);
+  args = g_strdup_printf ("mousemove --window %lu --sync %d %d mousedown 1 "
+                          "mousemove_relative --sync 30 0 mousemove_relative --sync 30 10 mouseup 1",
+                          (gulong) gdk_x11_surface_get_xid (surface), (int) (p.x + sx),
+                          (int) (p.y + sy));
+  g_assert_true (gui_test_xdo (args));
+  widget_test_iterate (400);
+  g_assert_true (memcmp (camera_of (previews, 0), &before, sizeof before) != 0);
+  g_assert_true (memcmp (camera_of (previews, 0), camera_of (previews, 1), sizeof before) == 0);
+  widget_test_screenshot (GTK_WIDGET (f.window), "compare-preview.png");
+  fixture_teardown (&f);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_setenv ("GTK_A11Y", "none", FALSE);
+  g_setenv ("GSETTINGS_BACKEND", "memory", FALSE);
+  g_test_init (&argc, &argv, NULL);
+  if (!gtk_init_check ())
+    return mshed_test_skip_program ("no display (run under xvfb-run)");
+  app = mshed_application_new ();
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
+
+  g_test_add_func ("/app/compare/step-copy-undo-save", test_step_copy_undo_save);
+  g_test_add_func ("/app/compare/preview", test_preview_shared_camera);
+  return g_test_run ();
+}

@@ -27,6 +27,7 @@ struct _MshedCompareWindow
   /* template */
   GtkDropDown        *table_dropdown;
   GtkStack           *view_stack;
+  GtkWidget          *view_switcher;
   GtkBox             *grids_box;
   GtkBox             *preview_box;
   GtkLabel           *left_title;
@@ -48,6 +49,7 @@ struct _MshedCompareWindow
   GtkSingleSelection *selection;
   MshedTableId        table;           /* shown in the grids */
   guint               refresh_idle;
+  guint               reveal_idle;
   MshedCompareSide    active;          /* the side Ctrl+Z, Ctrl+S act on */
   gboolean            syncing;         /* copying one grid's scroll to the other */
   guint               block_jump;
@@ -204,6 +206,36 @@ set_message (MshedCompareWindow *self,
   gtk_widget_set_visible (GTK_WIDGET (self->message_label), text != NULL);
 }
 
+/* Selects each side's row of the selected difference in its grid and scrolls to it. */
+static void
+reveal_rows (MshedCompareWindow *self)
+{
+  const MshedDiffItem *item = selected_item (self);
+
+  for (guint k = 0; item != NULL && k < 2; k++)
+    {
+      MshedCompareSide s = k == 0 ? !self->active : self->active;  /* the active side last */
+      guint row = item_row (item, s);
+
+      if (self->grids[s] == NULL || row == G_MAXUINT)
+        continue;
+      self->syncing = TRUE;  /* each side shows its own row */
+      mshed_table_view_reveal (self->grids[s], row,
+                               item->kind == MSHED_DIFF_FIELD ? item->field : NULL);
+      self->syncing = FALSE;
+    }
+}
+
+static gboolean
+reveal_idle_cb (gpointer data)
+{
+  MshedCompareWindow *self = data;
+
+  self->reveal_idle = 0;
+  reveal_rows (self);
+  return G_SOURCE_REMOVE;
+}
+
 /* Selects and scrolls both sides to the selected difference. */
 static void
 jump (MshedCompareWindow *self)
@@ -216,19 +248,14 @@ jump (MshedCompareWindow *self)
   table = item_grid_table (item);
   if (table == MSHED_TABLE_NONE)
     return;
-  show_table (self, table);
-  for (guint k = 0; k < 2; k++)
+  if (table != self->table)
     {
-      MshedCompareSide s = k == 0 ? !self->active : self->active;  /* the active side last */
-      guint row = item_row (item, s);
-
-      if (self->grids[s] == NULL || row == G_MAXUINT)
-        continue;
-      self->syncing = TRUE;  /* each side shows its own row */
-      mshed_table_view_reveal (self->grids[s], row,
-                               item->kind == MSHED_DIFF_FIELD ? item->field : NULL);
-      self->syncing = FALSE;
+      show_table (self, table);
+      /* new grids scroll to the field's column once they have their size */
+      if (self->reveal_idle == 0)
+        self->reveal_idle = g_idle_add_full (G_PRIORITY_LOW, reveal_idle_cb, self, NULL);
     }
+  reveal_rows (self);
 }
 
 static void
@@ -590,6 +617,7 @@ mshed_compare_window_dispose (GObject *object)
   MshedCompareWindow *self = MSHED_COMPARE_WINDOW (object);
 
   g_clear_handle_id (&self->refresh_idle, g_source_remove);
+  g_clear_handle_id (&self->reveal_idle, g_source_remove);
   for (guint s = 0; s < 2; s++)
     {
       if (self->docs[s] != NULL)
@@ -624,6 +652,7 @@ mshed_compare_window_class_init (MshedCompareWindowClass *klass)
   gtk_widget_class_set_css_name (widget_class, "comparewindow");
   gtk_widget_class_bind_template_child (widget_class, MshedCompareWindow, table_dropdown);
   gtk_widget_class_bind_template_child (widget_class, MshedCompareWindow, view_stack);
+  gtk_widget_class_bind_template_child (widget_class, MshedCompareWindow, view_switcher);
   gtk_widget_class_bind_template_child (widget_class, MshedCompareWindow, grids_box);
   gtk_widget_class_bind_template_child (widget_class, MshedCompareWindow, preview_box);
   gtk_widget_class_bind_template_child (widget_class, MshedCompareWindow, left_title);
@@ -698,10 +727,19 @@ mshed_compare_window_new (MshedApplication *app,
     }
   if (mshed_document_get_model (left) != NULL && mshed_document_get_model (right) != NULL)
     show_table (self, MSHED_TABLE_NODES);
-  else
+  else  /* UTF files: no grids or preview for them yet, the list and copy across */
     {
+      GtkWidget *note = gtk_label_new (_("Freelancer UTF files are compared in the list below "
+                                         "(copy across works on them); the window has no grids "
+                                         "or preview for them yet."));
+
+      gtk_label_set_wrap (GTK_LABEL (note), TRUE);
+      gtk_widget_add_css_class (note, "dim-label");
+      gtk_widget_set_hexpand (note, TRUE);
+      gtk_box_append (self->grids_box, note);
       gtk_widget_set_visible (GTK_WIDGET (self->table_dropdown), FALSE);
-      gtk_stack_set_visible_child_name (self->view_stack, "preview");
+      gtk_widget_set_visible (self->view_switcher, FALSE);
+      gtk_paned_set_position (GTK_PANED (gtk_window_get_child (GTK_WINDOW (self))), 80);
     }
   refresh (self);
   jump (self);

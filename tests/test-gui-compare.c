@@ -294,6 +294,47 @@ test_preview_shared_camera (void)
   fixture_teardown (&f);
 }
 
+/* Two deformable models: the list and Copy to Right work without grids. */
+static void
+test_dfm (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("mshed-compare-XXXXXX", NULL);
+  g_autofree char *a = g_build_filename (dir, "a.dfm", NULL);
+  g_autofree char *b = g_build_filename (dir, "b.dfm", NULL);
+  g_autofree char *gen = g_strdup_printf ("generate --dfm body -o %s", a);
+  g_autofree char *edit = g_strdup_printf ("edit --set points[5].y=1.25 --no-backup -o %s %s",
+                                           b, a);
+  g_autoptr(GError) error = NULL;
+  Fixture f = { .dir = dir };
+
+  if (!gui_test_have_xdotool ())
+    {
+      mshed_test_skip ("needs xdotool and an X display");
+      return;
+    }
+  run_cli (gen);
+  run_cli (edit);
+  f.window = mshed_compare_window_open (app, a, b, &error);
+  g_assert_no_error (error);
+  gtk_window_present (GTK_WINDOW (f.window));
+  widget_test_iterate (300);
+  gui_test_focus_window (GTK_WINDOW (f.window));
+  g_assert_null (mshed_compare_window_get_grid (f.window, MSHED_COMPARE_LEFT));
+  g_assert_cmpuint (n_differences (&f), ==, 2);  /* the geometry line and Points[5].y */
+  gui_test_key ("F7");
+  g_assert_cmpuint (mshed_compare_window_get_selected (f.window), ==, 0);
+  click_button (&f, "Copy to Right");
+  g_assert_cmpuint (n_differences (&f), ==, 0);
+  widget_test_screenshot (GTK_WIDGET (f.window), "compare-dfm.png");
+  mshed_document_undo (mshed_compare_window_get_document (f.window, MSHED_COMPARE_RIGHT));
+  g_assert_cmpuint (n_differences (&f), ==, 2);
+  gtk_window_destroy (GTK_WINDOW (f.window));
+  widget_test_iterate (100);
+  g_unlink (a);
+  g_unlink (b);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -309,5 +350,6 @@ main (int   argc,
 
   g_test_add_func ("/app/compare/step-copy-undo-save", test_step_copy_undo_save);
   g_test_add_func ("/app/compare/preview", test_preview_shared_camera);
+  g_test_add_func ("/app/compare/dfm", test_dfm);
   return g_test_run ();
 }

@@ -371,11 +371,17 @@ mshed_copy_node (MshedDocument  *target,
   return step_end (&step, ok);
 }
 
-static gboolean
-set_attributes (MshedDocument         *doc,
-                guint                  res,
-                const MshedNresEntry  *from,
-                GError               **error)
+/**
+ * mshed_copy_attributes:
+ *
+ * Gives resource @res of @doc the attributes of @from, one set-field command per attribute
+ * that differs (inside the caller's group).
+ */
+gboolean
+mshed_copy_attributes (MshedDocument         *doc,
+                       guint                  res,
+                       const MshedNresEntry  *from,
+                       GError               **error)
 {
   static const char *const names[] = { "attr1", "attr2", "attr3" };
   MshedNres *nres = mshed_model_get_nres (mshed_document_get_model (doc));
@@ -438,7 +444,7 @@ mshed_copy_resource (MshedDocument  *target,
   label = g_strdup_printf (_("Copy resource %u"), (guint) res);
   step = step_begin (target, label);
   ok = mshed_document_set_resource_payload (target, (guint) res, payload, error) &&
-       set_attributes (target, (guint) res, e, error);
+       mshed_copy_attributes (target, (guint) res, e, error);
   return step_end (&step, ok);
 }
 

@@ -67,6 +67,12 @@ gboolean mshed_copy_difference (MshedDocument       *a,
                                 gboolean             to_b,
                                 GError             **error);
 
+/* Gives resource @res of @doc the NRes attributes of @from (attr1..attr3), one command per
+ * attribute that differs, inside the caller's group. */
+gboolean mshed_copy_attributes  (MshedDocument         *doc,
+                                 guint                  res,
+                                 const MshedNresEntry  *from,
+                                 GError               **error);
 /* Adds a copy of @src (a node of any UTF tree) under directory @parent of @doc at @index
  * (clamped), one command per node inside the caller's group. */
 gboolean mshed_copy_utf_subtree (MshedDocument  *doc,

@@ -1067,28 +1067,6 @@ choose_mine (MshedMerge *self,
 }
 
 static gboolean
-set_attributes (MshedDocument         *doc,
-                guint                  res,
-                const MshedNresEntry  *from,
-                GError               **error)
-{
-  static const char *const names[] = { "attr1", "attr2", "attr3" };
-  MshedNres *nres = mshed_model_get_nres (mshed_document_get_model (doc));
-
-  for (guint k = 0; k < 3; k++)
-    {
-      const MshedNresEntry *now = mshed_nres_peek_entry (nres, res);
-      guint32 want = k == 0 ? from->attr1 : k == 1 ? from->attr2 : from->attr3;
-      guint32 have = k == 0 ? now->attr1 : k == 1 ? now->attr2 : now->attr3;
-
-      if (want != have && !mshed_document_set_field (doc, MSHED_TABLE_DIRECTORY, res, names[k],
-                                                     want, error))
-        return FALSE;
-    }
-  return TRUE;
-}
-
-static gboolean
 apply_msh_op (MshedMerge     *self,
               MshedDocument  *doc,
               Op             *op,
@@ -1141,7 +1119,7 @@ apply_msh_op (MshedMerge     *self,
           return mshed_document_add_resource (doc, G_MAXUINT, e->type_id, name, e->attr1,
                                               e->attr2, e->attr3, payload, error) >= 0;
         return mshed_document_set_resource_payload (doc, (guint) op->res, payload, error) &&
-               set_attributes (doc, (guint) op->res, e, error);
+               mshed_copy_attributes (doc, (guint) op->res, e, error);
       }
     }
 }

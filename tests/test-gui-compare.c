@@ -12,6 +12,8 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <signal.h>
+#include <sys/wait.h>
 
 #include "gui-test-util.h"
 #include "mshed-compare-window.h"
@@ -335,6 +337,48 @@ test_dfm (void)
   g_rmdir (dir);
 }
 
+/* The built app, started as `mshed --compare LEFT RIGHT`, shows the compare window. */
+static void
+test_command_line (void)
+{
+  const char *mshed = g_getenv ("MSHED_APP");
+  g_autofree char *dir = g_dir_make_tmp ("mshed-compare-XXXXXX", NULL);
+  g_autofree char *left = g_build_filename (dir, "left.msh", NULL);
+  g_autofree char *right = g_build_filename (dir, "right.msh", NULL);
+  g_autofree char *gen = g_strdup_printf ("generate -s 5 -t 100 -o %s", left);
+  g_autofree char *edit = g_strdup_printf ("edit --set slots[0].unk30=7 --no-backup -o %s %s",
+                                           right, left);
+  g_auto(GStrv) env = g_environ_setenv (g_get_environ (), "GSETTINGS_BACKEND", "memory", TRUE);
+  const char *argv[] = { mshed, "--compare", left, right, NULL };
+  g_autofree char *found = NULL;
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+  GPid pid;
+
+  if (!gui_test_have_xdotool ())
+    {
+      mshed_test_skip ("needs xdotool and an X display");
+      return;
+    }
+  g_assert_nonnull (mshed);
+  run_cli (gen);
+  run_cli (edit);
+  g_assert_true (g_spawn_async (NULL, (char **) argv, env, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL,
+                                &pid, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_command_line_sync ("timeout 30 xdotool search --sync --name "
+                                            "'left.msh ↔ right.msh'", &found, NULL, &status,
+                                            NULL));
+  kill (pid, SIGTERM);
+  g_assert_cmpint (waitpid (pid, NULL, 0), ==, pid);
+  g_spawn_close_pid (pid);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_assert_cmpstr (found, !=, "");
+  g_unlink (left);
+  g_unlink (right);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -351,5 +395,6 @@ main (int   argc,
   g_test_add_func ("/app/compare/step-copy-undo-save", test_step_copy_undo_save);
   g_test_add_func ("/app/compare/preview", test_preview_shared_camera);
   g_test_add_func ("/app/compare/dfm", test_dfm);
+  g_test_add_func ("/app/compare/command-line", test_command_line);
   return g_test_run ();
 }

@@ -30,6 +30,8 @@ struct _MshedCompareWindow
   GtkWidget          *view_switcher;
   GtkBox             *grids_box;
   GtkBox             *preview_box;
+  GtkOverlay         *ghost_overlay;
+  GtkCheckButton     *ghost_check;
   GtkLabel           *left_title;
   GtkLabel           *right_title;
   GtkLabel           *summary_label;
@@ -568,6 +570,41 @@ preview_render_cb (GtkGLArea          *area,
   return FALSE;
 }
 
+/* Side by side, or the right preview half transparent over the left one (the same camera,
+ * so the two models are drawn on top of each other); pointer and keys go to the left one. */
+static void
+place_previews (MshedCompareWindow *self)
+{
+  gboolean ghost = gtk_check_button_get_active (self->ghost_check);
+
+  for (guint s = 0; s < 2; s++)
+    {
+      GtkWidget *parent = gtk_widget_get_parent (self->previews[s]);
+
+      g_object_ref (self->previews[s]);
+      if (GTK_IS_BOX (parent))
+        gtk_box_remove (GTK_BOX (parent), self->previews[s]);
+      else if (parent == GTK_WIDGET (self->ghost_overlay) && s == 0)
+        gtk_overlay_set_child (self->ghost_overlay, NULL);
+      else if (parent != NULL)
+        gtk_overlay_remove_overlay (self->ghost_overlay, self->previews[s]);
+    }
+  for (guint s = 0; s < 2; s++)
+    {
+      gtk_widget_set_opacity (self->previews[s], ghost && s == 1 ? 0.5 : 1.0);
+      gtk_widget_set_can_target (self->previews[s], !(ghost && s == 1));
+      if (!ghost)
+        gtk_box_append (self->preview_box, self->previews[s]);
+      else if (s == 0)
+        gtk_overlay_set_child (self->ghost_overlay, self->previews[s]);
+      else
+        gtk_overlay_add_overlay (self->ghost_overlay, self->previews[s]);
+      g_object_unref (self->previews[s]);
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->preview_box), !ghost);
+  gtk_widget_set_visible (GTK_WIDGET (self->ghost_overlay), ghost);
+}
+
 static void
 ensure_previews (MshedCompareWindow *self)
 {
@@ -580,10 +617,16 @@ ensure_previews (MshedCompareWindow *self)
       gtk_widget_set_hexpand (self->previews[s], TRUE);
       gtk_widget_set_vexpand (self->previews[s], TRUE);
       mshed_model_view_set_document (MSHED_MODEL_VIEW (self->previews[s]), self->docs[s]);
-      gtk_box_append (self->preview_box, self->previews[s]);
+      g_signal_connect (self->previews[s], "render", G_CALLBACK (preview_render_cb), self);
     }
-  for (guint s = 0; s < 2; s++)
-    g_signal_connect (self->previews[s], "render", G_CALLBACK (preview_render_cb), self);
+  place_previews (self);
+}
+
+static void
+ghost_toggled_cb (MshedCompareWindow *self)
+{
+  if (self->previews[0] != NULL)
+    place_previews (self);
 }
 
 /* GObject -------------------------------------------------------------------------------- */
@@ -655,6 +698,8 @@ mshed_compare_window_class_init (MshedCompareWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, MshedCompareWindow, view_switcher);
   gtk_widget_class_bind_template_child (widget_class, MshedCompareWindow, grids_box);
   gtk_widget_class_bind_template_child (widget_class, MshedCompareWindow, preview_box);
+  gtk_widget_class_bind_template_child (widget_class, MshedCompareWindow, ghost_overlay);
+  gtk_widget_class_bind_template_child (widget_class, MshedCompareWindow, ghost_check);
   gtk_widget_class_bind_template_child (widget_class, MshedCompareWindow, left_title);
   gtk_widget_class_bind_template_child (widget_class, MshedCompareWindow, right_title);
   gtk_widget_class_bind_template_child (widget_class, MshedCompareWindow, summary_label);
@@ -701,6 +746,7 @@ mshed_compare_window_init (MshedCompareWindow *self)
   g_signal_connect_swapped (self->view_stack, "notify::visible-child",
                             G_CALLBACK (ensure_previews), self);
   g_signal_connect (self, "close-request", G_CALLBACK (close_request_cb), NULL);
+  g_signal_connect_swapped (self->ghost_check, "toggled", G_CALLBACK (ghost_toggled_cb), self);
 }
 
 /* API ------------------------------------------------------------------------------------ */

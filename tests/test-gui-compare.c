@@ -257,7 +257,8 @@ camera_of (GPtrArray *previews,
     mshed_model_view_get_renderer (g_ptr_array_index (previews, i)));
 }
 
-/* The two previews share one camera: a real drag in the left one turns the right one. */
+/* The two previews share one camera: a real drag in the left one turns the right one, side by
+ * side and in the overlay. */
 static void
 test_preview_shared_camera (void)
 {
@@ -293,6 +294,31 @@ test_preview_shared_camera (void)
   g_assert_true (memcmp (camera_of (previews, 0), &before, sizeof before) != 0);
   g_assert_true (memcmp (camera_of (previews, 0), camera_of (previews, 1), sizeof before) == 0);
   widget_test_screenshot (GTK_WIDGET (f.window), "compare-preview.png");
+
+  /* overlay: the right model ghosted over the left one, still one camera */
+  click_button (&f, "Overlay: the right model ghosted over the left one");
+  widget_test_iterate (400);
+  g_assert_true (GTK_IS_OVERLAY (gtk_widget_get_parent (g_ptr_array_index (previews, 1))));
+  g_assert_true (gtk_widget_get_parent (g_ptr_array_index (previews, 0)) ==
+                 gtk_widget_get_parent (g_ptr_array_index (previews, 1)));
+  g_assert_cmpfloat_with_epsilon (gtk_widget_get_opacity (g_ptr_array_index (previews, 1)), 0.5,
+                                 0.01);
+  g_assert_true (gtk_widget_get_mapped (g_ptr_array_index (previews, 1)));
+  before = *camera_of (previews, 1);
+  g_assert_true (gtk_widget_compute_point (left, GTK_WIDGET (f.window),
+                                           &GRAPHENE_POINT_INIT (gtk_widget_get_width (left) / 2.f,
+                                                                 gtk_widget_get_height (left) / 2.f),
+                                           &p));
+  g_free (args);
+  args = g_strdup_printf ("mousemove --window %lu --sync %d %d mousedown 1 "
+                          "mousemove_relative --sync 0 30 mouseup 1",
+                          (gulong) gdk_x11_surface_get_xid (surface), (int) (p.x + sx),
+                          (int) (p.y + sy));
+  g_assert_true (gui_test_xdo (args));
+  widget_test_iterate (400);
+  g_assert_true (memcmp (camera_of (previews, 1), &before, sizeof before) != 0);
+  g_assert_true (memcmp (camera_of (previews, 0), camera_of (previews, 1), sizeof before) == 0);
+  widget_test_screenshot (GTK_WIDGET (f.window), "compare-overlay.png");
   fixture_teardown (&f);
 }
 

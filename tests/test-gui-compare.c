@@ -257,6 +257,31 @@ camera_of (GPtrArray *previews,
     mshed_model_view_get_renderer (g_ptr_array_index (previews, i)));
 }
 
+/* Presses button 1 in the middle of @widget, moves the pointer by @moves (xdotool's
+ * mousemove_relative steps) and releases it: a real drag. */
+static void
+drag_in (Fixture    *f,
+         GtkWidget  *widget,
+         const char *moves)
+{
+#ifdef GDK_WINDOWING_X11
+  GdkSurface *surface = gtk_native_get_surface (GTK_NATIVE (f->window));
+  graphene_point_t center = GRAPHENE_POINT_INIT (gtk_widget_get_width (widget) / 2.f,
+                                                 gtk_widget_get_height (widget) / 2.f);
+  graphene_point_t p;
+  double sx = 0, sy = 0;
+  g_autofree char *args = NULL;
+
+  g_assert_true (gtk_widget_compute_point (widget, GTK_WIDGET (f->window), &center, &p));
+  gtk_native_get_surface_transform (GTK_NATIVE (f->window), &sx, &sy);
+  args = g_strdup_printf ("mousemove --window %lu --sync %d %d mousedown 1 %s mouseup 1",
+                          (gulong) gdk_x11_surface_get_xid (surface), (int) (p.x + sx),
+                          (int) (p.y + sy), moves);
+  g_assert_true (gui_test_xdo (args));
+#endif
+  widget_test_iterate (400);
+}
+
 /* The two previews share one camera: a real drag in the left one turns the right one, side by
  * side and in the overlay. */
 static void
@@ -266,10 +291,6 @@ test_preview_shared_camera (void)
   g_autoptr(GPtrArray) previews = g_ptr_array_new ();
   GtkWidget *left;
   MshedCamera before;
-  g_autofree char *args = NULL;
-  GdkSurface *surface;
-  graphene_point_t p;
-  double sx = 0, sy = 0;
 
   if (!fixture_setup (&f))
     return;
@@ -279,18 +300,7 @@ test_preview_shared_camera (void)
   g_assert_cmpuint (previews->len, ==, 2);
   left = g_ptr_array_index (previews, 0);
   before = *camera_of (previews, 1);
-  surface = gtk_native_get_surface (GTK_NATIVE (f.window));
-  g_assert_true (gtk_widget_compute_point (left, GTK_WIDGET (f.window),
-                                           &GRAPHENE_POINT_INIT (gtk_widget_get_width (left) / 2.f,
-                                                                 gtk_widget_get_height (left) / 2.f),
-                                           &p));
-  gtk_native_get_surface_transform (GTK_NATIVE (f.window), &sx, &sy);
-  args = g_strdup_printf ("mousemove --window %lu --sync %d %d mousedown 1 "
-                          "mousemove_relative --sync 30 0 mousemove_relative --sync 30 10 mouseup 1",
-                          (gulong) gdk_x11_surface_get_xid (surface), (int) (p.x + sx),
-                          (int) (p.y + sy));
-  g_assert_true (gui_test_xdo (args));
-  widget_test_iterate (400);
+  drag_in (&f, left, "mousemove_relative --sync 30 0 mousemove_relative --sync 30 10");
   g_assert_true (memcmp (camera_of (previews, 0), &before, sizeof before) != 0);
   g_assert_true (memcmp (camera_of (previews, 0), camera_of (previews, 1), sizeof before) == 0);
   widget_test_screenshot (GTK_WIDGET (f.window), "compare-preview.png");
@@ -305,17 +315,7 @@ test_preview_shared_camera (void)
                                  0.01);
   g_assert_true (gtk_widget_get_mapped (g_ptr_array_index (previews, 1)));
   before = *camera_of (previews, 1);
-  g_assert_true (gtk_widget_compute_point (left, GTK_WIDGET (f.window),
-                                           &GRAPHENE_POINT_INIT (gtk_widget_get_width (left) / 2.f,
-                                                                 gtk_widget_get_height (left) / 2.f),
-                                           &p));
-  g_free (args);
-  args = g_strdup_printf ("mousemove --window %lu --sync %d %d mousedown 1 "
-                          "mousemove_relative --sync 0 30 mouseup 1",
-                          (gulong) gdk_x11_surface_get_xid (surface), (int) (p.x + sx),
-                          (int) (p.y + sy));
-  g_assert_true (gui_test_xdo (args));
-  widget_test_iterate (400);
+  drag_in (&f, left, "mousemove_relative --sync 0 30");
   g_assert_true (memcmp (camera_of (previews, 1), &before, sizeof before) != 0);
   g_assert_true (memcmp (camera_of (previews, 0), camera_of (previews, 1), sizeof before) == 0);
   widget_test_screenshot (GTK_WIDGET (f.window), "compare-overlay.png");

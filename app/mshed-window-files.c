@@ -475,9 +475,17 @@ on_compare_response (GtkNativeDialog *dialog,
                                                                    &error) : NULL;
       GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
 
+      if (other != NULL &&
+          mshed_document_get_container (other) != mshed_document_get_container (self->document))
+        {
+          g_set_error (&error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_INVALID,
+                       _("A Parkan model can only be compared with a Parkan model, a UTF file "
+                         "with a UTF file"));
+          g_clear_object (&other);
+        }
       if (other == NULL)
         {
-          g_autofree char *primary = g_strdup_printf (_("Could not open “%s”"), path);
+          g_autofree char *primary = g_strdup_printf (_("Could not compare with “%s”"), path);
 
           _mshed_window_show_error (self, primary, error ? error->message : "");
         }

@@ -42,7 +42,7 @@ struct _MshedCompareWindow
   gulong              changed_ids[2];
   gulong              modified_ids[2];
   MshedTableView     *grids[2];
-  gulong              scroll_ids[2];
+  gulong              scroll_ids[2][2];  /* [side][vertical, horizontal] */
   GtkWidget          *previews[2];
   MshedCamera         camera;          /* the last camera both previews were given */
 
@@ -133,19 +133,37 @@ mark_changed (MshedCompareWindow *self)
     }
 }
 
+static GtkAdjustment *
+grid_adjustment (MshedTableView *grid,
+                 guint           horizontal)
+{
+  return horizontal ? mshed_table_view_get_hadjustment (grid)
+                    : mshed_table_view_get_vadjustment (grid);
+}
+
+/* One grid scrolled: the other follows (same rows, same columns). */
 static void
 scroll_changed_cb (GtkAdjustment      *adjustment,
                    MshedCompareWindow *self)
 {
-  MshedCompareSide from = adjustment == mshed_table_view_get_vadjustment (self->grids[0])
-                          ? MSHED_COMPARE_LEFT : MSHED_COMPARE_RIGHT;
-  GtkAdjustment *other = mshed_table_view_get_vadjustment (self->grids[!from]);
-
   if (self->syncing)
     return;
   self->syncing = TRUE;
-  gtk_adjustment_set_value (other, gtk_adjustment_get_value (adjustment));
+  for (guint s = 0; s < 2; s++)
+    for (guint h = 0; h < 2; h++)
+      if (grid_adjustment (self->grids[s], h) == adjustment)
+        gtk_adjustment_set_value (grid_adjustment (self->grids[!s], h),
+                                  gtk_adjustment_get_value (adjustment));
   self->syncing = FALSE;
+}
+
+static void
+unlink_grid (MshedCompareWindow *self,
+             guint               side)
+{
+  for (guint h = 0; h < 2; h++)
+    g_clear_signal_handler (&self->scroll_ids[side][h],
+                            grid_adjustment (self->grids[side], h));
 }
 
 static void
@@ -157,8 +175,7 @@ show_table (MshedCompareWindow *self,
   for (guint s = 0; s < 2; s++)
     if (self->grids[s] != NULL)
       {
-        g_signal_handler_disconnect (mshed_table_view_get_vadjustment (self->grids[s]),
-                                     self->scroll_ids[s]);
+        unlink_grid (self, s);
         gtk_box_remove (self->grids_box, GTK_WIDGET (self->grids[s]));
         self->grids[s] = NULL;
       }
@@ -171,9 +188,10 @@ show_table (MshedCompareWindow *self,
       gtk_widget_set_hexpand (GTK_WIDGET (self->grids[s]), TRUE);
       mshed_table_view_set_document (self->grids[s], self->docs[s]);
       gtk_box_append (self->grids_box, GTK_WIDGET (self->grids[s]));
-      self->scroll_ids[s] = g_signal_connect (mshed_table_view_get_vadjustment (self->grids[s]),
-                                              "value-changed", G_CALLBACK (scroll_changed_cb),
-                                              self);
+      for (guint h = 0; h < 2; h++)
+        self->scroll_ids[s][h] = g_signal_connect (grid_adjustment (self->grids[s], h),
+                                                   "value-changed",
+                                                   G_CALLBACK (scroll_changed_cb), self);
     }
   self->block_jump++;
   gtk_drop_down_set_selected (self->table_dropdown, table_position (table));
@@ -669,8 +687,7 @@ mshed_compare_window_dispose (GObject *object)
           g_clear_signal_handler (&self->modified_ids[s], self->docs[s]);
         }
       if (self->grids[s] != NULL)
-        g_clear_signal_handler (&self->scroll_ids[s],
-                                mshed_table_view_get_vadjustment (self->grids[s]));
+        unlink_grid (self, s);
       self->grids[s] = NULL;
       self->previews[s] = NULL;
     }

@@ -194,6 +194,22 @@ test_step_copy_undo_save (void)
     }
   gui_test_key ("shift+F7");
   assert_selected (&f, 1);
+  /* the wheel over the left grid scrolls both (the slots grid is wider than its half) */
+  {
+    MshedTableView *grids[2] = { mshed_compare_window_get_grid (f.window, MSHED_COMPARE_LEFT),
+                                 mshed_compare_window_get_grid (f.window, MSHED_COMPARE_RIGHT) };
+    GtkAdjustment *h0 = mshed_table_view_get_hadjustment (grids[0]);
+    GtkAdjustment *h1 = mshed_table_view_get_hadjustment (grids[1]);
+    double was = gtk_adjustment_get_value (h0);
+
+    g_assert_cmpfloat (gtk_adjustment_get_upper (h0), >, gtk_adjustment_get_page_size (h0));
+    gui_test_click_button (GTK_NATIVE (f.window), GTK_WIDGET (grids[0]),
+                           gtk_widget_get_width (GTK_WIDGET (grids[0])) / 2.0,
+                           gtk_widget_get_height (GTK_WIDGET (grids[0])) / 2.0,
+                           was > 0 ? 6 : 7);
+    g_assert_cmpfloat (gtk_adjustment_get_value (h0), !=, was);
+    g_assert_cmpfloat (gtk_adjustment_get_value (h1), ==, gtk_adjustment_get_value (h0));
+  }
   screenshots (&f, "step");
 
   /* copy slots[2].unk30 from the right into the left */

@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * What the compare window asks of a grid: changed cells marked with the CSS class "changed",
- * and its vertical scrolling, so two grids scroll together.
+ * and its scrolling, so two grids scroll together.
  */
 #include "config.h"
 
@@ -89,4 +89,12 @@ mshed_table_view_get_vadjustment (MshedTableView *self)
   g_return_val_if_fail (MSHED_IS_TABLE_VIEW (self), NULL);
 
   return gtk_scrolled_window_get_vadjustment (self->scroller);
+}
+
+GtkAdjustment *
+mshed_table_view_get_hadjustment (MshedTableView *self)
+{
+  g_return_val_if_fail (MSHED_IS_TABLE_VIEW (self), NULL);
+
+  return gtk_scrolled_window_get_hadjustment (self->scroller);
 }

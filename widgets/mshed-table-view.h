@@ -75,7 +75,8 @@ void           mshed_table_view_set_changed       (MshedTableView *self,
                                                    const guint    *rows,
                                                    const char *const *fields,
                                                    guint           n);
-/* The grid's vertical scrolling (the compare window scrolls two grids together). */
+/* The grid's scrolling (the compare window scrolls two grids together). */
 GtkAdjustment *mshed_table_view_get_vadjustment   (MshedTableView *self);
+GtkAdjustment *mshed_table_view_get_hadjustment   (MshedTableView *self);
 
 G_END_DECLS

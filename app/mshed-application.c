@@ -12,13 +12,15 @@
 #include <string.h>
 
 #include "mshed-application.h"
+#include "mshed-compare-window.h"
 #include "mshed-source.h"
-#include "mshed-window.h"
+#include "mshed-window-private.h"
 
 struct _MshedApplication {
   GtkApplication parent_instance;
   GSettings     *settings;
   GStrv          recent;      /* without settings */
+  char          *compare;     /* mshed --compare A B: A (B comes as the file to open) */
 };
 
 G_DEFINE_FINAL_TYPE (MshedApplication, mshed_application, GTK_TYPE_APPLICATION)
@@ -145,14 +147,53 @@ mshed_application_open_spec (MshedApplication *self,
   return GTK_WINDOW (window);
 }
 
+static void open_compare (MshedApplication *self, GFile **files, int n_files);
+
 static void
 mshed_application_activate (GApplication *app)
 {
   GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (app));
 
+  if (MSHED_APPLICATION (app)->compare != NULL)  /* --compare A without B */
+    {
+      open_compare (MSHED_APPLICATION (app), NULL, 0);
+      return;
+    }
+
   if (window == NULL)
     window = GTK_WINDOW (mshed_window_new (MSHED_APPLICATION (app)));
   gtk_window_present (window);
+}
+
+/* mshed --compare A B (app/mshed-compare-window.c); a failure is shown as opening fails. */
+static void
+open_compare (MshedApplication  *self,
+              GFile            **files,
+              int                n_files)
+{
+  g_autofree char *left = g_steal_pointer (&self->compare);
+  g_autofree char *right = n_files == 1 ? g_file_get_path (files[0]) : NULL;
+  g_autoptr(GError) error = NULL;
+  MshedCompareWindow *compare = NULL;
+  MshedWindow *window;
+  g_autofree char *primary = NULL;
+
+  if (right == NULL)
+    g_set_error_literal (&error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                         _("--compare A B takes two files"));
+  else
+    compare = mshed_compare_window_open (self, left, right, &error);
+  if (compare != NULL)
+    {
+      gtk_window_present (GTK_WINDOW (compare));
+      return;
+    }
+  primary = g_strdup_printf (_("Could not compare “%s” with “%s”"), left,
+                             right ? right : "?");
+  g_printerr ("mshed: %s: %s\n", primary, error->message);
+  window = mshed_window_new (self);
+  gtk_window_present (GTK_WINDOW (window));
+  _mshed_window_show_error (window, primary, error->message);
 }
 
 static void
@@ -161,6 +202,11 @@ mshed_application_open (GApplication  *app,
                         int            n_files,
                         const char    *hint)
 {
+  if (MSHED_APPLICATION (app)->compare != NULL)
+    {
+      open_compare (MSHED_APPLICATION (app), files, n_files);
+      return;
+    }
   for (int i = 0; i < n_files; i++)
     {
       g_autofree char *path = g_file_get_path (files[i]);
@@ -178,6 +224,21 @@ mshed_application_open (GApplication  *app,
 
 /* ARCHIVE:ENTRY is not a file GApplication can turn into a GFile, so take the arguments
  * ourselves and open each spec. */
+static int
+mshed_application_handle_local_options (GApplication *app,
+                                        GVariantDict *options)
+{
+  MshedApplication *self = MSHED_APPLICATION (app);
+  const char *left = NULL;
+
+  if (g_variant_dict_lookup (options, "compare", "^&ay", &left))
+    {
+      g_free (self->compare);
+      self->compare = g_canonicalize_filename (left, NULL);
+    }
+  return -1;
+}
+
 static int
 mshed_application_command_line (GApplication            *app,
                                 GApplicationCommandLine *cmdline)
@@ -328,6 +389,8 @@ mshed_application_startup (GApplication *app)
     { "win.redo", { "<Control><Shift>z", "<Control>y", NULL } },
     { "win.recompute-all", { "<Control>r", NULL } },
     { "win.next-problem", { "F8", NULL } },
+    { "win.next-difference", { "F7", NULL } },
+    { "win.previous-difference", { "<Shift>F7", NULL } },
     { "win.toggle-bottom-panel", { "F9", NULL } },
     { "win.toggle-tree", { "<Control>F9", NULL } },
     /* F10 opens the main menu (GtkMenuButton:primary), as in every GNOME application */
@@ -367,6 +430,7 @@ mshed_application_finalize (GObject *object)
 {
   g_clear_object (&MSHED_APPLICATION (object)->settings);
   g_strfreev (MSHED_APPLICATION (object)->recent);
+  g_free (MSHED_APPLICATION (object)->compare);
   G_OBJECT_CLASS (mshed_application_parent_class)->finalize (object);
 }
 
@@ -380,6 +444,7 @@ mshed_application_class_init (MshedApplicationClass *klass)
   app_class->open = mshed_application_open;
   app_class->startup = mshed_application_startup;
   app_class->command_line = mshed_application_command_line;
+  app_class->handle_local_options = mshed_application_handle_local_options;
 }
 
 static void
@@ -387,4 +452,8 @@ mshed_application_init (MshedApplication *self)
 {
   g_application_set_flags (G_APPLICATION (self),
                            G_APPLICATION_HANDLES_COMMAND_LINE | G_APPLICATION_NON_UNIQUE);
+  g_application_add_main_option (G_APPLICATION (self), "compare", 0, G_OPTION_FLAG_NONE,
+                                 G_OPTION_ARG_FILENAME,
+                                 _("Compare model A with the file after it, side by side"),
+                                 "A");
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "mshed-archive.h"
+#include "mshed-compare-window.h"
 #include "mshed-error.h"
 #include "mshed-window-private.h"
 
@@ -536,6 +537,61 @@ open_action (GtkWidget  *widget,
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
 
+/* Compare With… ---------------------------------------------------------------------------- */
+
+static void
+on_compare_response (GtkNativeDialog *dialog,
+                     int              response,
+                     MshedWindow     *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT && self->document != NULL)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = g_file_get_path (file);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(MshedDocument) other = path ? mshed_document_open (path, MSHED_MODE_TOLERANT,
+                                                                   &error) : NULL;
+      GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+
+      if (other != NULL &&
+          mshed_document_get_container (other) != mshed_document_get_container (self->document))
+        {
+          g_set_error (&error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_INVALID,
+                       _("A Parkan model can only be compared with a Parkan model, a UTF file "
+                         "with a UTF file"));
+          g_clear_object (&other);
+        }
+      if (other == NULL)
+        {
+          g_autofree char *primary = g_strdup_printf (_("Could not compare with “%s”"), path);
+
+          _mshed_window_show_error (self, primary, error ? error->message : "");
+        }
+      else
+        gtk_window_present (GTK_WINDOW (mshed_compare_window_new (MSHED_APPLICATION (app),
+                                                                  self->document, other)));
+    }
+  g_object_unref (dialog);
+}
+
+/* The window's document, left, with a file chosen, right (app/mshed-compare-window.c). */
+static void
+compare_with_action (GtkWidget  *widget,
+                     const char *action,
+                     GVariant   *param)
+{
+  MshedWindow *self = MSHED_WINDOW (widget);
+  GtkFileChooserNative *dialog;
+
+  if (self->document == NULL)
+    return;
+  dialog = gtk_file_chooser_native_new (_("Compare With"), GTK_WINDOW (self),
+                                        GTK_FILE_CHOOSER_ACTION_OPEN, _("_Compare"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_compare_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
 /* Recent files --------------------------------------------------------------------------- */
 
 static void
@@ -648,6 +704,7 @@ void
 _mshed_window_files_class_init (GtkWidgetClass *widget_class)
 {
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
+  gtk_widget_class_install_action (widget_class, "win.compare-with", NULL, compare_with_action);
   gtk_widget_class_install_action (widget_class, "win.open-recent", "s", open_recent_action);
   gtk_widget_class_install_action (widget_class, "win.show-archive-entries", NULL,
                                    show_archive_entries_action);

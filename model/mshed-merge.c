@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "mshed-bytes.h"
+#include "mshed-copy.h"
 #include "mshed-cp1251.h"
 #include "mshed-dfm.h"
 #include "mshed-diff-private.h"
@@ -1066,28 +1067,6 @@ choose_mine (MshedMerge *self,
 }
 
 static gboolean
-set_attributes (MshedDocument         *doc,
-                guint                  res,
-                const MshedNresEntry  *from,
-                GError               **error)
-{
-  static const char *const names[] = { "attr1", "attr2", "attr3" };
-  MshedNres *nres = mshed_model_get_nres (mshed_document_get_model (doc));
-
-  for (guint k = 0; k < 3; k++)
-    {
-      const MshedNresEntry *now = mshed_nres_peek_entry (nres, res);
-      guint32 want = k == 0 ? from->attr1 : k == 1 ? from->attr2 : from->attr3;
-      guint32 have = k == 0 ? now->attr1 : k == 1 ? now->attr2 : now->attr3;
-
-      if (want != have && !mshed_document_set_field (doc, MSHED_TABLE_DIRECTORY, res, names[k],
-                                                     want, error))
-        return FALSE;
-    }
-  return TRUE;
-}
-
-static gboolean
 apply_msh_op (MshedMerge     *self,
               MshedDocument  *doc,
               Op             *op,
@@ -1140,34 +1119,9 @@ apply_msh_op (MshedMerge     *self,
           return mshed_document_add_resource (doc, G_MAXUINT, e->type_id, name, e->attr1,
                                               e->attr2, e->attr3, payload, error) >= 0;
         return mshed_document_set_resource_payload (doc, (guint) op->res, payload, error) &&
-               set_attributes (doc, (guint) op->res, e, error);
+               mshed_copy_attributes (doc, (guint) op->res, e, error);
       }
     }
-}
-
-static gboolean
-copy_subtree (MshedDocument  *doc,
-              MshedUtfNode   *parent,
-              guint           index,
-              MshedUtfNode   *src,
-              GError        **error)
-{
-  MshedUtfNode *made;
-  g_autoptr(GBytes) data = NULL;
-
-  if (!mshed_utf_node_is_directory (src))
-    {
-      data = mshed_utf_node_get_data (src);  /* (transfer none) */
-      data = data ? g_bytes_ref (data) : g_bytes_new (NULL, 0);
-    }
-  made = mshed_document_utf_add (doc, parent, MIN (index, mshed_utf_node_get_n_children (parent)),
-                                 mshed_utf_node_get_name (src), data, error);
-  if (made == NULL)
-    return FALSE;
-  for (MshedUtfNode *c = mshed_utf_node_get_first_child (src); c; c = mshed_utf_node_get_next (c))
-    if (!copy_subtree (doc, made, G_MAXUINT, c, error))
-      return FALSE;
-  return TRUE;
 }
 
 static gboolean
@@ -1205,7 +1159,7 @@ apply_utf_op (MshedMerge     *self,
       return mshed_document_utf_set_data (doc, node, bytes, error);
     }
   if (op->name)  /* a node BASE lacks */
-    return src == NULL || copy_subtree (doc, node, op->index, src, error);
+    return src == NULL || mshed_copy_utf_subtree (doc, node, op->index, src, error);
   if (src == NULL)
     {
       g_ptr_array_add (removals, g_strdup (op->path));
@@ -1222,7 +1176,7 @@ apply_utf_op (MshedMerge     *self,
     guint index = mshed_utf_node_get_index (node);
 
     return mshed_document_utf_remove (doc, node, error) &&
-           copy_subtree (doc, parent, index, src, error);
+           mshed_copy_utf_subtree (doc, parent, index, src, error);
   }
 }
 

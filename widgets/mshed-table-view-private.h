@@ -57,6 +57,8 @@ struct _MshedTableView
   GHashTable         *diags;          /* (table << 40 | record) -> GPtrArray of DiagEntry */
   gboolean            diags_dirty;
   GtkBitset          *highlight;
+  GHashTable         *changed;        /* compare window: (row << 16 | column) keys, see
+                                       * mshed-table-view-compare.c */
 
   guint               cur_row;        /* record index, G_MAXUINT: none */
   guint               cache_row;      /* a record and its view position, to spare scans */
@@ -128,6 +130,13 @@ GPtrArray       *_mshed_table_view_lookup_diags         (MshedTableView *self,
 int              _mshed_table_view_collect_diags        (GPtrArray      *list,
                                                          const char     *field,
                                                          GString        *messages);
+
+void             _mshed_table_view_refresh_all_cells    (MshedTableView *self);
+
+/* mshed-table-view-compare.c */
+gboolean         _mshed_table_view_cell_changed         (MshedTableView *self,
+                                                         guint           row,
+                                                         gint            column);
 
 /* mshed-table-view-scroll.c */
 void             _mshed_table_view_sync_headers         (MshedTableView *self);

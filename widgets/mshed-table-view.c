@@ -217,6 +217,7 @@ set_class (GtkWidget  *widget,
 
 static const char *state_classes[] = {
   "none", "invalid", "warning", "stale", "highlight", "current", "missing", "in-range",
+  "changed",
 };
 
 enum {
@@ -228,9 +229,10 @@ enum {
   STATE_CURRENT = 1 << 5,
   STATE_MISSING = 1 << 6,
   STATE_IN_RANGE = 1 << 7,
+  STATE_CHANGED = 1 << 8,
 };
 
-G_STATIC_ASSERT (G_N_ELEMENTS (state_classes) == 8);
+G_STATIC_ASSERT (G_N_ELEMENTS (state_classes) == 9);
 
 /* Gives @target exactly the state classes in @classes. Only the classes that change are
  * touched: every add or remove restyles the widget, and scrolling rebinds hundreds of cells
@@ -343,7 +345,9 @@ refresh_cell (GtkWidget *inscription)
                 STATE_HIGHLIGHT : 0) |
                (index == self->cur_row && cell->ref.column == self->cur_col ?
                 STATE_CURRENT : 0) |
-               (in_range && cell->ref.column != self->cur_col ? STATE_IN_RANGE : 0));
+               (in_range && cell->ref.column != self->cur_col ? STATE_IN_RANGE : 0) |
+               (_mshed_table_view_cell_changed (self, index, cell->ref.column) ?
+                STATE_CHANGED : 0));
 
   if (stale)
     {
@@ -1010,6 +1014,7 @@ mshed_table_view_finalize (GObject *object)
   g_clear_pointer (&self->bound_cells, g_hash_table_unref);
   g_clear_pointer (&self->diags, g_hash_table_unref);
   g_clear_pointer (&self->highlight, gtk_bitset_unref);
+  g_clear_pointer (&self->changed, g_hash_table_unref);
 
   G_OBJECT_CLASS (mshed_table_view_parent_class)->finalize (object);
 }
@@ -1298,6 +1303,12 @@ mshed_table_view_get_table (MshedTableView *self)
   g_return_val_if_fail (MSHED_IS_TABLE_VIEW (self), MSHED_TABLE_NONE);
 
   return self->table;
+}
+
+void
+_mshed_table_view_refresh_all_cells (MshedTableView *self)
+{
+  refresh_all_cells (self);
 }
 
 void

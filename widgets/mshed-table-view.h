@@ -69,4 +69,14 @@ gboolean       mshed_table_view_get_show_raw      (MshedTableView *self);
 void           mshed_table_view_set_filter_text   (MshedTableView *self,
                                                    const char     *text);
 
+/* The compare window: cells (@rows[i], @fields[i]) get the CSS class "changed", a NULL field
+ * the whole row; the row number of every listed row too. n == 0 clears. */
+void           mshed_table_view_set_changed       (MshedTableView *self,
+                                                   const guint    *rows,
+                                                   const char *const *fields,
+                                                   guint           n);
+/* The grid's scrolling (the compare window scrolls two grids together). */
+GtkAdjustment *mshed_table_view_get_vadjustment   (MshedTableView *self);
+GtkAdjustment *mshed_table_view_get_hadjustment   (MshedTableView *self);
+
 G_END_DECLS

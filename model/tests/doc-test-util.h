@@ -10,6 +10,7 @@
 #include <glib.h>
 #include <string.h>
 
+#include "mshed-dfm-generator.h"
 #include "mshed-document.h"
 #include "mshed-generator.h"
 #include "mshed-validate.h"
@@ -38,6 +39,19 @@ doc_test_new (guint64  seed,
   model = mshed_model_new_from_bytes (bytes, MSHED_MODE_STRICT, NULL, &error);
   g_assert_no_error (error);
   return mshed_document_new_for_model (model, MSHED_MODE_STRICT);
+}
+
+/* A generated deformable model (a body of about @n_points points) as a document. */
+static inline MshedDocument *
+doc_test_new_dfm (guint n_points)
+{
+  MshedDfmGenParams gp;
+  g_autoptr(MshedUtf) utf = NULL;
+
+  mshed_dfm_gen_params_init (&gp, MSHED_DFM_GEN_BODY, 12);
+  gp.n_points = n_points;
+  utf = mshed_dfm_generate (&gp);
+  return mshed_document_new_for_utf (utf, MSHED_MODE_STRICT);
 }
 
 static inline GBytes *

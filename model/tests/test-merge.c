@@ -295,13 +295,7 @@ test_rows_both_sides (Trio          *f,
 static MshedDocument *
 new_dfm_doc (void)
 {
-  MshedDfmGenParams gp;
-  g_autoptr(MshedUtf) utf = NULL;
-
-  mshed_dfm_gen_params_init (&gp, MSHED_DFM_GEN_BODY, 12);
-  gp.n_points = 200;
-  utf = mshed_dfm_generate (&gp);
-  return mshed_document_new_for_utf (utf, MSHED_MODE_STRICT);
+  return doc_test_new_dfm (200);
 }
 
 static MshedUtfNode *

@@ -1,0 +1,442 @@
+/* test-gui-compare.c
+ *
+ * Copyright 2026 The mshed authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The compare window in the real application under Xvfb, driven with real keys and clicks
+ * (xdotool): two generated models that differ in three known cells (planted with mshed-cli
+ * edit), F7 steps through them selecting the row on both sides, Copy to Left copies one
+ * across, Ctrl+Z undoes it, Ctrl+S saves the left side, and the saved bytes are what the
+ * document API alone makes of the same edit.
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <signal.h>
+#include <sys/wait.h>
+
+#include "gui-test-util.h"
+#include "mshed-compare-window.h"
+#include "mshed-model-view.h"
+#include "mshed-renderer.h"
+#include "test-require.h"
+
+static MshedApplication *app;
+
+typedef struct {
+  MshedTableId table;
+  guint        row;
+  const char  *field;
+} Planted;
+
+/* the three cells mshed-cli edit changes, in file order (Res1, Res2, Res13) */
+static const Planted planted[] = {
+  { MSHED_TABLE_NODES, 1, "hdr0" },
+  { MSHED_TABLE_SLOTS, 2, "unk30" },
+  { MSHED_TABLE_BATCHES, 1, "unk6" },
+};
+
+typedef struct {
+  char               *dir;
+  char               *left;
+  char               *right;
+  MshedCompareWindow *window;
+} Fixture;
+
+static void
+run_cli (const char *args)
+{
+  g_autofree char *cmd = g_strdup_printf ("%s %s", g_getenv ("MSHED_CLI"), args);
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  int status = 0;
+
+  g_assert_true (g_spawn_command_line_sync (cmd, &out, &err, &status, NULL));
+  if (status != 0)
+    g_error ("%s failed: %s", cmd, err);
+}
+
+static gboolean
+fixture_setup (Fixture *f)
+{
+  g_autofree char *args = NULL;
+  g_autoptr(GError) error = NULL;
+  gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+
+  if (!gui_test_have_xdotool ())
+    {
+      mshed_test_skip ("needs xdotool and an X display");
+      return FALSE;
+    }
+  f->dir = g_dir_make_tmp ("mshed-compare-XXXXXX", NULL);
+  f->left = g_build_filename (f->dir, "left.msh", NULL);
+  f->right = g_build_filename (f->dir, "right.msh", NULL);
+  args = g_strdup_printf ("generate -s 5 -t 300 -o %s", f->left);
+  run_cli (args);
+  g_free (args);
+  args = g_strdup_printf ("edit --set nodes[1].hdr0=0x33 --set slots[2].unk30=7 "
+                          "--set batches[1].unk6=5 --no-backup -o %s %s", f->right, f->left);
+  run_cli (args);
+  f->window = mshed_compare_window_open (app, f->left, f->right, &error);
+  g_assert_no_error (error);
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 1200, 760);
+  gtk_window_present (GTK_WINDOW (f->window));
+  while (!gtk_widget_get_mapped (GTK_WIDGET (f->window)) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  widget_test_iterate (300);
+  gui_test_focus_window (GTK_WINDOW (f->window));
+  return TRUE;
+}
+
+static void
+fixture_teardown (Fixture *f)
+{
+  gtk_window_destroy (GTK_WINDOW (f->window));
+  widget_test_iterate (100);
+  g_unlink (f->left);
+  g_unlink (f->right);
+  g_rmdir (f->dir);
+  g_free (f->left);
+  g_free (f->right);
+  g_free (f->dir);
+}
+
+static guint
+n_differences (Fixture *f)
+{
+  widget_test_iterate (150);  /* the list follows the documents from an idle */
+  return mshed_diff_get_n_items (mshed_compare_window_get_diff (f->window));
+}
+
+/* Difference @k is selected, and both grids show its table with its row selected. */
+static void
+assert_selected (Fixture *f,
+                 guint    k)
+{
+  const MshedDiffItem *item = mshed_diff_get_item (mshed_compare_window_get_diff (f->window), k);
+
+  g_assert_cmpuint (mshed_compare_window_get_selected (f->window), ==, k);
+  g_assert_cmpint (item->table, ==, planted[k].table);
+  g_assert_cmpstr (item->field, ==, planted[k].field);
+  for (guint s = 0; s < 2; s++)
+    {
+      MshedTableView *grid = mshed_compare_window_get_grid (f->window, s);
+      guint row = G_MAXUINT;
+
+      g_assert_nonnull (grid);
+      g_assert_cmpint (mshed_table_view_get_table (grid), ==, planted[k].table);
+      g_assert_true (gui_test_wait_row_visible (grid, planted[k].row, 2000));
+      g_assert_true (mshed_table_view_get_selected_row (grid, &row));
+      g_assert_cmpuint (row, ==, planted[k].row);
+      /* the changed cell is marked on both sides */
+      g_assert_true (gtk_widget_has_css_class (
+        gtk_widget_get_parent (_mshed_table_view_find_cell (grid, planted[k].row,
+                                                            planted[k].field)), "changed"));
+    }
+}
+
+static void
+click_button (Fixture    *f,
+              const char *label)
+{
+  GtkWidget *w = gui_test_find_label (GTK_WIDGET (f->window), label);
+
+  g_assert_nonnull (w);
+  gui_test_click (GTK_WINDOW (f->window), w, gtk_widget_get_width (w) / 2.0,
+                  gtk_widget_get_height (w) / 2.0);
+}
+
+static void
+screenshots (Fixture    *f,
+             const char *tag)
+{
+  static const int sizes[][2] = { { 800, 600 }, { 1600, 1000 } };
+  GtkSettings *settings = gtk_settings_get_default ();
+
+  for (guint dark = 0; dark < 2; dark++)
+    for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+      {
+        g_autofree char *name = g_strdup_printf ("compare-%s-%s-%dx%d.png", tag,
+                                                 dark ? "dark" : "light", sizes[i][0],
+                                                 sizes[i][1]);
+
+        g_object_set (settings, "gtk-application-prefer-dark-theme", (gboolean) dark, NULL);
+        gtk_window_set_default_size (GTK_WINDOW (f->window), sizes[i][0], sizes[i][1]);
+        widget_test_iterate (300);
+        widget_test_screenshot (GTK_WIDGET (f->window), name);
+      }
+  g_object_set (settings, "gtk-application-prefer-dark-theme", FALSE, NULL);
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 1200, 760);
+  widget_test_iterate (200);
+}
+
+static void
+test_step_copy_undo_save (void)
+{
+  Fixture f = { 0 };
+  MshedDocument *left;
+  g_autoptr(MshedDocument) expected = NULL;
+  g_autoptr(GBytes) want = NULL;
+  g_autoptr(GBytes) saved = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (!fixture_setup (&f))
+    return;
+  left = mshed_compare_window_get_document (f.window, MSHED_COMPARE_LEFT);
+  g_assert_cmpuint (n_differences (&f), ==, 3);
+  g_assert_cmpuint (mshed_compare_window_get_selected (f.window), ==, G_MAXUINT);
+
+  /* F7 three times: each difference in turn, on both sides */
+  for (guint k = 0; k < 3; k++)
+    {
+      gui_test_key ("F7");
+      assert_selected (&f, k);
+    }
+  gui_test_key ("shift+F7");
+  assert_selected (&f, 1);
+  /* the wheel over the left grid scrolls both (the slots grid is wider than its half) */
+  {
+    MshedTableView *grids[2] = { mshed_compare_window_get_grid (f.window, MSHED_COMPARE_LEFT),
+                                 mshed_compare_window_get_grid (f.window, MSHED_COMPARE_RIGHT) };
+    GtkAdjustment *h0 = mshed_table_view_get_hadjustment (grids[0]);
+    GtkAdjustment *h1 = mshed_table_view_get_hadjustment (grids[1]);
+    double was = gtk_adjustment_get_value (h0);
+
+    g_assert_cmpfloat (gtk_adjustment_get_upper (h0), >, gtk_adjustment_get_page_size (h0));
+    gui_test_click_button (GTK_NATIVE (f.window), GTK_WIDGET (grids[0]),
+                           gtk_widget_get_width (GTK_WIDGET (grids[0])) / 2.0,
+                           gtk_widget_get_height (GTK_WIDGET (grids[0])) / 2.0,
+                           was > 0 ? 6 : 7);
+    g_assert_cmpfloat (gtk_adjustment_get_value (h0), !=, was);
+    g_assert_cmpfloat (gtk_adjustment_get_value (h1), ==, gtk_adjustment_get_value (h0));
+  }
+  screenshots (&f, "step");
+
+  /* copy slots[2].unk30 from the right into the left */
+  click_button (&f, "Copy to Left");
+  g_assert_cmpuint (n_differences (&f), ==, 2);
+  g_assert_true (mshed_document_get_modified (left));
+  g_assert_cmpuint (mshed_compare_window_get_selected (f.window), ==, 1);  /* the next one */
+  gui_test_key ("ctrl+z");
+  g_assert_cmpuint (n_differences (&f), ==, 3);
+  g_assert_false (mshed_document_get_modified (left));
+
+  /* again, and save the left side */
+  mshed_compare_window_select (f.window, 1);
+  assert_selected (&f, 1);
+  click_button (&f, "Copy to Left");
+  g_assert_cmpuint (n_differences (&f), ==, 2);
+  gui_test_key ("ctrl+s");
+  widget_test_iterate (200);
+  g_assert_false (mshed_document_get_modified (left));
+  saved = gui_test_file_bytes (f.left);
+
+  /* the same edit through the document API alone, on a fresh copy of the left model */
+  {
+    g_autofree char *args = g_strdup_printf ("generate -s 5 -t 300 -o %s/fresh.msh", f.dir);
+    g_autofree char *fresh = g_build_filename (f.dir, "fresh.msh", NULL);
+
+    run_cli (args);
+    expected = mshed_document_open (fresh, MSHED_MODE_STRICT, &error);
+    g_assert_no_error (error);
+    g_assert_true (mshed_document_set_field (expected, MSHED_TABLE_SLOTS, 2, "unk30", 7, &error));
+    g_assert_no_error (error);
+    want = mshed_document_serialize_file (expected);
+    g_unlink (fresh);
+  }
+  g_assert_cmpuint (g_bytes_get_size (saved), ==, g_bytes_get_size (want));
+  g_assert_true (g_bytes_equal (saved, want));
+  screenshots (&f, "copied");
+  {
+    g_autofree char *bak = g_strconcat (f.left, ".bak", NULL);
+
+    g_unlink (bak);
+  }
+  fixture_teardown (&f);
+}
+
+static void
+find_previews (GtkWidget  *root,
+               GPtrArray  *found)
+{
+  if (MSHED_IS_MODEL_VIEW (root))
+    g_ptr_array_add (found, root);
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    find_previews (c, found);
+}
+
+static MshedCamera *
+camera_of (GPtrArray *previews,
+           guint      i)
+{
+  return mshed_renderer_get_camera (
+    mshed_model_view_get_renderer (g_ptr_array_index (previews, i)));
+}
+
+/* Presses button 1 in the middle of @widget, moves the pointer by @moves (xdotool's
+ * mousemove_relative steps) and releases it: a real drag. */
+static void
+drag_in (Fixture    *f,
+         GtkWidget  *widget,
+         const char *moves)
+{
+#ifdef GDK_WINDOWING_X11
+  GdkSurface *surface = gtk_native_get_surface (GTK_NATIVE (f->window));
+  graphene_point_t center = GRAPHENE_POINT_INIT (gtk_widget_get_width (widget) / 2.f,
+                                                 gtk_widget_get_height (widget) / 2.f);
+  graphene_point_t p;
+  double sx = 0, sy = 0;
+  g_autofree char *args = NULL;
+
+  g_assert_true (gtk_widget_compute_point (widget, GTK_WIDGET (f->window), &center, &p));
+  gtk_native_get_surface_transform (GTK_NATIVE (f->window), &sx, &sy);
+  args = g_strdup_printf ("mousemove --window %lu --sync %d %d mousedown 1 %s mouseup 1",
+                          (gulong) gdk_x11_surface_get_xid (surface), (int) (p.x + sx),
+                          (int) (p.y + sy), moves);
+  g_assert_true (gui_test_xdo (args));
+#endif
+  widget_test_iterate (400);
+}
+
+/* The two previews share one camera: a real drag in the left one turns the right one, side by
+ * side and in the overlay. */
+static void
+test_preview_shared_camera (void)
+{
+  Fixture f = { 0 };
+  g_autoptr(GPtrArray) previews = g_ptr_array_new ();
+  GtkWidget *left;
+  MshedCamera before;
+
+  if (!fixture_setup (&f))
+    return;
+  click_button (&f, "Preview");
+  widget_test_iterate (400);
+  find_previews (GTK_WIDGET (f.window), previews);
+  g_assert_cmpuint (previews->len, ==, 2);
+  left = g_ptr_array_index (previews, 0);
+  before = *camera_of (previews, 1);
+  drag_in (&f, left, "mousemove_relative --sync 30 0 mousemove_relative --sync 30 10");
+  g_assert_true (memcmp (camera_of (previews, 0), &before, sizeof before) != 0);
+  g_assert_true (memcmp (camera_of (previews, 0), camera_of (previews, 1), sizeof before) == 0);
+  widget_test_screenshot (GTK_WIDGET (f.window), "compare-preview.png");
+
+  /* overlay: the right model ghosted over the left one, still one camera */
+  click_button (&f, "Overlay: the right model ghosted over the left one");
+  widget_test_iterate (400);
+  g_assert_true (GTK_IS_OVERLAY (gtk_widget_get_parent (g_ptr_array_index (previews, 1))));
+  g_assert_true (gtk_widget_get_parent (g_ptr_array_index (previews, 0)) ==
+                 gtk_widget_get_parent (g_ptr_array_index (previews, 1)));
+  g_assert_cmpfloat_with_epsilon (gtk_widget_get_opacity (g_ptr_array_index (previews, 1)), 0.5,
+                                 0.01);
+  g_assert_true (gtk_widget_get_mapped (g_ptr_array_index (previews, 1)));
+  before = *camera_of (previews, 1);
+  drag_in (&f, left, "mousemove_relative --sync 0 30");
+  g_assert_true (memcmp (camera_of (previews, 1), &before, sizeof before) != 0);
+  g_assert_true (memcmp (camera_of (previews, 0), camera_of (previews, 1), sizeof before) == 0);
+  widget_test_screenshot (GTK_WIDGET (f.window), "compare-overlay.png");
+  fixture_teardown (&f);
+}
+
+/* Two deformable models: the list and Copy to Right work without grids. */
+static void
+test_dfm (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("mshed-compare-XXXXXX", NULL);
+  g_autofree char *a = g_build_filename (dir, "a.dfm", NULL);
+  g_autofree char *b = g_build_filename (dir, "b.dfm", NULL);
+  g_autofree char *gen = g_strdup_printf ("generate --dfm body -o %s", a);
+  g_autofree char *edit = g_strdup_printf ("edit --set points[5].y=1.25 --no-backup -o %s %s",
+                                           b, a);
+  g_autoptr(GError) error = NULL;
+  Fixture f = { .dir = dir };
+
+  if (!gui_test_have_xdotool ())
+    {
+      mshed_test_skip ("needs xdotool and an X display");
+      return;
+    }
+  run_cli (gen);
+  run_cli (edit);
+  f.window = mshed_compare_window_open (app, a, b, &error);
+  g_assert_no_error (error);
+  gtk_window_present (GTK_WINDOW (f.window));
+  widget_test_iterate (300);
+  gui_test_focus_window (GTK_WINDOW (f.window));
+  g_assert_null (mshed_compare_window_get_grid (f.window, MSHED_COMPARE_LEFT));
+  g_assert_cmpuint (n_differences (&f), ==, 2);  /* the geometry line and Points[5].y */
+  gui_test_key ("F7");
+  g_assert_cmpuint (mshed_compare_window_get_selected (f.window), ==, 0);
+  click_button (&f, "Copy to Right");
+  g_assert_cmpuint (n_differences (&f), ==, 0);
+  widget_test_screenshot (GTK_WIDGET (f.window), "compare-dfm.png");
+  mshed_document_undo (mshed_compare_window_get_document (f.window, MSHED_COMPARE_RIGHT));
+  g_assert_cmpuint (n_differences (&f), ==, 2);
+  gtk_window_destroy (GTK_WINDOW (f.window));
+  widget_test_iterate (100);
+  g_unlink (a);
+  g_unlink (b);
+  g_rmdir (dir);
+}
+
+/* The built app, started as `mshed --compare LEFT RIGHT`, shows the compare window. */
+static void
+test_command_line (void)
+{
+  const char *mshed = g_getenv ("MSHED_APP");
+  g_autofree char *dir = g_dir_make_tmp ("mshed-compare-XXXXXX", NULL);
+  g_autofree char *left = g_build_filename (dir, "left.msh", NULL);
+  g_autofree char *right = g_build_filename (dir, "right.msh", NULL);
+  g_autofree char *gen = g_strdup_printf ("generate -s 5 -t 100 -o %s", left);
+  g_autofree char *edit = g_strdup_printf ("edit --set slots[0].unk30=7 --no-backup -o %s %s",
+                                           right, left);
+  g_auto(GStrv) env = g_environ_setenv (g_get_environ (), "GSETTINGS_BACKEND", "memory", TRUE);
+  const char *argv[] = { mshed, "--compare", left, right, NULL };
+  g_autofree char *found = NULL;
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+  GPid pid;
+
+  if (!gui_test_have_xdotool ())
+    {
+      mshed_test_skip ("needs xdotool and an X display");
+      return;
+    }
+  g_assert_nonnull (mshed);
+  run_cli (gen);
+  run_cli (edit);
+  g_assert_true (g_spawn_async (NULL, (char **) argv, env, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL,
+                                &pid, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_command_line_sync ("timeout 30 xdotool search --sync --name "
+                                            "'left.msh ↔ right.msh'", &found, NULL, &status,
+                                            NULL));
+  kill (pid, SIGTERM);
+  g_assert_cmpint (waitpid (pid, NULL, 0), ==, pid);
+  g_spawn_close_pid (pid);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_assert_cmpstr (found, !=, "");
+  g_unlink (left);
+  g_unlink (right);
+  g_rmdir (dir);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_setenv ("GTK_A11Y", "none", FALSE);
+  g_setenv ("GSETTINGS_BACKEND", "memory", FALSE);
+  g_test_init (&argc, &argv, NULL);
+  if (!gtk_init_check ())
+    return mshed_test_skip_program ("no display (run under xvfb-run)");
+  app = mshed_application_new ();
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
+
+  g_test_add_func ("/app/compare/step-copy-undo-save", test_step_copy_undo_save);
+  g_test_add_func ("/app/compare/preview", test_preview_shared_camera);
+  g_test_add_func ("/app/compare/dfm", test_dfm);
+  g_test_add_func ("/app/compare/command-line", test_command_line);
+  return g_test_run ();
+}

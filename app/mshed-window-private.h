@@ -14,6 +14,7 @@
 #include "mshed-source.h"
 #include "mshed-table-view.h"
 #include "mshed-unknown-table.h"
+#include "mshed-utf-tree.h"
 #include "mshed-window.h"
 
 G_BEGIN_DECLS
@@ -61,7 +62,9 @@ struct _MshedWindow {
   GtkNotebook         *bottom_notebook;
   GtkRevealer         *notice_revealer;
   GtkLabel            *notice_label;
+  GtkWidget           *tree_box;
   MshedNodeTree       *node_tree;
+  MshedUtfTree        *utf_tree;
   MshedDiagnosticsView *diagnostics_view;
   MshedDepsView       *deps_view;
   MshedHexView        *hex_view;
@@ -110,6 +113,17 @@ void     _mshed_window_layout_set_property (GObject       *object,
                                            guint           prop_id,
                                            const GValue   *value,
                                            GParamSpec     *pspec);
+
+/* mshed-window-utf.c: a UTF document (a Freelancer .dfm or any UTF file): its tree instead
+ * of the node tree, the hex view on the selected file, problems that lead to their node */
+void     _mshed_window_utf_init           (MshedWindow    *self);
+gboolean _mshed_window_is_utf             (MshedWindow    *self);
+/* Shows the views for @document's container (NULL: none) and hands them the document. */
+void     _mshed_window_utf_set_document   (MshedWindow    *self,
+                                           MshedDocument  *document);
+/* A problem with a node path: selects that node and the problem's bytes. FALSE otherwise. */
+gboolean _mshed_window_utf_show_diagnostic (MshedWindow   *self,
+                                           const MshedDiagnostic *diag);
 
 /* mshed-window-files.c: opening, archives, the Open dialog, recent files, drops */
 void     _mshed_window_files_class_init   (GtkWidgetClass *widget_class);

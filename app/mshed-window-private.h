@@ -23,6 +23,8 @@ typedef struct _MshedWindowPane MshedWindowPane;
 
 /* The grids shown as notebook pages, in this order. */
 #define MSHED_WINDOW_N_GRIDS 14
+/* The DFM grids (mshed-window-utf.c), shown instead for a deformable model. */
+#define MSHED_WINDOW_N_DFM_GRIDS 13
 
 struct _MshedWindow {
   GtkApplicationWindow parent_instance;
@@ -78,6 +80,8 @@ struct _MshedWindow {
   GtkMenuButton       *overlays_button;
 
   MshedTableView      *grids[MSHED_WINDOW_N_GRIDS];
+  MshedTableView      *dfm_grids[MSHED_WINDOW_N_DFM_GRIDS];
+  GtkDropDown         *level_dropdown;   /* the DFM level the level grids show */
   GPtrArray           *panes;            /* MshedWindowPane: the side panels' sizes */
 };
 

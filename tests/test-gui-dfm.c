@@ -247,6 +247,158 @@ test_broken_dfm (void)
   remove_dir (dir);
 }
 
+/* Types @text with real keys into the focused widget. */
+static void
+type_text (const char *text)
+{
+  g_autofree char *args = g_strdup_printf ("type --delay 10 '%s'", text);
+
+  g_assert_true (gui_test_xdo (args));
+}
+
+/* The same three edits through the document API alone. */
+static GBytes *
+expected_bytes (const char *path,
+                const char *bone_path,
+                guint       chain)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MshedDocument) doc = mshed_document_open (path, MSHED_MODE_STRICT, &error);
+  MshedUtf *utf;
+  MshedUtfNode *node;
+
+  g_assert_no_error (error);
+  utf = mshed_document_get_utf (doc);
+  g_assert_true (mshed_document_utf_rename (doc, mshed_utf_lookup (utf, bone_path),
+                                            "Renamed.3db", &error));
+  node = mshed_utf_lookup (utf, "\\MultiLevel\\Mesh0\\Geometry\\Bone_weight_chain");
+  g_assert_true (mshed_document_dfm_set_field (doc, node, chain, "weight", "0.25", &error));
+  node = mshed_utf_lookup (utf, "\\Texture library");
+  g_assert_true (mshed_document_utf_move (doc, node, mshed_utf_get_root (utf),
+                                          mshed_utf_node_get_index (node) - 1, &error));
+  g_assert_no_error (error);
+  return mshed_document_serialize_file (doc);
+}
+
+/* Real keys: F2 renames a bone directory in the tree, F2 in the Skin weights grid edits a
+ * weight, Alt+Up moves a subtree (the Texture library above the Material library); Ctrl+Z
+ * three times gives the original bytes back, Ctrl+Shift+Z three times the edits, Ctrl+S
+ * saves what the document API alone makes of the same edits. */
+static void
+test_edit_undo_save (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("mshed-gui-dfm-XXXXXX", NULL);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *reference = NULL;
+  g_autofree char *bone_path = NULL;
+  g_autoptr(GBytes) unedited = NULL;
+  g_autoptr(GBytes) edited = NULL;
+  g_autoptr(GBytes) saved = NULL;
+  g_autoptr(GBytes) expected = NULL;
+  MshedWindow *window;
+  MshedDocument *doc;
+  MshedDfm *dfm;
+  MshedUtf *utf;
+  MshedDfmBone bone;
+  MshedUtfNode *textures;
+  MshedTableView *weights;
+  guint32 bone_id;
+  float weight;
+  guint tex_index;
+  const guint chain = 1;
+
+  if (!gui_test_have_xdotool ())
+    {
+      mshed_test_skip ("needs xdotool and an X display");
+      return;
+    }
+  path = write_head (dir, "edit.dfm", &bytes);
+  reference = write_head (dir, "reference.dfm", NULL);
+  window = gui_test_window (app);
+  g_assert_true (mshed_window_open (window, path));
+  widget_test_iterate (300);
+  gui_test_focus_window (GTK_WINDOW (window));
+  doc = mshed_window_get_document (window);
+  dfm = mshed_document_get_dfm (doc);
+  utf = mshed_document_get_utf (doc);
+  unedited = mshed_document_serialize_file (doc);
+  g_assert_true (g_bytes_equal (unedited, bytes));
+
+  /* 1. rename bone 3's directory: F2 in the tree, type, Return */
+  g_assert_true (mshed_dfm_get_bone (dfm, 3, &bone));
+  bone_path = mshed_utf_node_dup_path (bone.node);
+  g_assert_true (mshed_utf_tree_select_node (window->utf_tree, bone.node));
+  g_assert_true (gtk_widget_grab_focus (GTK_WIDGET (window->utf_tree)));
+  widget_test_iterate (50);
+  gui_test_key ("F2");
+  g_assert_true (mshed_cell_editor_is_open (mshed_utf_tree_get_editor (window->utf_tree)));
+  type_text ("Renamed.3db");
+  gui_test_key ("Return");
+  g_assert_cmpstr (mshed_utf_node_get_name (mshed_utf_lookup (utf, "\\Renamed.3db")), ==,
+                   "Renamed.3db");
+  g_assert_null (mshed_utf_lookup (utf, bone_path));
+
+  /* 2. a vertex weight in the Skin weights grid: F2, type, Return */
+  weights = window->dfm_grids[3];
+  g_assert_cmpint (mshed_table_view_get_table (weights), ==,
+                   MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_BONE_ID_CHAIN));
+  gtk_notebook_set_current_page (window->grid_notebook,
+                                 gtk_notebook_page_num (window->grid_notebook,
+                                                        GTK_WIDGET (weights)));
+  widget_test_iterate (100);
+  mshed_table_view_reveal (weights, chain, "weight");
+  widget_test_iterate (200);
+  gui_test_key ("F2");
+  g_assert_true (mshed_cell_editor_is_open (_mshed_table_view_get_editor (weights)));
+  type_text ("0.25");
+  gui_test_key ("Return");
+  g_assert_true (mshed_dfm_get_influence (dfm, 0, chain, &bone_id, &weight));
+  g_assert_cmpfloat (weight, ==, 0.25f);
+  shot (window, "dfm-grid.png");
+
+  /* 3. move a subtree: the Texture library one up, with Alt+Up in the tree */
+  textures = mshed_utf_lookup (utf, "\\Texture library");
+  tex_index = mshed_utf_node_get_index (textures);
+  g_assert_cmpuint (tex_index, >, 0);
+  g_assert_true (mshed_utf_tree_select_node (window->utf_tree, textures));
+  g_assert_true (gtk_widget_grab_focus (GTK_WIDGET (window->utf_tree)));
+  widget_test_iterate (50);
+  gui_test_key ("alt+Up");
+  g_assert_cmpuint (mshed_utf_node_get_index (textures), ==, tex_index - 1);
+  g_assert_true (mshed_utf_tree_get_selected (window->utf_tree) == textures);
+  edited = mshed_document_serialize_file (doc);
+
+  /* undo the three edits, redo them */
+  for (guint i = 0; i < 3; i++)
+    gui_test_key ("ctrl+z");
+  {
+    g_autoptr(GBytes) undone = mshed_document_serialize_file (doc);
+
+    g_assert_true (g_bytes_equal (undone, bytes));
+    g_assert_false (mshed_document_get_modified (doc));
+  }
+  for (guint i = 0; i < 3; i++)
+    gui_test_key ("ctrl+shift+z");
+  {
+    g_autoptr(GBytes) redone = mshed_document_serialize_file (doc);
+
+    g_assert_true (g_bytes_equal (redone, edited));
+  }
+
+  /* save, and compare with the document API alone */
+  gui_test_key ("ctrl+s");
+  widget_test_iterate (200);
+  g_assert_false (mshed_document_get_modified (doc));
+  saved = gui_test_file_bytes (path);
+  expected = expected_bytes (reference, bone_path, chain);
+  g_assert_true (g_bytes_equal (saved, expected));
+  g_assert_false (g_bytes_equal (saved, bytes));
+
+  gui_test_close (window);
+  remove_dir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -263,5 +415,6 @@ main (int   argc,
   g_test_add_func ("/app/dfm/open", test_open_dfm);
   g_test_add_func ("/app/dfm/open-generic-utf", test_open_generic_utf);
   g_test_add_func ("/app/dfm/broken-opens-tolerant", test_broken_dfm);
+  g_test_add_func ("/app/dfm/edit-undo-save", test_edit_undo_save);
   return g_test_run ();
 }

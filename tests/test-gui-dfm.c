@@ -13,6 +13,7 @@
  */
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 #include <string.h>
@@ -48,14 +49,27 @@ write_head (const char *dir,
   return path;
 }
 
+/* With MSHED_TEST_SCREENSHOT_DIR set: @name at the test's size, and NAME-small.png and
+ * NAME-large.png at 800x600 and 1600x1000 (run Xvfb with a screen that large). */
 static void
 shot (MshedWindow *window,
       const char  *name)
 {
+  static const struct { const char *suffix; int width, height; } sizes[] = {
+    { "-small", 800, 600 }, { "-large", 1600, 1000 }, { "", 1200, 740 },
+  };
+  g_autofree char *base = g_strndup (name, strlen (name) - strlen (".png"));
+
   if (g_getenv ("MSHED_TEST_SCREENSHOT_DIR") == NULL)
     return;
-  widget_test_iterate (450);
-  widget_test_screenshot (GTK_WIDGET (window), name);
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      g_autofree char *file = g_strdup_printf ("%s%s.png", base, sizes[i].suffix);
+
+      gtk_window_set_default_size (GTK_WINDOW (window), sizes[i].width, sizes[i].height);
+      widget_test_iterate (450);
+      widget_test_screenshot (GTK_WIDGET (window), file);
+    }
 }
 
 static void
@@ -121,6 +135,28 @@ test_open_dfm (void)
   g_assert_cmpuint (ov.length, ==, 4);
   shot (window, "dfm-tree.png");
 
+  /* the bones: one row per bone directory, its name, Bone to root and Lod Bits */
+  {
+    MshedTableView *bones = window->dfm_grids[6];
+    MshedTableModel *model = _mshed_table_view_get_model (bones);
+    MshedDfmBone bone;
+    g_autofree char *name = NULL;
+
+    g_assert_cmpint (mshed_table_view_get_table (bones), ==,
+                     MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_BONE_TO_ROOT));
+    g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (model)), ==,
+                      mshed_dfm_get_n_bones (mshed_document_get_dfm (doc)));
+    g_assert_true (mshed_dfm_get_bone (mshed_document_get_dfm (doc), 2, &bone));
+    name = mshed_table_model_dup_cell_text (model, 2,
+                                            (guint) mshed_table_model_find_column (model, "name"),
+                                            NULL);
+    g_assert_cmpstr (name, ==, bone.name);
+    gtk_notebook_set_current_page (window->grid_notebook,
+                                   gtk_notebook_page_num (window->grid_notebook,
+                                                          GTK_WIDGET (bones)));
+    shot (window, "dfm-bones.png");
+  }
+
   g_assert_false (mshed_document_get_modified (doc));
   gui_test_close (window);
   after = gui_test_file_bytes (path);
@@ -158,7 +194,8 @@ test_open_generic_utf (void)
 
   /* the first file in tree order shows in the hex view, as opaque bytes */
   root = mshed_utf_get_root (mshed_document_get_utf (doc));
-  for (MshedUtfNode *n = root; n != NULL && file == NULL; n = mshed_utf_node_next_preorder (n, root))
+  for (MshedUtfNode *n = root; n != NULL && file == NULL;
+       n = mshed_utf_node_next_preorder (n, root))
     if (!mshed_utf_node_is_directory (n) && mshed_utf_node_peek_data (n, NULL) != NULL)
       file = n;
   g_assert_nonnull (file);
@@ -408,6 +445,15 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   if (!gtk_init_check ())
     return mshed_test_skip_program ("no display (run under xvfb-run)");
+  /* pictures in the user's language (LANGUAGE=ru): the build tree's catalogue */
+  if (g_getenv ("MSHED_TEST_SCREENSHOT_DIR") != NULL && g_getenv ("G_TEST_BUILDDIR") != NULL)
+    {
+      g_autofree char *po = g_build_filename (g_getenv ("G_TEST_BUILDDIR"), "..", "po", NULL);
+
+      bindtextdomain (GETTEXT_PACKAGE, po);
+      bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+      textdomain (GETTEXT_PACKAGE);
+    }
   app = mshed_application_new ();
   g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
   g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));

@@ -322,7 +322,8 @@ mshed_hex_model_invalidate (MshedHexModel *self)
     return TRUE;
   self->utf_node = NULL;
   nres = get_nres (self);
-  if (nres != NULL && self->res_index >= 0 && (guint) self->res_index < mshed_nres_get_n_entries (nres) &&
+  if (nres != NULL && self->res_index >= 0 &&
+      (guint) self->res_index < mshed_nres_get_n_entries (nres) &&
       payload_type (self, self->res_index) == self->res_type)
     return TRUE;
   /* an entry was inserted or removed before ours, or ours was removed or retyped */

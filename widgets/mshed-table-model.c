@@ -18,6 +18,7 @@
 #include "mshed-table-model-private.h"
 
 #define NAME_HEX_MAX 48
+#define add_special_column _mshed_table_model_add_special
 
 /* MshedTableRow -------------------------------------------------------------------------- */
 
@@ -576,7 +577,7 @@ build_columns (MshedTableModel *self)
     {
     case MSHED_TABLE_NODES:
       self->linked[self->n_linked++] = MSHED_TABLE_NAMES;
-      _mshed_table_model_add_special (self, MSHED_COLUMN_NAME, MSHED_TABLE_NAMES, "name", "name",
+      add_special_column (self, MSHED_COLUMN_NAME, MSHED_TABLE_NAMES, "name", "name",
                           _("Node name (Res10, Windows-1251)"), 10, TRUE, FALSE);
       add_field_columns (self, MSHED_TABLE_NODES, FALSE);
       break;
@@ -591,11 +592,11 @@ build_columns (MshedTableModel *self)
 
     case MSHED_TABLE_NAMES:
       /* the columns of mshed-cli dump --table names */
-      _mshed_table_model_add_special (self, MSHED_COLUMN_NAME_LENGTH, MSHED_TABLE_NAMES, "length",
+      add_special_column (self, MSHED_COLUMN_NAME_LENGTH, MSHED_TABLE_NAMES, "length",
                           "length", _("Length word of the Res10 record"), 6, FALSE, TRUE);
-      _mshed_table_model_add_special (self, MSHED_COLUMN_NAME, MSHED_TABLE_NAMES, "text", "text",
+      add_special_column (self, MSHED_COLUMN_NAME, MSHED_TABLE_NAMES, "text", "text",
                           _("Node name (Res10, Windows-1251)"), 18, TRUE, FALSE);
-      _mshed_table_model_add_special (self, MSHED_COLUMN_NAME_HEX, MSHED_TABLE_NAMES, "bytes", "bytes",
+      add_special_column (self, MSHED_COLUMN_NAME_HEX, MSHED_TABLE_NAMES, "bytes", "bytes",
                           _("The stored name bytes"), 24, FALSE, FALSE);
       break;
 

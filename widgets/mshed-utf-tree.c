@@ -59,6 +59,8 @@ struct _MshedUtfTree
   MshedCellEditor    *editor;
   MshedUtfNode       *rename_node;
   guint               block_selection;
+  gboolean            stale;      /* the tree changed: rebuild before the rows are used */
+  guint               rebuild_id; /* the rebuild when idle: one for many changes (a group) */
 
   /* template children */
   GtkWidget          *box;
@@ -214,9 +216,6 @@ update_row (MshedUtfTree *self,
   kind_text = dup_kind (self, node);
   gtk_label_set_text (GTK_LABEL (size), size_text);
   gtk_label_set_text (GTK_LABEL (kind), kind_text);
-  gtk_widget_set_tooltip_text (size, mshed_utf_node_is_directory (node)
-                                       ? _("Entries in the directory")
-                                       : _("Payload bytes"));
 }
 
 static void
@@ -238,6 +237,8 @@ factory_setup_cb (MshedUtfTree             *self,
   gtk_label_set_xalign (GTK_LABEL (size), 1);
   gtk_label_set_width_chars (GTK_LABEL (size), 6);
   gtk_widget_add_css_class (size, "numeric");
+  /* one tooltip per row widget, not per bind: setting one costs an X round trip */
+  gtk_widget_set_tooltip_text (size, _("Payload bytes, or entries of a directory"));
   gtk_label_set_xalign (GTK_LABEL (kind), 0);
   gtk_label_set_width_chars (GTK_LABEL (kind), 12);
   gtk_label_set_max_width_chars (GTK_LABEL (kind), 16);
@@ -359,6 +360,35 @@ rebuild (MshedUtfTree *self)
     mshed_utf_tree_select_node (self, selected);
 }
 
+/* Selects @node as the user would have: the window follows. */
+static void
+select_and_announce (MshedUtfTree *self,
+                     MshedUtfNode *node)
+{
+  mshed_utf_tree_select_node (self, node);
+  g_signal_emit (self, signals[NODE_SELECTED], 0, node);
+}
+
+/* The rows as the tree is now; every entry point calls this before it reads a row. */
+static void
+ensure_built (MshedUtfTree *self)
+{
+  if (!self->stale)
+    return;
+  self->stale = FALSE;
+  rebuild (self);
+}
+
+static gboolean
+rebuild_idle_cb (gpointer data)
+{
+  MshedUtfTree *self = data;
+
+  self->rebuild_id = 0;
+  ensure_built (self);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 document_changed_cb (MshedUtfTree      *self,
                      const MshedChange *change,
@@ -366,15 +396,20 @@ document_changed_cb (MshedUtfTree      *self,
 {
   if (change->flags & (MSHED_CHANGE_FLAG_ALL | MSHED_CHANGE_FLAG_DIRECTORY) ||
       change->origin == MSHED_CHANGE_ORIGIN_RELOAD)
-    rebuild (self);
-  else
+    {
+      /* once for a whole group (a duplicated subtree, its undo); before the next layout */
+      self->stale = TRUE;
+      if (self->rebuild_id == 0)
+        self->rebuild_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, rebuild_idle_cb, self, NULL);
+    }
+  else if (!self->stale)
     refresh_rows (self);
 }
 
 static void
 selection_changed_cb (MshedUtfTree *self)
 {
-  if (self->block_selection > 0)
+  if (self->block_selection > 0 || self->stale)
     return;
   g_signal_emit (self, signals[NODE_SELECTED], 0, mshed_utf_tree_get_selected (self));
 }
@@ -528,8 +563,7 @@ add_node (MshedUtfTree *self,
       report (self, error);
       return;
     }
-  mshed_utf_tree_select_node (self, node);
-  g_signal_emit (self, signals[NODE_SELECTED], 0, node);
+  select_and_announce (self, node);
   mshed_utf_tree_start_rename (self);
 }
 
@@ -572,8 +606,7 @@ delete_action (GtkWidget  *widget,
       report (self, error);
       return;
     }
-  mshed_utf_tree_select_node (self, next);
-  g_signal_emit (self, signals[NODE_SELECTED], 0, next);
+  select_and_announce (self, next);
 }
 
 /* Copies @node's subtree as the @index-th child of @parent named @name (one command each). */
@@ -586,12 +619,18 @@ copy_subtree (MshedUtfTree  *self,
               MshedUtfNode **out,
               GError       **error)
 {
-  g_autoptr(GBytes) data = mshed_utf_node_is_directory (node) ? NULL
-                                                              : mshed_utf_node_get_data (node);
+  g_autoptr(GBytes) data = NULL;
   MshedUtfNode *copy;
 
-  if (data == NULL && !mshed_utf_node_is_directory (node))
-    data = g_bytes_new (NULL, 0);
+  if (!mshed_utf_node_is_directory (node))
+    {
+      gsize size = 0;
+      const guint8 *p = mshed_utf_node_peek_data (node, &size);
+
+      /* the payload is shared, not copied (GBytes are immutable) */
+      data = mshed_utf_node_get_data (node) != NULL ? g_bytes_ref (mshed_utf_node_get_data (node))
+                                                    : g_bytes_new (p, size);
+    }
   copy = mshed_document_utf_add (self->document, parent, index, name, data, error);
   if (copy == NULL)
     return FALSE;
@@ -640,8 +679,7 @@ duplicate_action (GtkWidget  *widget,
       report (self, error);
       return;
     }
-  mshed_utf_tree_select_node (self, copy);
-  g_signal_emit (self, signals[NODE_SELECTED], 0, copy);
+  select_and_announce (self, copy);
 }
 
 static void
@@ -749,8 +787,7 @@ mshed_utf_tree_find (MshedUtfTree *self,
 
       if (strstr (folded, needle) != NULL)
         {
-          mshed_utf_tree_select_node (self, cand);
-          g_signal_emit (self, signals[NODE_SELECTED], 0, cand);
+          select_and_announce (self, cand);
           return TRUE;
         }
     }
@@ -831,6 +868,7 @@ mshed_utf_tree_dispose (GObject *object)
   if (self->document_signals != NULL)
     g_signal_group_set_target (self->document_signals, NULL);
   gtk_widget_dispose_template (GTK_WIDGET (self), MSHED_TYPE_UTF_TREE);
+  g_clear_handle_id (&self->rebuild_id, g_source_remove);
   g_clear_object (&self->document_signals);
   g_clear_object (&self->document);
   g_clear_object (&self->tree);
@@ -959,6 +997,8 @@ mshed_utf_tree_set_document (MshedUtfTree  *self,
   g_signal_group_set_target (self->document_signals, document);
   g_hash_table_remove_all (self->expanded);
   g_clear_object (&self->tree);
+  self->stale = FALSE;
+  g_clear_handle_id (&self->rebuild_id, g_source_remove);
   rebuild (self);
 }
 
@@ -985,6 +1025,7 @@ mshed_utf_tree_get_selected (MshedUtfTree *self)
 {
   g_return_val_if_fail (MSHED_IS_UTF_TREE (self), NULL);
 
+  ensure_built (self);
   return row_node (gtk_single_selection_get_selected_item (self->selection));
 }
 
@@ -997,6 +1038,7 @@ mshed_utf_tree_select_node (MshedUtfTree *self,
 
   g_return_val_if_fail (MSHED_IS_UTF_TREE (self), FALSE);
 
+  ensure_built (self);
   if (!node_in_tree (self, node))
     return FALSE;
   for (MshedUtfNode *a = mshed_utf_node_get_parent (node); a != NULL;
@@ -1024,6 +1066,7 @@ mshed_utf_tree_get_n_rows (MshedUtfTree *self)
 {
   g_return_val_if_fail (MSHED_IS_UTF_TREE (self), 0);
 
+  ensure_built (self);
   return self->tree ? g_list_model_get_n_items (G_LIST_MODEL (self->tree)) : 0;
 }
 

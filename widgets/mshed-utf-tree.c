@@ -499,7 +499,6 @@ report (MshedUtfTree *self,
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
   GtkWidget *dialog;
 
-  g_warning_once ("%s", error->message);
   if (!GTK_IS_WINDOW (root))
     return;
   dialog = gtk_message_dialog_new (GTK_WINDOW (root), GTK_DIALOG_MODAL |

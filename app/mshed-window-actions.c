@@ -439,7 +439,10 @@ find_action (GtkWidget  *widget,
              const char *action,
              GVariant   *param)
 {
-  mshed_node_tree_start_search (MSHED_WINDOW (widget)->node_tree);
+  if (_mshed_window_is_utf (MSHED_WINDOW (widget)))
+    mshed_utf_tree_start_search (MSHED_WINDOW (widget)->utf_tree);
+  else
+    mshed_node_tree_start_search (MSHED_WINDOW (widget)->node_tree);
 }
 
 static void
@@ -447,7 +450,10 @@ rename_node_action (GtkWidget  *widget,
                     const char *action,
                     GVariant   *param)
 {
-  mshed_node_tree_start_rename (MSHED_WINDOW (widget)->node_tree);
+  if (_mshed_window_is_utf (MSHED_WINDOW (widget)))
+    mshed_utf_tree_start_rename (MSHED_WINDOW (widget)->utf_tree);
+  else
+    mshed_node_tree_start_rename (MSHED_WINDOW (widget)->node_tree);
 }
 
 static void

@@ -376,20 +376,13 @@ mshed_window_open (MshedWindow *self,
 
   g_return_val_if_fail (MSHED_IS_WINDOW (self), FALSE);
 
-  /* a bare archive lists its entries instead */
-  probe = mshed_source_open (spec, MSHED_MODE_TOLERANT, NULL, &error);
-  if (probe == NULL)
+  /* a bare archive lists its entries instead; a UTF file (docs/utf.md) is no archive */
+  if (!mshed_utf_file_has_signature (spec))
+    probe = mshed_source_open (spec, MSHED_MODE_TOLERANT, NULL, &error);
+  if (probe == NULL && error != NULL)
     {
       g_autofree char *primary = g_strdup_printf (_("Could not open “%s”"), spec);
 
-      if (mshed_utf_file_has_signature (spec))
-        {
-          g_clear_error (&error);
-          g_set_error (&error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_UNSUPPORTED,
-                       _("%s is a Freelancer UTF file. The window does not show UTF files yet; "
-                         "mshed-cli info, ls, validate, dump, extract and edit work on it."),
-                       spec);
-        }
       gtk_label_set_label (self->empty_message, error->message);
       if (gtk_widget_get_mapped (GTK_WIDGET (self)))
         _mshed_window_show_error (self, primary, error->message);
@@ -397,7 +390,7 @@ mshed_window_open (MshedWindow *self,
         gtk_stack_set_visible_child_name (self->main_stack, self->document ? "document" : "empty");
       return FALSE;
     }
-  if (probe->model == NULL)
+  if (probe != NULL && probe->model == NULL)
     {
       /* a modified document of this window is not replaced: list the entries elsewhere */
       if (window_modified (self))

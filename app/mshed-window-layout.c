@@ -181,7 +181,7 @@ panel_for (MshedWindow *self,
   switch (prop_id)
     {
     case PROP_SHOW_TREE:
-      return GTK_WIDGET (self->node_tree);
+      return self->tree_box;
     case PROP_SHOW_SIDE_PANEL:
       return GTK_WIDGET (self->side_notebook);
     case PROP_SHOW_BOTTOM_PANEL:

@@ -15,6 +15,7 @@
 #include "mshed-source.h"
 #include "mshed-table-view.h"
 #include "mshed-unknown-table.h"
+#include "mshed-utf-tree.h"
 #include "mshed-window.h"
 
 G_BEGIN_DECLS
@@ -23,6 +24,8 @@ typedef struct _MshedWindowPane MshedWindowPane;
 
 /* The grids shown as notebook pages, in this order. */
 #define MSHED_WINDOW_N_GRIDS 14
+/* The DFM grids (mshed-window-utf.c), shown instead for a deformable model. */
+#define MSHED_WINDOW_N_DFM_GRIDS 13
 
 struct _MshedWindow {
   GtkApplicationWindow parent_instance;
@@ -63,7 +66,9 @@ struct _MshedWindow {
   GtkNotebook         *bottom_notebook;
   GtkRevealer         *notice_revealer;
   GtkLabel            *notice_label;
+  GtkWidget           *tree_box;
   MshedNodeTree       *node_tree;
+  MshedUtfTree        *utf_tree;
   MshedDiagnosticsView *diagnostics_view;
   MshedDepsView       *deps_view;
   MshedHexView        *hex_view;
@@ -77,6 +82,8 @@ struct _MshedWindow {
   GtkMenuButton       *overlays_button;
 
   MshedTableView      *grids[MSHED_WINDOW_N_GRIDS];
+  MshedTableView      *dfm_grids[MSHED_WINDOW_N_DFM_GRIDS];
+  GtkDropDown         *level_dropdown;   /* the DFM level the level grids show */
   GPtrArray           *panes;            /* MshedWindowPane: the side panels' sizes */
 };
 
@@ -112,6 +119,17 @@ void     _mshed_window_layout_set_property (GObject       *object,
                                            guint           prop_id,
                                            const GValue   *value,
                                            GParamSpec     *pspec);
+
+/* mshed-window-utf.c: a UTF document (a Freelancer .dfm or any UTF file): its tree instead
+ * of the node tree, the hex view on the selected file, problems that lead to their node */
+void     _mshed_window_utf_init           (MshedWindow    *self);
+gboolean _mshed_window_is_utf             (MshedWindow    *self);
+/* Shows the views for @document's container (NULL: none) and hands them the document. */
+void     _mshed_window_utf_set_document   (MshedWindow    *self,
+                                           MshedDocument  *document);
+/* A problem with a node path: selects that node and the problem's bytes. FALSE otherwise. */
+gboolean _mshed_window_utf_show_diagnostic (MshedWindow   *self,
+                                           const MshedDiagnostic *diag);
 
 /* mshed-window-files.c: opening, archives, the Open dialog, recent files, drops */
 void     _mshed_window_files_class_init   (GtkWidgetClass *widget_class);

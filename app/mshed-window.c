@@ -281,6 +281,8 @@ on_diagnostic_activated (MshedWindow           *self,
 {
   MshedTableId table = diag->table;
 
+  if (_mshed_window_utf_show_diagnostic (self, diag))
+    return;
   if (table == MSHED_TABLE_NORMALS || table == MSHED_TABLE_UVS)
     table = MSHED_TABLE_POSITIONS;
   if (table != MSHED_TABLE_NONE && _mshed_window_select_grid (self, table) && diag->record >= 0)
@@ -400,14 +402,11 @@ _mshed_window_set_document (MshedWindow   *self,
       gtk_widget_set_tooltip_text (self->undo_button, _("Undo"));
       gtk_widget_set_tooltip_text (self->redo_button, _("Redo"));
     }
-  mshed_node_tree_set_document (self->node_tree, document);
-  for (guint i = 0; i < MSHED_WINDOW_N_GRIDS; i++)
-    mshed_table_view_set_document (self->grids[i], document);
+  /* the tree, grids and preview for the document's container */
+  _mshed_window_utf_set_document (self, document);
   mshed_diagnostics_view_set_document (self->diagnostics_view, document);
   mshed_deps_view_set_document (self->deps_view, document);
   mshed_hex_view_set_document (self->hex_view, document);
-  mshed_unknown_table_set_document (self->unknown_table, document);
-  mshed_model_view_set_document (self->model_view, document);
 
   if (document)
     {
@@ -615,6 +614,7 @@ mshed_window_class_init (MshedWindowClass *klass)
   window_class->close_request = mshed_window_close_request;
 
   g_type_ensure (MSHED_TYPE_NODE_TREE);
+  g_type_ensure (MSHED_TYPE_UTF_TREE);
   g_type_ensure (MSHED_TYPE_DIAGNOSTICS_VIEW);
   g_type_ensure (MSHED_TYPE_DEPS_VIEW);
   g_type_ensure (MSHED_TYPE_HEX_VIEW);
@@ -647,7 +647,9 @@ mshed_window_class_init (MshedWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, MshedWindow, bottom_notebook);
   gtk_widget_class_bind_template_child (widget_class, MshedWindow, notice_revealer);
   gtk_widget_class_bind_template_child (widget_class, MshedWindow, notice_label);
+  gtk_widget_class_bind_template_child (widget_class, MshedWindow, tree_box);
   gtk_widget_class_bind_template_child (widget_class, MshedWindow, node_tree);
+  gtk_widget_class_bind_template_child (widget_class, MshedWindow, utf_tree);
   gtk_widget_class_bind_template_child (widget_class, MshedWindow, diagnostics_view);
   gtk_widget_class_bind_template_child (widget_class, MshedWindow, deps_view);
   gtk_widget_class_bind_template_child (widget_class, MshedWindow, hex_view);
@@ -693,6 +695,7 @@ mshed_window_init (MshedWindow *self)
       gtk_notebook_append_page (self->grid_notebook, grid, label);
     }
   _mshed_window_files_init (self);
+  _mshed_window_utf_init (self);
   _mshed_window_layout_init (self);
   mshed_data_inspector_set_hex_view (self->data_inspector, self->hex_view);
   g_signal_connect_object (self->unknown_table, "record-activated",

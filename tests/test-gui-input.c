@@ -251,9 +251,9 @@ test_panel_keys (void)
 
   /* Ctrl+F9 the node tree, F9 the Problems panel */
   gui_test_key ("ctrl+F9");
-  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (f.window->node_tree)));
+  g_assert_false (gtk_widget_get_visible (f.window->tree_box));
   gui_test_key ("ctrl+F9");
-  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (f.window->node_tree)));
+  g_assert_true (gtk_widget_get_visible (f.window->tree_box));
   gui_test_key ("F9");
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (f.window->bottom_notebook)));
   gui_test_key ("F9");

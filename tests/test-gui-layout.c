@@ -195,12 +195,12 @@ test_panels_remembered (void)
   int side_width;
 
   g_assert_nonnull (settings);
-  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->node_tree)));
+  g_assert_true (gtk_widget_get_visible (window->tree_box));
 
   /* hiding the tree gives its width to the grid; the setting follows */
   gtk_widget_activate_action (GTK_WIDGET (window), "win.toggle-tree", NULL);
   widget_test_iterate (200);
-  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->node_tree)));
+  g_assert_false (gtk_widget_get_visible (window->tree_box));
   g_assert_false (g_settings_get_boolean (settings, "show-tree"));
   g_assert_cmpint (gtk_widget_get_width (grid), >, grid_width + 100);
   gtk_widget_activate_action (GTK_WIDGET (window), "win.toggle-side-panel", NULL);
@@ -214,13 +214,13 @@ test_panels_remembered (void)
 
   /* a new window opens with them hidden; shown again, the preview has its width back */
   window = open_at (path, 1024, 700);
-  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->node_tree)));
+  g_assert_false (gtk_widget_get_visible (window->tree_box));
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->side_notebook)));
   gtk_widget_activate_action (GTK_WIDGET (window), "win.toggle-tree", NULL);
   gtk_widget_activate_action (GTK_WIDGET (window), "win.toggle-side-panel", NULL);
   gtk_widget_activate_action (GTK_WIDGET (window), "win.toggle-bottom-panel", NULL);
   widget_test_iterate (300);
-  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->node_tree)));
+  g_assert_true (gtk_widget_get_visible (window->tree_box));
   g_assert_true (g_settings_get_boolean (settings, "show-tree"));
 
   /* the divider dragged to make the preview 420 px wide: remembered when the window closes */

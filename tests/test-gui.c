@@ -21,7 +21,6 @@
 #include "gui-test-util.h"
 #include "mshed-bytes.h"
 #include "mshed-cell-editor.h"
-#include "mshed-dfm-generator.h"
 #include "mshed-node-tree-private.h"
 #include "mshed-selection.h"
 
@@ -1016,58 +1015,6 @@ test_save_refuses_container (void)
   g_rmdir (dir);
 }
 
-/* A Freelancer UTF file (a generated DFM) asked of the window: the error says what it is and
- * which commands take it; the window keeps its document and nothing is written. */
-static void
-test_open_utf_file (void)
-{
-  g_autofree char *dir = g_dir_make_tmp ("mshed-gui-XXXXXX", NULL);
-  g_autofree char *path = g_build_filename (dir, "head.dfm", NULL);
-  g_autoptr(GBytes) bytes = NULL;
-  g_autoptr(GBytes) after = NULL;
-  GListModel *toplevels = gtk_window_get_toplevels ();  /* (transfer none) */
-  g_autofree char *secondary = NULL;
-  GtkWidget *dialog = NULL;
-  MshedDfmGenParams params;
-  MshedWindow *window;
-
-  mshed_dfm_gen_params_init (&params, MSHED_DFM_GEN_HEAD, 3);
-  bytes = mshed_dfm_generate_bytes (&params);
-  g_assert_true (g_file_set_contents (path, g_bytes_get_data (bytes, NULL),
-                                      (gssize) g_bytes_get_size (bytes), NULL));
-  window = mshed_window_new (app);
-  gtk_window_present (GTK_WINDOW (window));
-  widget_test_iterate (100);
-  g_assert_false (mshed_window_open (window, path));
-  widget_test_iterate (200);
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GObject) w = g_list_model_get_item (toplevels, i);
-
-      if (GTK_IS_MESSAGE_DIALOG (w))
-        dialog = GTK_WIDGET (w);
-    }
-  g_assert_nonnull (dialog);
-  g_object_get (dialog, "secondary-text", &secondary, NULL);
-  if (strstr (secondary, "is a Freelancer UTF file") == NULL ||
-      strstr (secondary, "mshed-cli") == NULL)
-    g_error ("the message does not say what the file is: %s", secondary);
-  if (g_getenv ("MSHED_TEST_SCREENSHOT_DIR"))
-    {
-      widget_test_iterate (300);
-      widget_test_screenshot (dialog, "open-utf-file.png");
-    }
-  gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_CLOSE);
-  widget_test_iterate (100);
-  g_assert_null (mshed_window_get_document (window));
-  after = gui_test_file_bytes (path);
-  g_assert_true (g_bytes_equal (bytes, after));
-  gtk_window_destroy (GTK_WINDOW (window));
-  widget_test_iterate (50);
-  g_unlink (path);
-  g_rmdir (dir);
-}
-
 /* Distinct colours inside @widget's part of @window's rendering. */
 static guint
 count_colours (GtkWidget *window,
@@ -1161,7 +1108,6 @@ main (int   argc,
   g_test_add_func ("/app/missing-type", test_missing_type);
   g_test_add_func ("/app/close-asks", test_close_asks);
   g_test_add_func ("/app/save-refuses-container", test_save_refuses_container);
-  g_test_add_func ("/app/open-utf-file", test_open_utf_file);
   g_test_add_func ("/app/jump-scrolls", test_jump_scrolls);
   g_test_add_func ("/app/next-problem-scrolls", test_next_problem_scrolls);
   g_test_add_func ("/app/undo-tooltip", test_undo_tooltip);

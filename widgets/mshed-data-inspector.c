@@ -184,12 +184,21 @@ refresh (MshedDataInspector *self)
     g_autofree char *address = mshed_hex_view_format_address (self->view, cursor);
     g_autofree char *offsets = mshed_hex_model_describe_offset (model, cursor);
     g_autofree char *loc = NULL;
-    gint res;
+    gint res = -1;
     gsize res_off;
 
     /* the file offset, as the hex view's address column, Problems and mshed-cli show it; the
      * offsets inside the resource and the nested model are in the tooltip */
-    if (mshed_hex_view_get_cursor (self->view, &res, &res_off))
+    if (mshed_hex_view_get_cursor (self->view, &res, &res_off) && res == MSHED_HEX_SOURCE_UTF)
+      {
+        g_autofree char *path =
+          mshed_utf_node_dup_path (mshed_hex_model_get_utf_node (model));
+
+        /* translators: the data inspector's position: the cursor's file offset, then the
+         * UTF file it is in */
+        loc = g_strdup_printf (_("File offset 0x%s · %s"), address, path);
+      }
+    else if (res >= 0)
       {
         MshedModel *m = mshed_document_get_model (mshed_hex_view_get_document (self->view));
         const MshedNresEntry *e = mshed_nres_peek_entry (mshed_model_get_nres (m), (guint) res);

@@ -18,6 +18,7 @@
 
 #include <glib/gi18n.h>
 
+#include "mshed-dfm-schema.h"
 #include "mshed-diagnostics-view.h"
 #include "mshed-fix.h"
 #include "mshed-hex-model.h"
@@ -451,6 +452,10 @@ _mshed_diagnostics_view_format_location (const MshedDiagnostic *d)
     g_string_append_printf (s, "%s: ", d->entry);
   if (d->table != MSHED_TABLE_NONE && d->table < MSHED_N_TABLES)
     g_string_append (s, _(mshed_schema_get_table (d->table)->title));
+  else if (mshed_dfm_schema_get_table ((MshedDfmTable) d->table) != NULL)
+    g_string_append (s, _(mshed_dfm_schema_get_table ((MshedDfmTable) d->table)->title));
+  else if (d->path != NULL)
+    g_string_append (s, d->path);
   else if (d->res_type != G_MAXUINT32)
     g_string_append_printf (s, _("Res%u"), d->res_type);
   else

@@ -17,34 +17,10 @@
 #include "mshed-bytes.h"
 #include "mshed-cp1251.h"
 #include "mshed-error.h"
-#include "mshed-hex-model.h"
+#include "mshed-hex-model-private.h"
 #include "mshed-model.h"
 #include "mshed-nres.h"
 #include "mshed-table-model.h"
-
-typedef struct {
-  gsize start;
-  gsize end;
-  gint  res_index;
-} Segment;
-
-struct _MshedHexModel {
-  GObject        parent_instance;
-
-  MshedDocument *document;
-
-  gint           res_index;     /* MSHED_HEX_SOURCE_FILE or a directory index */
-  guint32        res_type;      /* followed through directory changes */
-  gsize          win_start;
-  gsize          win_length;    /* G_MAXSIZE: to the end */
-
-  /* the serialized model file and its directory (built lazily, dropped on change) */
-  GBytes        *file_bytes;
-  GArray        *segments;      /* Segment, sorted by start */
-  guint64        dir_offset;
-  guint          n_entries;
-  gboolean       file_valid;
-};
 
 G_DEFINE_FINAL_TYPE (MshedHexModel, mshed_hex_model, G_TYPE_OBJECT)
 
@@ -129,6 +105,8 @@ payload_data (MshedHexModel *self,
   const guint8 *data;
 
   *size = 0;
+  if (res_index == MSHED_HEX_SOURCE_UTF)
+    return _mshed_hex_model_utf_data (self, size);
   if (nres == NULL || res_index < 0 || (guint) res_index >= mshed_nres_get_n_entries (nres))
     return NULL;
   e = mshed_nres_peek_entry (nres, (guint) res_index);
@@ -174,7 +152,8 @@ ensure_file (MshedHexModel *self)
   if (self->file_bytes == NULL)
     self->file_bytes = g_bytes_new (NULL, 0);
   data = g_bytes_get_data (self->file_bytes, &size);
-  if (size < MSHED_NRES_HEADER_SIZE)
+  /* a UTF file has no NRes directory: its files are shown one at a time */
+  if (size < MSHED_NRES_HEADER_SIZE || get_nres (self) == NULL)
     return;
   n = mshed_read_u32 (data + 8);
   total = mshed_read_u32 (data + 12);
@@ -242,6 +221,7 @@ mshed_hex_model_set_document (MshedHexModel *self,
     return;
   drop_file_cache (self);
   g_set_object (&self->document, document);
+  self->utf_node = NULL;
   self->res_index = MSHED_HEX_SOURCE_FILE;
   self->res_type = 0;
   self->win_start = 0;
@@ -287,6 +267,7 @@ mshed_hex_model_set_source (MshedHexModel *self,
   if (res_index != MSHED_HEX_SOURCE_FILE &&
       (nres == NULL || res_index < 0 || (guint) res_index >= mshed_nres_get_n_entries (nres)))
     return FALSE;
+  self->utf_node = NULL;
   self->res_index = res_index;
   self->res_type = payload_type (self, res_index);
   self->win_start = start;
@@ -337,8 +318,12 @@ mshed_hex_model_invalidate (MshedHexModel *self)
   drop_file_cache (self);
   if (self->res_index == MSHED_HEX_SOURCE_FILE)
     return TRUE;
+  if (self->res_index == MSHED_HEX_SOURCE_UTF && _mshed_hex_model_utf_alive (self))
+    return TRUE;
+  self->utf_node = NULL;
   nres = get_nres (self);
-  if (nres != NULL && (guint) self->res_index < mshed_nres_get_n_entries (nres) &&
+  if (nres != NULL && self->res_index >= 0 &&
+      (guint) self->res_index < mshed_nres_get_n_entries (nres) &&
       payload_type (self, self->res_index) == self->res_type)
     return TRUE;
   /* an entry was inserted or removed before ours, or ours was removed or retyped */
@@ -368,6 +353,8 @@ mshed_hex_model_affected_by (MshedHexModel     *self,
     return TRUE;
   if (self->res_index == MSHED_HEX_SOURCE_FILE)
     return TRUE;
+  if (self->res_index == MSHED_HEX_SOURCE_UTF)
+    return change->node == NULL || change->node == self->utf_node;
   return change->res_index == self->res_index || change->res_index < 0;
 }
 
@@ -567,6 +554,11 @@ overlay_payload (MshedHexModel   *self,
   overlay_clear (out, o);
   out->res_index = res_index;
   out->res_type = type;
+  if (res_index == MSHED_HEX_SOURCE_UTF)
+    {
+      _mshed_hex_model_utf_overlay (self, o, out);
+      return;
+    }
   typed = type_is_fixed (type) && mshed_model_find_resource (model, type) == res_index;
 
   if (typed && type == 1)
@@ -630,6 +622,15 @@ overlay_file (MshedHexModel   *self,
   overlay_clear (out, o);
   ensure_file (self);
 
+  if (get_nres (self) == NULL)
+    {
+      /* a UTF file: its fields show with the file selected in the tree */
+      out->kind = MSHED_HEX_OVERLAY_CONTAINER;
+      out->label = "utf";
+      out->start = 0;
+      out->length = mshed_hex_model_get_size (self);
+      return;
+    }
   if (o < MSHED_NRES_HEADER_SIZE)
     {
       out->kind = MSHED_HEX_OVERLAY_CONTAINER;
@@ -705,6 +706,8 @@ mshed_hex_model_get_overlay (MshedHexModel   *self,
 static const char *
 table_title (MshedTableId table)
 {
+  if (mshed_dfm_schema_get_table ((MshedDfmTable) table) != NULL)
+    return _(mshed_dfm_schema_get_table ((MshedDfmTable) table)->title);
   if (table < 0 || table >= MSHED_N_TABLES)
     return NULL;
   return _(mshed_schema_get_table (table)->title);
@@ -718,6 +721,8 @@ mshed_hex_overlay_describe (const MshedHexOverlay *ov)
 
   g_return_val_if_fail (ov != NULL, NULL);
 
+  if (ov->kind == MSHED_HEX_OVERLAY_CONTAINER && g_strcmp0 (ov->label, "utf") == 0)
+    return g_strdup (_("UTF file: select a file in the tree to see its fields"));
   if (ov->kind == MSHED_HEX_OVERLAY_CONTAINER && ov->table == MSHED_TABLE_NONE)
     /* translators: %s is a field of the 16-byte container header, e.g. "magic" */
     return g_strdup_printf (_("NRes header · %s"), ov->label);
@@ -929,6 +934,8 @@ source_start (MshedHexModel *self,
   *start = 0;
   if (self->res_index == MSHED_HEX_SOURCE_FILE)
     return TRUE;
+  if (self->res_index == MSHED_HEX_SOURCE_UTF)
+    return _mshed_hex_model_utf_start (self, start);
   nres = get_nres (self);
   if (nres == NULL || (guint) self->res_index >= mshed_nres_get_n_entries (nres))
     return FALSE;
@@ -989,7 +996,8 @@ mshed_hex_describe_file_offset (MshedDocument *document,
 
   diags = mshed_document_get_diagnostics (document);
   base = diags != NULL ? diags->base_offset : 0;
-  nres = mshed_model_get_nres (mshed_document_get_model (document));
+  nres = mshed_document_get_model (document) != NULL
+           ? mshed_model_get_nres (mshed_document_get_model (document)) : NULL;
   s = g_string_new (NULL);
   /* translators: the offset of a byte in the file on disk, in hexadecimal and decimal */
   g_string_append_printf (s, _("File offset 0x%08" PRIX64 " (%" PRIu64 ")"), file_offset,
@@ -1043,7 +1051,11 @@ resource_label (MshedHexModel *self,
                 gint           res_index)
 {
   guint32 type = payload_type (self, res_index);
-  const MshedTableInfo *info = type_is_fixed (type) ? mshed_schema_table_for_type (type) : NULL;
+  const MshedTableInfo *info;
+
+  if (res_index == MSHED_HEX_SOURCE_UTF)
+    return _mshed_hex_model_utf_label (self);
+  info = type_is_fixed (type) ? mshed_schema_table_for_type (type) : NULL;
 
   if (info != NULL)
     /* translators: e.g. "Res2 (Slots)" */
@@ -1102,7 +1114,7 @@ mshed_hex_model_can_resize (MshedHexModel *self,
     res = self->res_index;
   else if (!mshed_hex_model_to_resource (self, offset, &res, &res_off))
     return FALSE;
-  return !type_is_fixed (payload_type (self, res));
+  return res == MSHED_HEX_SOURCE_UTF || !type_is_fixed (payload_type (self, res));
 }
 
 gboolean
@@ -1171,348 +1183,13 @@ mshed_hex_model_replace (MshedHexModel  *self,
     }
   if (old_length == 0 && new_length == 0)
     return TRUE;
+  if (res == MSHED_HEX_SOURCE_UTF)
+    {
+      MshedPayloadRef ref = MSHED_PAYLOAD_UTF (self->utf_node);
+
+      return mshed_document_replace_payload_bytes (self->document, &ref, res_off, old_length,
+                                                   bytes, error);
+    }
   return mshed_document_replace_bytes (self->document, (guint) res, res_off, old_length, bytes,
                                        error);
-}
-
-/* Search ------------------------------------------------------------------------------- */
-
-static gboolean
-match_at (const guint8 *p,
-          const guint8 *pattern,
-          const guint8 *mask,
-          gsize         length)
-{
-  if (mask == NULL)
-    return memcmp (p, pattern, length) == 0;
-  for (gsize i = 0; i < length; i++)
-    if ((p[i] & mask[i]) != (pattern[i] & mask[i]))
-      return FALSE;
-  return TRUE;
-}
-
-/* First match in [lo, hi) (forwards) or last match starting in [lo, hi) (backwards). */
-static gboolean
-scan (const guint8 *data,
-      gsize         lo,
-      gsize         hi,
-      gsize         end,
-      const guint8 *pattern,
-      const guint8 *mask,
-      gsize         length,
-      gboolean      backwards,
-      gsize        *found)
-{
-  gsize last = end >= length ? end - length + 1 : 0;
-
-  hi = MIN (hi, last);
-  if (lo >= hi)
-    return FALSE;
-  if (!backwards)
-    {
-      gboolean plain_first = mask == NULL || mask[0] == 0xFF;
-
-      for (gsize i = lo; i < hi; i++)
-        {
-          if (plain_first)
-            {
-              const guint8 *q = memchr (data + i, pattern[0], hi - i);
-
-              if (q == NULL)
-                return FALSE;
-              i = (gsize) (q - data);
-            }
-          if (match_at (data + i, pattern, mask, length))
-            {
-              *found = i;
-              return TRUE;
-            }
-        }
-      return FALSE;
-    }
-  for (gsize i = hi; i-- > lo;)
-    if (match_at (data + i, pattern, mask, length))
-      {
-        *found = i;
-        return TRUE;
-      }
-  return FALSE;
-}
-
-gboolean
-mshed_hex_model_find (MshedHexModel *self,
-                      const guint8  *pattern,
-                      const guint8  *mask,
-                      gsize          length,
-                      gsize          from,
-                      gboolean       backwards,
-                      gsize         *found)
-{
-  const guint8 *data;
-  gsize ws, we;
-
-  g_return_val_if_fail (MSHED_IS_HEX_MODEL (self), FALSE);
-  g_return_val_if_fail (found != NULL, FALSE);
-
-  if (length == 0)
-    return FALSE;
-  mshed_hex_model_get_window (self, &ws, &we);
-  data = mshed_hex_model_peek (self, 0, NULL);
-  if (data == NULL || we - ws < length)
-    return FALSE;
-  from = CLAMP (from, ws, we);
-  if (!backwards)
-    return scan (data, from, we, we, pattern, mask, length, FALSE, found) ||
-           scan (data, ws, from, we, pattern, mask, length, FALSE, found);
-  return scan (data, ws, from + 1, we, pattern, mask, length, TRUE, found) ||
-         scan (data, from + 1, we, we, pattern, mask, length, TRUE, found);
-}
-
-/* Parsing and formatting --------------------------------------------------------------- */
-
-static gboolean
-parse_hex_tokens (const char  *text,
-                  gboolean     wildcards,
-                  GByteArray  *out,
-                  GByteArray  *mask,
-                  GError     **error)
-{
-  const char *p = text;
-  const char *open = strchr (text, '{');
-
-  if (open != NULL)
-    p = open + 1;  /* a pasted C array: only its body */
-
-  while (*p != '\0' && *p != '}')
-    {
-      guint8 b, m = 0xFF;
-
-      if (g_ascii_isspace (*p) || *p == ',' || *p == ';' || *p == ':' || *p == '-')
-        {
-          p++;
-          continue;
-        }
-      if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && g_ascii_isxdigit (p[2]))
-        {
-          p += 2;
-          if (!g_ascii_isxdigit (p[1]))
-            {
-              /* "0xA" */
-              b = (guint8) g_ascii_xdigit_value (p[0]);
-              p += 1;
-              g_byte_array_append (out, &b, 1);
-              if (mask)
-                g_byte_array_append (mask, &m, 1);
-              continue;
-            }
-        }
-      if (wildcards && *p == '?')
-        {
-          b = 0;
-          m = 0;
-          p += (p[1] == '?') ? 2 : 1;
-        }
-      else if (g_ascii_isxdigit (p[0]) && g_ascii_isxdigit (p[1]))
-        {
-          b = (guint8) (g_ascii_xdigit_value (p[0]) << 4 | g_ascii_xdigit_value (p[1]));
-          p += 2;
-        }
-      else
-        {
-          g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_RANGE,
-                       g_ascii_isxdigit (p[0])
-                         ? _("“%s” has an odd number of hexadecimal digits")
-                         : _("“%s” is not a list of hexadecimal bytes (e.g. DE AD BE EF)"),
-                       text);
-          return FALSE;
-        }
-      g_byte_array_append (out, &b, 1);
-      if (mask)
-        g_byte_array_append (mask, &m, 1);
-    }
-  if (out->len == 0)
-    {
-      g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_RANGE,
-                   _("No bytes given"));
-      return FALSE;
-    }
-  return TRUE;
-}
-
-GBytes *
-mshed_hex_parse_bytes (const char  *text,
-                       GError     **error)
-{
-  g_autoptr(GByteArray) out = g_byte_array_new ();
-
-  g_return_val_if_fail (text != NULL, NULL);
-
-  if (!parse_hex_tokens (text, FALSE, out, NULL, error))
-    return NULL;
-  return g_byte_array_free_to_bytes (g_steal_pointer (&out));
-}
-
-static gboolean
-parse_integer (const char  *text,
-               gint64       min,
-               gint64       max,
-               gint64      *value,
-               GError     **error)
-{
-  g_autofree char *s = g_strstrip (g_strdup (text));
-  gboolean hex = g_ascii_strncasecmp (s, "0x", 2) == 0;
-  char *end = NULL;
-  gint64 v;
-
-  if (hex)
-    {
-      guint64 u = g_ascii_strtoull (s + 2, &end, 16);
-
-      v = u > (guint64) G_MAXINT64 ? -1 : (gint64) u;
-      /* hexadecimal gives the bit pattern of signed types */
-      if (min < 0 && v > max && v <= max - min)
-        v += min * 2;
-    }
-  else
-    v = g_ascii_strtoll (s, &end, 10);
-  if (*s == '\0' || (hex && s[2] == '\0') || end == NULL || *end != '\0')
-    {
-      g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_RANGE,
-                   _("“%s” is not an integer (decimal or 0x… hexadecimal)"), text);
-      return FALSE;
-    }
-  if (v < min || v > max)
-    {
-      g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_RANGE,
-                   _("%s is out of range %" PRId64 "…%" PRId64),
-                   s, min, max);
-      return FALSE;
-    }
-  *value = v;
-  return TRUE;
-}
-
-gboolean
-mshed_hex_parse_pattern (MshedHexSearchKind   kind,
-                         const char          *text,
-                         GByteArray         **pattern,
-                         GByteArray         **mask,
-                         GError             **error)
-{
-  g_autoptr(GByteArray) pat = g_byte_array_new ();
-  g_autoptr(GByteArray) msk = g_byte_array_new ();
-  guint8 buf[4];
-  gint64 v = 0;
-  gboolean ok = TRUE;
-
-  g_return_val_if_fail (text != NULL, FALSE);
-
-  switch (kind)
-    {
-    case MSHED_HEX_SEARCH_HEX:
-      ok = parse_hex_tokens (text, TRUE, pat, msk, error);
-      break;
-    case MSHED_HEX_SEARCH_TEXT:
-      {
-        g_autoptr(GBytes) enc = NULL;
-
-        if (*text == '\0')
-          {
-            g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_RANGE, _("No text given"));
-            return FALSE;
-          }
-        enc = mshed_utf8_to_cp1251 (text, error);
-        if (enc == NULL)
-          return FALSE;
-        g_byte_array_append (pat, g_bytes_get_data (enc, NULL), (guint) g_bytes_get_size (enc));
-        g_byte_array_set_size (msk, pat->len);
-        memset (msk->data, 0xFF, msk->len);
-      }
-      break;
-    case MSHED_HEX_SEARCH_U8:
-    case MSHED_HEX_SEARCH_I8:
-      ok = parse_integer (text, kind == MSHED_HEX_SEARCH_U8 ? 0 : G_MININT8,
-                          kind == MSHED_HEX_SEARCH_U8 ? G_MAXUINT8 : G_MAXINT8, &v, error);
-      buf[0] = (guint8) v;
-      g_byte_array_append (pat, buf, 1);
-      break;
-    case MSHED_HEX_SEARCH_U16:
-    case MSHED_HEX_SEARCH_I16:
-      ok = parse_integer (text, kind == MSHED_HEX_SEARCH_U16 ? 0 : G_MININT16,
-                          kind == MSHED_HEX_SEARCH_U16 ? G_MAXUINT16 : G_MAXINT16, &v, error);
-      mshed_write_u16 (buf, (guint16) v);
-      g_byte_array_append (pat, buf, 2);
-      break;
-    case MSHED_HEX_SEARCH_U32:
-    case MSHED_HEX_SEARCH_I32:
-      ok = parse_integer (text, kind == MSHED_HEX_SEARCH_U32 ? 0 : G_MININT32,
-                          kind == MSHED_HEX_SEARCH_U32 ? G_MAXUINT32 : G_MAXINT32, &v, error);
-      mshed_write_u32 (buf, (guint32) v);
-      g_byte_array_append (pat, buf, 4);
-      break;
-    case MSHED_HEX_SEARCH_F32:
-    default:
-      {
-        g_autofree char *s = g_strstrip (g_strdup (text));
-        char *end = NULL;
-        double d = g_ascii_strtod (s, &end);
-
-        if (*s == '\0' || end == NULL || *end != '\0' || !isfinite ((float) d))
-          {
-            g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_RANGE,
-                         _("“%s” is not a finite 32-bit float (use a dot for decimals)"), text);
-            return FALSE;
-          }
-        mshed_write_f32 (buf, (float) d);
-        g_byte_array_append (pat, buf, 4);
-      }
-      break;
-    }
-  if (!ok)
-    return FALSE;
-  if (msk->len != pat->len)
-    {
-      g_byte_array_set_size (msk, pat->len);
-      memset (msk->data, 0xFF, msk->len);
-    }
-  if (pattern)
-    *pattern = g_steal_pointer (&pat);
-  if (mask)
-    *mask = g_steal_pointer (&msk);
-  return TRUE;
-}
-
-char *
-mshed_hex_format_bytes (const guint8       *data,
-                        gsize               length,
-                        MshedHexCopyFormat  format)
-{
-  GString *s = g_string_sized_new (length * 3 + 64);
-
-  switch (format)
-    {
-    case MSHED_HEX_COPY_C_ARRAY:
-      g_string_append_printf (s, "static const unsigned char data[%zu] = {",
-                              length);
-      for (gsize i = 0; i < length; i++)
-        {
-          if (i % 12 == 0)
-            g_string_append (s, "\n  ");
-          else
-            g_string_append_c (s, ' ');
-          g_string_append_printf (s, "0x%02X%s", data[i], i + 1 < length ? "," : "");
-        }
-      g_string_append (s, "\n};\n");
-      break;
-    case MSHED_HEX_COPY_TEXT:
-      for (gsize i = 0; i < length; i++)
-        g_string_append_c (s, data[i] >= 0x20 && data[i] < 0x7F ? (char) data[i] : '.');
-      break;
-    case MSHED_HEX_COPY_HEX:
-    default:
-      for (gsize i = 0; i < length; i++)
-        g_string_append_printf (s, i ? " %02X" : "%02X", data[i]);
-      break;
-    }
-  return g_string_free (s, FALSE);
 }

@@ -65,6 +65,7 @@ typedef enum {
 } MshedHexCopyFormat;
 
 #define MSHED_HEX_SOURCE_FILE (-1)
+#define MSHED_HEX_SOURCE_UTF  (-2)  /* a file of a UTF document (mshed_hex_model_set_utf_node) */
 
 #define MSHED_TYPE_HEX_MODEL (mshed_hex_model_get_type ())
 G_DECLARE_FINAL_TYPE (MshedHexModel, mshed_hex_model, MSHED, HEX_MODEL, GObject)
@@ -82,6 +83,14 @@ gboolean       mshed_hex_model_set_source       (MshedHexModel      *self,
                                                  gsize               start,
                                                  gsize               length);
 gint           mshed_hex_model_get_res_index    (MshedHexModel      *self);
+/* The payload of UTF file @node of the document's tree (docs/utf.md) as the source, with the
+ * DFM field overlays when it is a typed DFM node; edits go through
+ * mshed_document_replace_payload_bytes() and may change its length. FALSE (nothing changed)
+ * for a directory or a node outside the tree. */
+gboolean       mshed_hex_model_set_utf_node     (MshedHexModel      *self,
+                                                 MshedUtfNode       *node);
+/* (transfer none) (nullable): the UTF file shown, NULL for other sources */
+MshedUtfNode  *mshed_hex_model_get_utf_node     (MshedHexModel      *self);
 gboolean       mshed_hex_model_is_whole         (MshedHexModel      *self);
 /* Size of the whole source (payload or file). */
 gsize          mshed_hex_model_get_size         (MshedHexModel      *self);

@@ -319,6 +319,8 @@ _mshed_hex_view_update_status (MshedHexView *self)
 
       if (src == MSHED_HEX_SOURCE_FILE)
         where = g_strdup (_("Model file"));
+      else if (src == MSHED_HEX_SOURCE_UTF)
+        where = mshed_utf_node_dup_path (mshed_hex_model_get_utf_node (self->model));
       else
         {
           MshedNres *nres = mshed_model_get_nres (mshed_document_get_model (self->document));
@@ -1255,6 +1257,23 @@ mshed_hex_view_show_resource (MshedHexView *self,
 }
 
 void
+mshed_hex_view_show_utf_node (MshedHexView *self,
+                              MshedUtfNode *node)
+{
+  g_return_if_fail (MSHED_IS_HEX_VIEW (self));
+
+  if (self->document == NULL)
+    return;
+  if (mshed_hex_model_get_utf_node (self->model) == node && node != NULL)
+    return;
+  _mshed_hex_view_flush_pending (self);
+  if (!mshed_hex_model_set_utf_node (self->model, node))
+    mshed_hex_model_set_source (self->model, MSHED_HEX_SOURCE_FILE, 0, G_MAXSIZE);
+  g_clear_pointer (&self->message, g_free);
+  source_changed (self, 0);
+}
+
+void
 mshed_hex_view_show_record (MshedHexView *self,
                             MshedTableId  table,
                             guint         row)
@@ -1271,6 +1290,8 @@ mshed_hex_view_show_record (MshedHexView *self,
     return;
   model = mshed_document_get_model (self->document);
   info = mshed_schema_get_table (table);
+  if (model == NULL)
+    return;
 
   if (table == MSHED_TABLE_DIRECTORY)
     {

@@ -45,6 +45,9 @@ void           mshed_hex_view_show_range         (MshedHexView      *self,
                                                   gint               res_index,
                                                   gsize              offset,
                                                   gsize              length);
+/* A file of a UTF document (the whole model file for NULL or a directory). */
+void           mshed_hex_view_show_utf_node      (MshedHexView      *self,
+                                                  MshedUtfNode      *node);
 /* Shows the record's resource and selects the record's bytes. */
 void           mshed_hex_view_show_record        (MshedHexView      *self,
                                                   MshedTableId       table,

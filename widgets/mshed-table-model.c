@@ -15,10 +15,10 @@
 #include "mshed-cp1251.h"
 #include "mshed-error.h"
 #include "mshed-nres.h"
-#include "mshed-table-model.h"
+#include "mshed-table-model-private.h"
 
-#define MAX_LINKED 3
 #define NAME_HEX_MAX 48
+#define add_special_column _mshed_table_model_add_special
 
 /* MshedTableRow -------------------------------------------------------------------------- */
 
@@ -84,24 +84,6 @@ mshed_table_row_get_index (MshedTableRow *self)
 
 /* MshedTableModel ------------------------------------------------------------------------ */
 
-struct _MshedTableModel
-{
-  GObject        parent_instance;
-
-  MshedDocument *document;
-  gulong         changed_id;
-  MshedTableId   table;
-  MshedTableId   linked[MAX_LINKED];  /* tables whose row i shows on row i */
-  guint          n_linked;
-
-  guint          n_items;
-  guint          reconcile_id;
-  GHashTable    *live;                /* index -> MshedTableRow (weak) */
-  guint64        n_created;
-
-  GArray        *columns;             /* MshedTableColumn */
-  GPtrArray     *strings;             /* titles and ids built at run time */
-};
 
 enum {
   PROP_0,
@@ -138,6 +120,8 @@ count_rows (MshedTableModel *self)
 {
   MshedModel *model = get_model (self);
 
+  if (self->dfm_table != MSHED_DFM_TABLE_NONE)
+    return _mshed_table_model_dfm_count_rows (self);
   return model ? mshed_model_get_n_rows (model, self->table) : 0;
 }
 
@@ -200,8 +184,8 @@ detach_all (MshedTableModel *self)
   g_hash_table_remove_all (self->live);
 }
 
-static void
-reset (MshedTableModel *self)
+void
+_mshed_table_model_reset (MshedTableModel *self)
 {
   guint old = self->n_items;
 
@@ -254,8 +238,8 @@ splice (MshedTableModel *self,
 }
 
 /* Emits changed on the live rows in [first, first + n); n == 0: every live row. */
-static void
-refresh_range (MshedTableModel *self,
+void
+_mshed_table_model_refresh_range (MshedTableModel *self,
                guint            first,
                guint            n)
 {
@@ -293,7 +277,7 @@ mshed_table_model_refresh_rows (MshedTableModel *self)
 {
   g_return_if_fail (MSHED_IS_TABLE_MODEL (self));
 
-  refresh_range (self, 0, 0);
+  _mshed_table_model_refresh_range (self, 0, 0);
 }
 
 static gboolean
@@ -313,7 +297,7 @@ reconcile_cb (gpointer data)
 
   self->reconcile_id = 0;
   if (count_rows (self) != self->n_items)
-    reset (self);
+    _mshed_table_model_reset (self);
   return G_SOURCE_REMOVE;
 }
 
@@ -325,9 +309,14 @@ document_changed_cb (MshedTableModel   *self,
   guint new_n = count_rows (self);
   gboolean mine = change->table == self->table;
 
+  if (self->dfm_table != MSHED_DFM_TABLE_NONE)
+    {
+      _mshed_table_model_dfm_changed (self, change, new_n);
+      return;
+    }
   if ((change->flags & MSHED_CHANGE_FLAG_ALL) || change->origin == MSHED_CHANGE_ORIGIN_RELOAD)
     {
-      reset (self);
+      _mshed_table_model_reset (self);
       return;
     }
 
@@ -335,9 +324,9 @@ document_changed_cb (MshedTableModel   *self,
     {
       /* Small, and sizes and offsets of every entry follow any payload change. */
       if (new_n != self->n_items)
-        reset (self);
+        _mshed_table_model_reset (self);
       else
-        refresh_range (self, 0, 0);
+        _mshed_table_model_refresh_range (self, 0, 0);
       return;
     }
 
@@ -348,7 +337,7 @@ document_changed_cb (MshedTableModel   *self,
           self->n_items - change->n_removed + change->n_added == new_n)
         splice (self, change->first_row, change->n_removed, change->n_added);
       else
-        reset (self);
+        _mshed_table_model_reset (self);
       return;
     }
 
@@ -359,7 +348,7 @@ document_changed_cb (MshedTableModel   *self,
        * is still to come. Changes without a table (resources added or removed) reset now;
        * otherwise wait, and reconcile when idle in case none comes. */
       if (change->table == MSHED_TABLE_NONE || (change->flags & MSHED_CHANGE_FLAG_DIRECTORY))
-        reset (self);
+        _mshed_table_model_reset (self);
       else if (self->reconcile_id == 0)
         self->reconcile_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, reconcile_cb,
                                               g_object_ref (self), g_object_unref);
@@ -367,7 +356,7 @@ document_changed_cb (MshedTableModel   *self,
     }
 
   if (mine || is_linked (self, change->table))
-    refresh_range (self, change->first_row, change->n_added);
+    _mshed_table_model_refresh_range (self, change->first_row, change->n_added);
 }
 
 static void
@@ -476,16 +465,16 @@ width_for (const MshedField *field)
     }
 }
 
-static void
-add_field_columns (MshedTableModel *self,
-                   MshedTableId     table,
-                   gboolean         unknown_raw)
+void
+_mshed_table_model_add_fields (MshedTableModel  *self,
+                               MshedTableId      table,
+                               const MshedField *fields,
+                               guint             n_fields,
+                               gboolean          unknown_raw)
 {
-  const MshedTableInfo *info = mshed_schema_get_table (table);
-
-  for (guint i = 0; i < info->n_fields; i++)
+  for (guint i = 0; i < n_fields; i++)
     {
-      const MshedField *f = &info->fields[i];
+      const MshedField *f = &fields[i];
       MshedTableColumn column = { 0 };
       char *gloss;
 
@@ -494,7 +483,8 @@ add_field_columns (MshedTableModel *self,
       column.id = f->name;
       column.title = f->name;
       column.blurb = f->blurb ? g_dgettext (GETTEXT_PACKAGE, f->blurb) : NULL;
-      column.stale_mask = stale_mask_for (table, f);
+      column.stale_mask = table < MSHED_N_TABLES ? stale_mask_for (table, f)
+                                                 : _mshed_table_model_dfm_stale_mask (table);
       column.width_chars = width_for (f);
       column.editable = TRUE;
       column.numeric = TRUE;
@@ -540,7 +530,17 @@ add_field_columns (MshedTableModel *self,
 }
 
 static void
-add_special_column (MshedTableModel *self,
+add_field_columns (MshedTableModel *self,
+                   MshedTableId     table,
+                   gboolean         unknown_raw)
+{
+  const MshedTableInfo *info = mshed_schema_get_table (table);
+
+  _mshed_table_model_add_fields (self, table, info->fields, info->n_fields, unknown_raw);
+}
+
+void
+_mshed_table_model_add_special (MshedTableModel *self,
                     MshedColumnKind  kind,
                     MshedTableId     table,
                     const char      *id,
@@ -568,6 +568,11 @@ build_columns (MshedTableModel *self)
 {
   const MshedTableInfo *dir;
 
+  if (self->dfm_table != MSHED_DFM_TABLE_NONE)
+    {
+      _mshed_table_model_dfm_build_columns (self);
+      return;
+    }
   switch (self->table)
     {
     case MSHED_TABLE_NODES:
@@ -660,6 +665,8 @@ mshed_table_model_constructed (GObject *object)
 
   G_OBJECT_CLASS (mshed_table_model_parent_class)->constructed (object);
 
+  if (mshed_dfm_schema_get_table ((MshedDfmTable) self->table) != NULL)
+    _mshed_table_model_dfm_init (self);
   build_columns (self);
 }
 
@@ -748,7 +755,7 @@ mshed_table_model_class_init (MshedTableModelClass *klass)
     g_param_spec_object ("document", NULL, NULL, MSHED_TYPE_DOCUMENT,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_TABLE] =
-    g_param_spec_int ("table", NULL, NULL, MSHED_TABLE_NONE, MSHED_N_TABLES - 1,
+    g_param_spec_int ("table", NULL, NULL, MSHED_TABLE_NONE, MSHED_DFM_TABLE_LAST - 1,
                       MSHED_TABLE_NODES,
                       G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
@@ -758,6 +765,7 @@ static void
 mshed_table_model_init (MshedTableModel *self)
 {
   self->table = MSHED_TABLE_NODES;
+  self->dfm_table = MSHED_DFM_TABLE_NONE;
   self->live = g_hash_table_new (g_direct_hash, g_direct_equal);
   self->columns = g_array_new (FALSE, TRUE, sizeof (MshedTableColumn));
   self->strings = g_ptr_array_new_with_free_func (g_free);
@@ -775,7 +783,8 @@ mshed_table_model_new (MshedDocument *document,
                        MshedTableId   table)
 {
   g_return_val_if_fail (document == NULL || MSHED_IS_DOCUMENT (document), NULL);
-  g_return_val_if_fail (table >= 0 && table < MSHED_N_TABLES, NULL);
+  g_return_val_if_fail ((table >= 0 && table < MSHED_N_TABLES) ||
+                        mshed_dfm_schema_get_table ((MshedDfmTable) table) != NULL, NULL);
 
   return g_object_new (MSHED_TYPE_TABLE_MODEL, "table", table, "document", document, NULL);
 }
@@ -810,7 +819,7 @@ mshed_table_model_set_document (MshedTableModel *self,
                                                   G_CALLBACK (document_changed_cb), self,
                                                   G_CONNECT_SWAPPED);
     }
-  reset (self);
+  _mshed_table_model_reset (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DOCUMENT]);
 }
 
@@ -881,6 +890,8 @@ get_record (MshedTableModel *self,
 {
   MshedModel *model = get_model (self);
 
+  if (self->dfm_table != MSHED_DFM_TABLE_NONE)
+    return _mshed_table_model_dfm_record (self, (MshedDfmTable) table, row);
   if (model == NULL)
     return NULL;
 
@@ -1028,6 +1039,9 @@ dup_text (MshedTableModel *self,
       return dup_name_hex (self, row);
     case MSHED_COLUMN_ENTRY_NAME:
       return dup_entry_name (self, row);
+    case MSHED_COLUMN_DFM_TEXT:
+    case MSHED_COLUMN_DFM_NAME:
+      return _mshed_table_model_dfm_dup_text (self, c, row);
     case MSHED_COLUMN_DECODED:
       record = get_record (self, c->table, row, scratch);
       if (record == NULL)
@@ -1270,12 +1284,18 @@ mshed_table_model_set_cell_text (MshedTableModel *self,
             (c->field->type != MSHED_FIELD_F32 || !signbit (value) ==
              !signbit (mshed_field_read (c->field, record))))
           return TRUE;
+        if (self->dfm_table != MSHED_DFM_TABLE_NONE)
+          return _mshed_table_model_dfm_set (self, c, row, s, error);
         return mshed_document_set_field_text (self->document, c->table, row, c->field->name,
                                               s, error);
       }
 
     case MSHED_COLUMN_NAME:
       return mshed_document_rename_node (self->document, row, text, error);
+
+    case MSHED_COLUMN_DFM_TEXT:
+    case MSHED_COLUMN_DFM_NAME:
+      return _mshed_table_model_dfm_set (self, c, row, text, error);
 
     case MSHED_COLUMN_ENTRY_NAME:
       {
@@ -1451,6 +1471,12 @@ mshed_table_model_dup_input_hint (MshedTableModel *self,
       break;
     case MSHED_COLUMN_ENTRY_NAME:
       g_string_append (s, _("Entry name, up to 35 bytes"));
+      break;
+    case MSHED_COLUMN_DFM_TEXT:
+      g_string_append (s, _("Object name, up to 63 bytes of Windows-1251"));
+      break;
+    case MSHED_COLUMN_DFM_NAME:
+      g_string_append (s, _("Node name, unique among its siblings"));
       break;
     case MSHED_COLUMN_NAME_LENGTH:
     case MSHED_COLUMN_NAME_HEX:

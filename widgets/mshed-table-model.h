@@ -16,6 +16,7 @@
 
 #include <gio/gio.h>
 
+#include "mshed-dfm-schema.h"
 #include "mshed-document.h"
 
 G_BEGIN_DECLS
@@ -37,6 +38,8 @@ typedef enum {
   MSHED_COLUMN_NAME_LENGTH,  /* the Res10 record's length word */
   MSHED_COLUMN_NAME_HEX,     /* the Res10 record's bytes in hexadecimal */
   MSHED_COLUMN_ENTRY_NAME,   /* directory: the entry name */
+  MSHED_COLUMN_DFM_TEXT,     /* DFM: a NUL-padded name inside a record (Cons parent, child) */
+  MSHED_COLUMN_DFM_NAME,     /* DFM: the name of the row's directory (a bone) */
 } MshedColumnKind;
 
 typedef struct {
@@ -68,6 +71,36 @@ G_DECLARE_FINAL_TYPE (MshedTableModel, mshed_table_model, MSHED, TABLE_MODEL, GO
 
 MshedTableModel   *mshed_table_model_new            (MshedDocument   *document,
                                                      MshedTableId     table);
+/* A grid over DFM table @table (mshed-dfm-schema.h) of the document's deformable model:
+ * level @a (part, bone) and group @b as mshed_dfm_find_node() addresses them. Tables that
+ * hold one record per bone (Bone to root, Lod Bits) list one row per bone. */
+MshedTableModel   *mshed_table_model_new_dfm        (MshedDocument   *document,
+                                                     MshedDfmTable    table,
+                                                     guint            a,
+                                                     guint            b);
+/* The DFM address (level, group) now shown; the rows follow. */
+void               mshed_table_model_set_dfm_scope  (MshedTableModel *self,
+                                                     guint            a,
+                                                     guint            b);
+/* (transfer none) (nullable): the UTF file holding row @row of column @column's table, and
+ * the record's index in it (DFM tables only). */
+MshedUtfNode      *mshed_table_model_get_dfm_node   (MshedTableModel *self,
+                                                     guint            row,
+                                                     guint            column,
+                                                     guint           *record);
+/* The derived targets stale for @row of @table, as the cells shade them (DFM stale cells
+ * are per level, part or bone: docs/dfm.md §15.1). */
+MshedDerived       mshed_table_model_get_row_stale  (MshedTableModel *self,
+                                                     MshedTableId     table,
+                                                     guint            row);
+/* Which row of this model diagnostic @d is about; FALSE when none (another level's file). */
+gboolean           mshed_table_model_diagnostic_row (MshedTableModel *self,
+                                                     const MshedDiagnostic *d,
+                                                     guint           *row);
+/* Rows of the table a reference points to, and its title (translated), for messages. */
+guint              mshed_table_model_count_target   (MshedTableModel *self,
+                                                     MshedTableId     table);
+const char        *mshed_table_model_table_title    (MshedTableId     table);
 MshedDocument     *mshed_table_model_get_document   (MshedTableModel *self);
 void               mshed_table_model_set_document   (MshedTableModel *self,
                                                      MshedDocument   *document);

@@ -51,13 +51,15 @@ rebuild_diags (MshedTableView *self)
   for (guint i = 0; i < mshed_diagnostics_get_n_items (diags); i++)
     {
       const MshedDiagnostic *d = mshed_diagnostics_get (diags, i);
+      guint row = 0;
       guint64 key;
       GPtrArray *list;
       DiagEntry *e;
 
-      if (d->severity == MSHED_SEVERITY_INFO || d->table < 0 || d->record < 0)
+      if (d->severity == MSHED_SEVERITY_INFO || d->table < 0 || d->record < 0 ||
+          !mshed_table_model_diagnostic_row (self->model, d, &row))
         continue;
-      key = diag_key (d->table, (guint64) d->record);
+      key = diag_key (d->table, row);
       list = g_hash_table_lookup (self->diags, &key);
       if (list == NULL)
         {

@@ -31,7 +31,7 @@ _mshed_table_view_record_file_offset (MshedTableView *self,
   if (self->document == NULL)
     return G_MAXUINT64;
   model = mshed_document_get_model (self->document);
-  if (row >= mshed_model_get_n_rows (model, self->table))
+  if (model == NULL || row >= mshed_model_get_n_rows (model, self->table))
     return G_MAXUINT64;
   if (self->table == MSHED_TABLE_NODES)
     {

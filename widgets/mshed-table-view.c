@@ -326,7 +326,7 @@ refresh_cell (GtkWidget *inscription)
         severity = _mshed_table_view_collect_diags (
                      _mshed_table_view_lookup_diags (self, c->table, index), field, tip);
       if (c->stale_mask != MSHED_DERIVED_NONE)
-        stale = (mshed_document_get_row_stale (self->document, c->table, index) &
+        stale = (mshed_table_model_get_row_stale (self->model, c->table, index) &
                  c->stale_mask) != 0;
       in_range = self->cur_col >= 0 && index == self->cur_row &&
                  cell->ref.column >= MIN (self->anchor_col, self->cur_col) &&
@@ -600,8 +600,6 @@ follow_reference (MshedTableView *self,
                   gint            column)
 {
   const MshedTableColumn *c = _mshed_table_view_column (self, column);
-  const MshedTableInfo *info;
-  MshedModel *model;
   MshedTableId table;
   guint target, n;
 
@@ -612,13 +610,11 @@ follow_reference (MshedTableView *self,
       return FALSE;
     }
 
-  model = mshed_document_get_model (self->document);
-  n = model ? mshed_model_get_n_rows (model, table) : 0;
+  n = mshed_table_model_count_target (self->model, table);
   if (target >= n)
     {
       g_autofree char *message = NULL;
 
-      info = mshed_schema_get_table (table);
       /* TRANSLATORS: following a reference to a row that does not exist, e.g.
        * "slot1 (L0 G1) refers to row 40 of Slots, but the table has 12 rows" */
       message = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
@@ -627,7 +623,7 @@ follow_reference (MshedTableView *self,
                                               "%s refers to row %u of %s, but the table has "
                                               "%u rows",
                                               n),
-                                 c->label, target, g_dgettext (GETTEXT_PACKAGE, info->title), n);
+                                 c->label, target, mshed_table_model_table_title (table), n);
       _mshed_table_view_show_message (self, message);
       return FALSE;
     }
@@ -1084,7 +1080,7 @@ mshed_table_view_class_init (MshedTableViewClass *klass)
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   /* MshedTableId; the construct-time default is any of the model types, NODES */
   properties[PROP_TABLE] =
-    g_param_spec_int ("table", NULL, NULL, 0, MSHED_N_TABLES - 1, MSHED_TABLE_NODES,
+    g_param_spec_int ("table", NULL, NULL, 0, MSHED_DFM_TABLE_LAST - 1, MSHED_TABLE_NODES,
                       G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -1255,6 +1251,31 @@ mshed_table_view_new (MshedTableId table)
   g_return_val_if_fail (table >= 0 && table < MSHED_N_TABLES, NULL);
 
   return g_object_new (MSHED_TYPE_TABLE_VIEW, "table", table, NULL);
+}
+
+GtkWidget *
+mshed_table_view_new_dfm (MshedDfmTable table,
+                          guint         a,
+                          guint         b)
+{
+  MshedTableView *self;
+
+  g_return_val_if_fail (mshed_dfm_schema_get_table (table) != NULL, NULL);
+
+  self = g_object_new (MSHED_TYPE_TABLE_VIEW, "table", MSHED_DFM_TABLE_ID (table), NULL);
+  mshed_table_model_set_dfm_scope (self->model, a, b);
+  return GTK_WIDGET (self);
+}
+
+void
+mshed_table_view_set_dfm_scope (MshedTableView *self,
+                                guint           a,
+                                guint           b)
+{
+  g_return_if_fail (MSHED_IS_TABLE_VIEW (self));
+
+  mshed_table_model_set_dfm_scope (self->model, a, b);
+  _mshed_table_view_update_count (self);
 }
 
 /**

@@ -24,6 +24,7 @@
 
 #include <gtk/gtk.h>
 
+#include "mshed-dfm-schema.h"
 #include "mshed-document.h"
 
 G_BEGIN_DECLS
@@ -32,6 +33,14 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (MshedTableView, mshed_table_view, MSHED, TABLE_VIEW, GtkWidget)
 
 GtkWidget     *mshed_table_view_new               (MshedTableId    table);
+/* A grid over DFM table @table of level (part) @a, group @b (mshed_table_model_new_dfm). */
+GtkWidget     *mshed_table_view_new_dfm           (MshedDfmTable   table,
+                                                   guint           a,
+                                                   guint           b);
+/* Another level (part) and group of the DFM table shown. */
+void           mshed_table_view_set_dfm_scope     (MshedTableView *self,
+                                                   guint           a,
+                                                   guint           b);
 MshedDocument *mshed_table_view_get_document      (MshedTableView *self);
 void           mshed_table_view_set_document      (MshedTableView *self,
                                                    MshedDocument  *document);

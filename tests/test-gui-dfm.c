@@ -1,0 +1,502 @@
+/* test-gui-dfm.c
+ *
+ * Copyright 2026 The mshed authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Freelancer UTF files in the real application window under Xvfb: a generated DFM opens with
+ * its UTF tree and the hex view on the selected file; any other UTF file opens as the generic
+ * tree; a broken DFM opens tolerant with its problems, and a problem leads to its node.
+ * With real keys (xdotool): rename a bone node (F2), edit a vertex weight in a grid, move a
+ * subtree (Alt+Up), undo, redo and save, and compare the saved bytes with what the document
+ * API alone produces for the same edits.
+ * With MSHED_TEST_SCREENSHOT_DIR=DIR set it also saves pictures of the views there.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <gtk/gtk.h>
+#include <string.h>
+
+#include "gui-test-util.h"
+#include "mshed-bytes.h"
+#include "mshed-cell-editor.h"
+#include "mshed-dfm-generator.h"
+#include "mshed-utf-generator.h"
+#include "test-require.h"
+
+static MshedApplication *app;
+
+#define POINTS_PATH  "\\MultiLevel\\Mesh0\\Geometry\\Points"
+#define INDICES_PATH "\\MultiLevel\\Mesh0\\Geometry\\Point_indices"
+
+/* A generated head (seed 3) written to DIR/NAME, optionally with a u32 planted at @offset. */
+static char *
+write_head (const char *dir,
+            const char *name,
+            GBytes    **out_bytes)
+{
+  MshedDfmGenParams params;
+  g_autoptr(GBytes) bytes = NULL;
+  char *path = g_build_filename (dir, name, NULL);
+
+  mshed_dfm_gen_params_init (&params, MSHED_DFM_GEN_HEAD, 3);
+  bytes = mshed_dfm_generate_bytes (&params);
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (bytes, NULL),
+                                      (gssize) g_bytes_get_size (bytes), NULL));
+  if (out_bytes != NULL)
+    *out_bytes = g_steal_pointer (&bytes);
+  return path;
+}
+
+/* With MSHED_TEST_SCREENSHOT_DIR set: @name at the test's size, and NAME-small.png and
+ * NAME-large.png at 800x600 and 1600x1000 (run Xvfb with a screen that large). */
+static void
+shot (MshedWindow *window,
+      const char  *name)
+{
+  static const struct { const char *suffix; int width, height; } sizes[] = {
+    { "-small", 800, 600 }, { "-large", 1600, 1000 }, { "", 1200, 740 },
+  };
+  g_autofree char *base = g_strndup (name, strlen (name) - strlen (".png"));
+
+  if (g_getenv ("MSHED_TEST_SCREENSHOT_DIR") == NULL)
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      g_autofree char *file = g_strdup_printf ("%s%s.png", base, sizes[i].suffix);
+
+      gtk_window_set_default_size (GTK_WINDOW (window), sizes[i].width, sizes[i].height);
+      widget_test_iterate (450);
+      widget_test_screenshot (GTK_WIDGET (window), file);
+    }
+}
+
+static void
+remove_dir (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+
+      g_unlink (path);
+    }
+  g_rmdir (dir);
+}
+
+/* A DFM opens in the window: the UTF tree instead of the node tree, the hex view on the file
+ * selected there with the DFM fields overlaid, and nothing written. */
+static void
+test_open_dfm (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("mshed-gui-dfm-XXXXXX", NULL);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *path = write_head (dir, "head.dfm", &bytes);
+  g_autoptr(GBytes) after = NULL;
+  MshedWindow *window = gui_test_window (app);
+  MshedDocument *doc;
+  MshedUtfNode *points;
+  MshedHexModel *hex;
+  MshedHexOverlay ov;
+  gsize size = 0;
+
+  g_assert_true (mshed_window_open (window, path));
+  widget_test_iterate (300);
+  doc = mshed_window_get_document (window);
+  g_assert_nonnull (doc);
+  g_assert_cmpint (mshed_document_get_container (doc), ==, MSHED_CONTAINER_UTF);
+  g_assert_nonnull (mshed_document_get_dfm (doc));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->utf_tree)));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->node_tree)));
+  /* the root is expanded: the root, Exporter Version, MultiLevel, Skeleton, Cmpnd, ... */
+  g_assert_cmpuint (mshed_utf_tree_get_n_rows (window->utf_tree), >=, 4);
+  g_assert_cmpstr (gtk_label_get_label (window->title_label), ==, "head.dfm");
+
+  points = mshed_utf_lookup (mshed_document_get_utf (doc), POINTS_PATH);
+  g_assert_nonnull (points);
+  g_assert_true (mshed_utf_tree_select_node (window->utf_tree, points));
+  g_assert_true (mshed_utf_tree_get_selected (window->utf_tree) == points);
+  g_signal_emit_by_name (window->utf_tree, "node-selected", points);
+  widget_test_iterate (100);
+  hex = mshed_hex_view_get_model (window->hex_view);
+  g_assert_true (mshed_hex_model_get_utf_node (hex) == points);
+  mshed_utf_node_peek_data (points, &size);
+  g_assert_cmpuint (mshed_hex_model_get_size (hex), ==, size);
+  /* Points are 12-byte records of x, y, z (docs/dfm.md §6.1): byte 16 is y of record 1 */
+  g_assert_true (mshed_hex_model_get_overlay (hex, 16, &ov));
+  g_assert_cmpint (ov.kind, ==, MSHED_HEX_OVERLAY_KNOWN);
+  g_assert_cmpint (ov.table, ==, MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_POINTS));
+  g_assert_cmpint (ov.record, ==, 1);
+  g_assert_cmpstr (ov.label, ==, "y");
+  g_assert_cmpuint (ov.start, ==, 16);
+  g_assert_cmpuint (ov.length, ==, 4);
+  shot (window, "dfm-tree.png");
+
+  /* the bones: one row per bone directory, its name, Bone to root and Lod Bits */
+  {
+    MshedTableView *bones = window->dfm_grids[6];
+    MshedTableModel *model = _mshed_table_view_get_model (bones);
+    MshedDfmBone bone;
+    g_autofree char *name = NULL;
+
+    g_assert_cmpint (mshed_table_view_get_table (bones), ==,
+                     MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_BONE_TO_ROOT));
+    g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (model)), ==,
+                      mshed_dfm_get_n_bones (mshed_document_get_dfm (doc)));
+    g_assert_true (mshed_dfm_get_bone (mshed_document_get_dfm (doc), 2, &bone));
+    name = mshed_table_model_dup_cell_text (model, 2,
+                                            (guint) mshed_table_model_find_column (model, "name"),
+                                            NULL);
+    g_assert_cmpstr (name, ==, bone.name);
+    gtk_notebook_set_current_page (window->grid_notebook,
+                                   gtk_notebook_page_num (window->grid_notebook,
+                                                          GTK_WIDGET (bones)));
+    shot (window, "dfm-bones.png");
+  }
+
+  g_assert_false (mshed_document_get_modified (doc));
+  gui_test_close (window);
+  after = gui_test_file_bytes (path);
+  g_assert_true (g_bytes_equal (bytes, after));
+  remove_dir (dir);
+}
+
+/* A UTF file that is no DFM (a random tree, as a .cmp or .mat would be) opens as the generic
+ * tree and hex view, never an error. */
+static void
+test_open_generic_utf (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("mshed-gui-dfm-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "ship.cmp", NULL);
+  MshedUtfGenParams params = { 0 };
+  g_autoptr(GBytes) bytes = NULL;
+  MshedWindow *window = gui_test_window (app);
+  MshedDocument *doc;
+  MshedUtfNode *root, *file = NULL;
+
+  params.seed = 11;
+  params.n_nodes = 40;
+  bytes = mshed_utf_generate (&params);
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (bytes, NULL),
+                                      (gssize) g_bytes_get_size (bytes), NULL));
+  g_assert_true (mshed_window_open (window, path));
+  widget_test_iterate (300);
+  g_assert_null (gui_test_find_toplevel (GTK_TYPE_MESSAGE_DIALOG, NULL));
+  doc = mshed_window_get_document (window);
+  g_assert_nonnull (doc);
+  g_assert_cmpint (mshed_document_get_container (doc), ==, MSHED_CONTAINER_UTF);
+  g_assert_null (mshed_document_get_dfm (doc));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->utf_tree)));
+  g_assert_cmpuint (mshed_utf_tree_get_n_rows (window->utf_tree), >=, 2);
+
+  /* the first file in tree order shows in the hex view, as opaque bytes */
+  root = mshed_utf_get_root (mshed_document_get_utf (doc));
+  for (MshedUtfNode *n = root; n != NULL && file == NULL;
+       n = mshed_utf_node_next_preorder (n, root))
+    if (!mshed_utf_node_is_directory (n) && mshed_utf_node_peek_data (n, NULL) != NULL)
+      file = n;
+  g_assert_nonnull (file);
+  g_assert_true (mshed_utf_tree_select_node (window->utf_tree, file));
+  g_signal_emit_by_name (window->utf_tree, "node-selected", file);
+  widget_test_iterate (50);
+  g_assert_true (mshed_hex_model_get_utf_node (mshed_hex_view_get_model (window->hex_view)) ==
+                 file);
+  {
+    MshedHexOverlay ov;
+
+    g_assert_true (mshed_hex_model_get_overlay (mshed_hex_view_get_model (window->hex_view), 0,
+                                                &ov));
+    g_assert_cmpint (ov.kind, ==, MSHED_HEX_OVERLAY_UNKNOWN);
+    g_assert_cmpint (ov.table, ==, MSHED_TABLE_NONE);
+  }
+  gui_test_close (window);
+  remove_dir (dir);
+}
+
+/* A broken DFM (an element pointing past the points) opens in tolerant mode with the problem
+ * listed; activating it selects the node in the tree and the record's bytes in the hex view. */
+static void
+test_broken_dfm (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("mshed-gui-dfm-XXXXXX", NULL);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *path = write_head (dir, "broken.dfm", &bytes);
+  g_autoptr(MshedUtf) utf = mshed_utf_parse (bytes, MSHED_MODE_STRICT, NULL, NULL);
+  MshedUtfNode *indices = mshed_utf_lookup (utf, INDICES_PATH);
+  const guint8 *data = mshed_utf_node_peek_data (indices, NULL);
+  gsize offset = (gsize) (data - (const guint8 *) g_bytes_get_data (bytes, NULL)) + 5 * 4;
+  g_autofree guint8 *copy = g_memdup2 (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+  MshedWindow *window = gui_test_window (app);
+  MshedDocument *doc;
+  const MshedDiagnostics *diags;
+  gboolean found = FALSE;
+  guint n;
+
+  /* element 5 of Mesh0 names point 60000 (docs/dfm.md §6.1: an index into Points) */
+  mshed_write_u32 (copy + offset, 60000);
+  g_assert_true (g_file_set_contents (path, (const char *) copy,
+                                      (gssize) g_bytes_get_size (bytes), NULL));
+  g_assert_true (mshed_window_open (window, path));
+  widget_test_iterate (300);
+  doc = mshed_window_get_document (window);
+  g_assert_nonnull (doc);
+  g_assert_cmpint (mshed_document_get_mode (doc), ==, MSHED_MODE_TOLERANT);
+  g_assert_true (gtk_revealer_get_reveal_child (window->notice_revealer));
+  diags = mshed_document_get_diagnostics (doc);
+  for (guint i = 0; i < mshed_diagnostics_get_n_items (diags); i++)
+    {
+      const MshedDiagnostic *d = mshed_diagnostics_get (diags, i);
+
+      if (d->severity == MSHED_SEVERITY_ERROR && g_strcmp0 (d->path, INDICES_PATH) == 0 &&
+          d->record == 5 && g_strcmp0 (d->field, "point") == 0 && d->offset == offset)
+        found = TRUE;
+    }
+  g_assert_true (found);
+  n = mshed_diagnostics_view_get_n_shown (window->diagnostics_view);
+  g_assert_cmpuint (n, >=, 1);
+  shot (window, "dfm-broken.png");
+
+  /* the problem leads to its node and its bytes */
+  found = FALSE;
+  for (guint i = 0; i < n && !found; i++)
+    {
+      MshedUtfNode *sel;
+      gint res;
+      gsize res_off;
+
+      mshed_diagnostics_view_activate (window->diagnostics_view, i);
+      widget_test_iterate (50);
+      sel = mshed_utf_tree_get_selected (window->utf_tree);
+      if (sel == NULL || sel != mshed_utf_lookup (mshed_document_get_utf (doc), INDICES_PATH))
+        continue;
+      g_assert_true (mshed_hex_model_get_utf_node (mshed_hex_view_get_model (window->hex_view))
+                     == sel);
+      g_assert_true (mshed_hex_view_get_cursor (window->hex_view, &res, &res_off));
+      g_assert_cmpint (res, ==, MSHED_HEX_SOURCE_UTF);
+      if (res_off == 5 * 4)
+        found = TRUE;
+    }
+  g_assert_true (found);
+  gui_test_close (window);
+  remove_dir (dir);
+}
+
+/* Types @text with real keys into the focused widget. */
+static void
+type_text (const char *text)
+{
+  g_autofree char *args = g_strdup_printf ("type --delay 10 '%s'", text);
+
+  g_assert_true (gui_test_xdo (args));
+}
+
+/* The same three edits through the document API alone. */
+static GBytes *
+expected_bytes (const char *path,
+                const char *bone_path,
+                guint       chain)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MshedDocument) doc = mshed_document_open (path, MSHED_MODE_STRICT, &error);
+  MshedUtf *utf;
+  MshedUtfNode *node;
+
+  g_assert_no_error (error);
+  utf = mshed_document_get_utf (doc);
+  g_assert_true (mshed_document_utf_rename (doc, mshed_utf_lookup (utf, bone_path),
+                                            "Renamed.3db", &error));
+  node = mshed_utf_lookup (utf, "\\MultiLevel\\Mesh0\\Geometry\\Bone_weight_chain");
+  g_assert_true (mshed_document_dfm_set_field (doc, node, chain, "weight", "0.25", &error));
+  node = mshed_utf_lookup (utf, "\\Texture library");
+  g_assert_true (mshed_document_utf_move (doc, node, mshed_utf_get_root (utf),
+                                          mshed_utf_node_get_index (node) - 1, &error));
+  g_assert_no_error (error);
+  return mshed_document_serialize_file (doc);
+}
+
+/* Real keys: F2 renames a bone directory in the tree, F2 in the Skin weights grid edits a
+ * weight, Alt+Up moves a subtree (the Texture library above the Material library); Ctrl+Z
+ * three times gives the original bytes back, Ctrl+Shift+Z three times the edits, Ctrl+S
+ * saves what the document API alone makes of the same edits. */
+static void
+test_edit_undo_save (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("mshed-gui-dfm-XXXXXX", NULL);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *reference = NULL;
+  g_autofree char *bone_path = NULL;
+  g_autoptr(GBytes) unedited = NULL;
+  g_autoptr(GBytes) edited = NULL;
+  g_autoptr(GBytes) saved = NULL;
+  g_autoptr(GBytes) expected = NULL;
+  MshedWindow *window;
+  MshedDocument *doc;
+  MshedDfm *dfm;
+  MshedUtf *utf;
+  MshedDfmBone bone;
+  MshedUtfNode *textures;
+  MshedTableView *weights;
+  guint32 bone_id;
+  float weight;
+  guint tex_index;
+  const guint chain = 1;
+
+  if (!gui_test_have_xdotool ())
+    {
+      mshed_test_skip ("needs xdotool and an X display");
+      return;
+    }
+  path = write_head (dir, "edit.dfm", &bytes);
+  reference = write_head (dir, "reference.dfm", NULL);
+  window = gui_test_window (app);
+  g_assert_true (mshed_window_open (window, path));
+  widget_test_iterate (300);
+  gui_test_focus_window (GTK_WINDOW (window));
+  doc = mshed_window_get_document (window);
+  dfm = mshed_document_get_dfm (doc);
+  utf = mshed_document_get_utf (doc);
+  unedited = mshed_document_serialize_file (doc);
+  g_assert_true (g_bytes_equal (unedited, bytes));
+
+  /* 1. rename bone 3's directory: F2 in the tree, type, Return */
+  g_assert_true (mshed_dfm_get_bone (dfm, 3, &bone));
+  bone_path = mshed_utf_node_dup_path (bone.node);
+  g_assert_true (mshed_utf_tree_select_node (window->utf_tree, bone.node));
+  g_assert_true (gtk_widget_grab_focus (GTK_WIDGET (window->utf_tree)));
+  widget_test_iterate (50);
+  gui_test_key ("F2");
+  g_assert_true (mshed_cell_editor_is_open (mshed_utf_tree_get_editor (window->utf_tree)));
+  type_text ("Renamed.3db");
+  gui_test_key ("Return");
+  g_assert_cmpstr (mshed_utf_node_get_name (mshed_utf_lookup (utf, "\\Renamed.3db")), ==,
+                   "Renamed.3db");
+  g_assert_null (mshed_utf_lookup (utf, bone_path));
+
+  /* 2. a vertex weight in the Skin weights grid: F2, type, Return */
+  weights = window->dfm_grids[3];
+  g_assert_cmpint (mshed_table_view_get_table (weights), ==,
+                   MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_BONE_ID_CHAIN));
+  gtk_notebook_set_current_page (window->grid_notebook,
+                                 gtk_notebook_page_num (window->grid_notebook,
+                                                        GTK_WIDGET (weights)));
+  widget_test_iterate (100);
+  mshed_table_view_reveal (weights, chain, "weight");
+  widget_test_iterate (200);
+  gui_test_key ("F2");
+  g_assert_true (mshed_cell_editor_is_open (_mshed_table_view_get_editor (weights)));
+  type_text ("0.25");
+  gui_test_key ("Return");
+  g_assert_true (mshed_dfm_get_influence (dfm, 0, chain, &bone_id, &weight));
+  g_assert_cmpfloat (weight, ==, 0.25f);
+  shot (window, "dfm-grid.png");
+
+  /* 3. move a subtree: the Texture library one up, with Alt+Up in the tree */
+  textures = mshed_utf_lookup (utf, "\\Texture library");
+  tex_index = mshed_utf_node_get_index (textures);
+  g_assert_cmpuint (tex_index, >, 0);
+  g_assert_true (mshed_utf_tree_select_node (window->utf_tree, textures));
+  g_assert_true (gtk_widget_grab_focus (GTK_WIDGET (window->utf_tree)));
+  widget_test_iterate (50);
+  gui_test_key ("alt+Up");
+  g_assert_cmpuint (mshed_utf_node_get_index (textures), ==, tex_index - 1);
+  g_assert_true (mshed_utf_tree_get_selected (window->utf_tree) == textures);
+  edited = mshed_document_serialize_file (doc);
+
+  /* undo the three edits, redo them */
+  for (guint i = 0; i < 3; i++)
+    gui_test_key ("ctrl+z");
+  {
+    g_autoptr(GBytes) undone = mshed_document_serialize_file (doc);
+
+    g_assert_true (g_bytes_equal (undone, bytes));
+    g_assert_false (mshed_document_get_modified (doc));
+  }
+  for (guint i = 0; i < 3; i++)
+    gui_test_key ("ctrl+shift+z");
+  {
+    g_autoptr(GBytes) redone = mshed_document_serialize_file (doc);
+
+    g_assert_true (g_bytes_equal (redone, edited));
+  }
+
+  /* save, and compare with the document API alone */
+  gui_test_key ("ctrl+s");
+  widget_test_iterate (200);
+  g_assert_false (mshed_document_get_modified (doc));
+  saved = gui_test_file_bytes (path);
+  expected = expected_bytes (reference, bone_path, chain);
+  g_assert_true (g_bytes_equal (saved, expected));
+  g_assert_false (g_bytes_equal (saved, bytes));
+
+  gui_test_close (window);
+  remove_dir (dir);
+}
+
+/* The largest generated body (20,000 points on Mesh0) opens and draws its first frame in the
+ * window well within a second here; the time is logged as a figure, the bound is generous. */
+static void
+test_open_large (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("mshed-gui-dfm-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "body.dfm", NULL);
+  MshedDfmGenParams params;
+  g_autoptr(GBytes) bytes = NULL;
+  MshedWindow *window = gui_test_window (app);
+  gint64 t0, t1, t2;
+
+  mshed_dfm_gen_params_init (&params, MSHED_DFM_GEN_BODY, 1);
+  params.n_points = 20000;
+  params.n_bones = 57;
+  bytes = mshed_dfm_generate_bytes (&params);
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (bytes, NULL),
+                                      (gssize) g_bytes_get_size (bytes), NULL));
+  t0 = g_get_monotonic_time ();
+  g_assert_true (mshed_window_open (window, path));
+  t1 = g_get_monotonic_time ();
+  /* the first frame with the tree, the points grid and the hex view laid out */
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  t2 = g_get_monotonic_time ();
+  g_test_message ("%zu KiB body: open %.0f ms, first frame %.0f ms more",
+                  g_bytes_get_size (bytes) / 1024, (t1 - t0) / 1000.0, (t2 - t1) / 1000.0);
+  g_assert_cmpuint (g_list_model_get_n_items (
+                      G_LIST_MODEL (_mshed_table_view_get_model (window->dfm_grids[0]))), >=,
+                    10000);
+  g_assert_cmpint (t2 - t0, <, 10 * G_USEC_PER_SEC);
+  gui_test_close (window);
+  remove_dir (dir);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_setenv ("GTK_A11Y", "none", FALSE);
+  g_setenv ("GSETTINGS_BACKEND", "memory", FALSE);
+  g_test_init (&argc, &argv, NULL);
+  if (!gtk_init_check ())
+    return mshed_test_skip_program ("no display (run under xvfb-run)");
+  /* pictures in the user's language (LANGUAGE=ru): the build tree's catalogue */
+  if (g_getenv ("MSHED_TEST_SCREENSHOT_DIR") != NULL && g_getenv ("G_TEST_BUILDDIR") != NULL)
+    {
+      g_autofree char *po = g_build_filename (g_getenv ("G_TEST_BUILDDIR"), "..", "po", NULL);
+
+      bindtextdomain (GETTEXT_PACKAGE, po);
+      bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+      textdomain (GETTEXT_PACKAGE);
+    }
+  app = mshed_application_new ();
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
+
+  g_test_add_func ("/app/dfm/open", test_open_dfm);
+  g_test_add_func ("/app/dfm/open-generic-utf", test_open_generic_utf);
+  g_test_add_func ("/app/dfm/broken-opens-tolerant", test_broken_dfm);
+  g_test_add_func ("/app/dfm/edit-undo-save", test_edit_undo_save);
+  g_test_add_func ("/app/dfm/open-large", test_open_large);
+  return g_test_run ();
+}

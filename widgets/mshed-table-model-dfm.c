@@ -1,0 +1,439 @@
+/* mshed-table-model-dfm.c
+ *
+ * Copyright 2026 The mshed authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The table model over a DFM table (docs/dfm.md §2, mshed-dfm-schema.h): rows are the
+ * records of one typed file of a level (group, part), or one row per bone for the files every
+ * bone directory holds once; columns come from the DFM schema; edits go through
+ * mshed_document_dfm_set_field() (names of bones through mshed_document_utf_rename()).
+ * Linked files with one record per point (normals, influences) show beside the points.
+ */
+#define G_LOG_DOMAIN "mshed-table-model"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "mshed-cp1251.h"
+#include "mshed-error.h"
+#include "mshed-table-model-private.h"
+
+static MshedDfm *
+get_dfm (MshedTableModel *self)
+{
+  return self->document ? mshed_document_get_dfm (self->document) : NULL;
+}
+
+static guint
+scope_count (MshedDfm      *dfm,
+             MshedDfmScope  scope)
+{
+  switch (scope)
+    {
+    case MSHED_DFM_SCOPE_BONE:
+      return mshed_dfm_get_n_bones (dfm);
+    case MSHED_DFM_SCOPE_PART:
+      return mshed_dfm_get_n_parts (dfm);
+    case MSHED_DFM_SCOPE_MATERIAL:
+      return mshed_dfm_get_n_materials (dfm);
+    case MSHED_DFM_SCOPE_ROOT:
+    case MSHED_DFM_SCOPE_MULTILEVEL:
+    case MSHED_DFM_SCOPE_FACE_GROUPS:
+    case MSHED_DFM_SCOPE_GROUP:
+    case MSHED_DFM_SCOPE_GEOMETRY:
+    case MSHED_DFM_SCOPE_SKELETON:
+    case MSHED_DFM_SCOPE_CMPND:
+    case MSHED_DFM_SCOPE_CONS:
+    case MSHED_DFM_SCOPE_HARDPOINT:
+    case MSHED_DFM_SCOPE_MATERIAL_LIBRARY:
+    default:
+      return 1;
+    }
+}
+
+void
+_mshed_table_model_dfm_init (MshedTableModel *self)
+{
+  const MshedDfmTableInfo *info = mshed_dfm_schema_get_table ((MshedDfmTable) self->table);
+
+  self->dfm_table = info->id;
+  self->per_scope = info->single && (info->scope == MSHED_DFM_SCOPE_BONE ||
+                                     info->scope == MSHED_DFM_SCOPE_PART ||
+                                     info->scope == MSHED_DFM_SCOPE_MATERIAL);
+}
+
+/* The file that holds row @row of @table, and the record's index in it. */
+static MshedUtfNode *
+node_for (MshedTableModel *self,
+          MshedDfmTable    table,
+          guint            row,
+          guint           *record)
+{
+  MshedDfm *dfm = get_dfm (self);
+
+  if (dfm == NULL)
+    return NULL;
+  *record = self->per_scope ? 0 : row;
+  return self->per_scope ? mshed_dfm_find_node (dfm, table, row, 0)
+                         : mshed_dfm_find_node (dfm, table, self->dfm_a, self->dfm_b);
+}
+
+guint
+_mshed_table_model_dfm_count_rows (MshedTableModel *self)
+{
+  MshedDfm *dfm = get_dfm (self);
+  MshedDfmArray array;
+
+  if (dfm == NULL)
+    return 0;
+  if (self->per_scope)
+    return scope_count (dfm, mshed_dfm_schema_get_table (self->dfm_table)->scope);
+  if (!mshed_dfm_get_array (dfm, self->dfm_table, self->dfm_a, self->dfm_b, &array))
+    return 0;
+  return array.count;
+}
+
+const guint8 *
+_mshed_table_model_dfm_record (MshedTableModel *self,
+                               MshedDfmTable    table,
+                               guint            row)
+{
+  MshedDfm *dfm = get_dfm (self);
+  MshedDfmArray array;
+  guint record = self->per_scope ? 0 : row;
+  gboolean found;
+
+  if (dfm == NULL)
+    return NULL;
+  found = self->per_scope ? mshed_dfm_get_array (dfm, table, row, 0, &array)
+                          : mshed_dfm_get_array (dfm, table, self->dfm_a, self->dfm_b, &array);
+  if (!found || array.stride == 0 || record >= array.count)
+    return NULL;
+  return array.data + (gsize) record * array.stride;
+}
+
+MshedDerived
+_mshed_table_model_dfm_stale_mask (MshedTableId table)
+{
+  MshedDerived mask = MSHED_DERIVED_NONE;
+
+  for (guint t = 0; t < MSHED_N_DERIVED; t++)
+    if (mshed_derived_get_table ((MshedDerived) (1u << t)) == table)
+      mask |= (MshedDerived) (1u << t);
+  return mask;
+}
+
+void
+_mshed_table_model_dfm_build_columns (MshedTableModel *self)
+{
+  const MshedDfmTableInfo *info = mshed_dfm_schema_get_table (self->dfm_table);
+  MshedDfmTable linked[MAX_LINKED];
+  guint n = 0;
+
+  switch (self->dfm_table)
+    {
+    case MSHED_DFM_TABLE_POINTS:
+      /* one record per point (docs/dfm.md §6.1, §6.2) */
+      linked[n++] = MSHED_DFM_TABLE_VERTEX_NORMALS;
+      linked[n++] = MSHED_DFM_TABLE_POINT_BONE_FIRST;
+      linked[n++] = MSHED_DFM_TABLE_POINT_BONE_COUNT;
+      break;
+    case MSHED_DFM_TABLE_POINT_INDICES:
+      linked[n++] = MSHED_DFM_TABLE_UV0_INDICES;
+      linked[n++] = MSHED_DFM_TABLE_UV1_INDICES;
+      break;
+    case MSHED_DFM_TABLE_BONE_ID_CHAIN:
+      linked[n++] = MSHED_DFM_TABLE_BONE_WEIGHT_CHAIN;
+      break;
+    case MSHED_DFM_TABLE_BONE_TO_ROOT:
+      /* the bone's directory name, then R and t, then its levels (docs/dfm.md §10) */
+      _mshed_table_model_add_special (self, MSHED_COLUMN_DFM_NAME, self->table, "name",
+                                      "name", _("Bone directory (<name>.3db)"), 16, TRUE,
+                                      FALSE);
+      linked[n++] = MSHED_DFM_TABLE_LOD_BITS;
+      break;
+    default:
+      break;
+    }
+  for (guint i = 0; i < info->n_texts; i++)
+    _mshed_table_model_add_special (self, MSHED_COLUMN_DFM_TEXT, self->table,
+                                    info->texts[i].name, info->texts[i].name,
+                                    g_dgettext (GETTEXT_PACKAGE, info->texts[i].blurb), 14,
+                                    TRUE, FALSE);
+  _mshed_table_model_add_fields (self, self->table, info->fields, info->n_fields, FALSE);
+  for (guint i = 0; i < n; i++)
+    {
+      const MshedDfmTableInfo *other = mshed_dfm_schema_get_table (linked[i]);
+
+      self->linked[self->n_linked++] = MSHED_DFM_TABLE_ID (linked[i]);
+      _mshed_table_model_add_fields (self, MSHED_DFM_TABLE_ID (linked[i]), other->fields,
+                                     other->n_fields, FALSE);
+    }
+}
+
+void
+_mshed_table_model_dfm_changed (MshedTableModel   *self,
+                                const MshedChange *change,
+                                guint              new_n)
+{
+  gboolean mine = change->table == self->table;
+
+  if ((change->flags & MSHED_CHANGE_FLAG_ALL) || change->origin == MSHED_CHANGE_ORIGIN_RELOAD ||
+      new_n != self->n_items)
+    {
+      _mshed_table_model_reset (self);
+      return;
+    }
+  for (guint i = 0; i < self->n_linked; i++)
+    mine = mine || change->table == self->linked[i];
+  /* another level's file of the same table refreshes too: cheap, only live rows */
+  if (mine || change->table == MSHED_TABLE_NONE)
+    _mshed_table_model_refresh_range (self, 0, 0);
+}
+
+static const MshedDfmTextField *
+find_text (MshedTableId  table,
+           const char   *name)
+{
+  const MshedDfmTableInfo *info = mshed_dfm_schema_get_table ((MshedDfmTable) table);
+
+  for (guint i = 0; info != NULL && i < info->n_texts; i++)
+    if (g_str_equal (info->texts[i].name, name))
+      return &info->texts[i];
+  return NULL;
+}
+
+char *
+_mshed_table_model_dfm_dup_text (MshedTableModel        *self,
+                                 const MshedTableColumn *c,
+                                 guint                   row)
+{
+  MshedDfm *dfm = get_dfm (self);
+
+  if (dfm == NULL)
+    return NULL;
+  if (c->kind == MSHED_COLUMN_DFM_NAME)
+    {
+      MshedDfmBone bone;
+
+      if (!mshed_dfm_get_bone (dfm, row, &bone))
+        return NULL;
+      return g_strdup (bone.name);
+    }
+  else
+    {
+      const MshedDfmTextField *t = find_text (c->table, c->id);
+      const guint8 *record = _mshed_table_model_dfm_record (self, (MshedDfmTable) c->table,
+                                                            row);
+      gsize len = 0;
+
+      if (t == NULL || record == NULL)
+        return NULL;
+      while (len < t->size && record[t->offset + len] != 0)
+        len++;
+      return mshed_cp1251_to_utf8 (record + t->offset, len, NULL);
+    }
+}
+
+gboolean
+_mshed_table_model_dfm_set (MshedTableModel        *self,
+                            const MshedTableColumn *c,
+                            guint                   row,
+                            const char             *text,
+                            GError                **error)
+{
+  MshedDfm *dfm = get_dfm (self);
+  const MshedDfmTableInfo *info = mshed_dfm_schema_get_table ((MshedDfmTable) c->table);
+  MshedUtfNode *node;
+  guint record = 0;
+
+  if (dfm != NULL && c->kind == MSHED_COLUMN_DFM_NAME)
+    {
+      MshedDfmBone bone;
+
+      if (!mshed_dfm_get_bone (dfm, row, &bone))
+        node = NULL;
+      else if (g_strcmp0 (bone.name, text) == 0)
+        return TRUE;
+      else
+        return mshed_document_utf_rename (self->document, bone.node, text, error);
+    }
+  node = node_for (self, (MshedDfmTable) c->table, row, &record);
+  if (node == NULL || info == NULL)
+    {
+      g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_NOT_FOUND,
+                   /* translators: a DFM file (e.g. "Vertex_normals") missing for a grid row */
+                   _("Row %u has no %s file to change"), row, info ? info->node : "?");
+      return FALSE;
+    }
+  if (c->kind == MSHED_COLUMN_DFM_TEXT)
+    {
+      g_autofree char *old = _mshed_table_model_dfm_dup_text (self, c, row);
+
+      if (g_strcmp0 (old, text) == 0)
+        return TRUE;
+      return mshed_document_dfm_set_field (self->document, node, record, c->id, text, error);
+    }
+  return mshed_document_dfm_set_field (self->document, node, record, c->field->name, text,
+                                       error);
+}
+
+/* Public API for both kinds of table ------------------------------------------------------ */
+
+/**
+ * mshed_table_model_new_dfm:
+ * @document: (nullable): the document
+ *
+ * Returns: (transfer full): a new model
+ */
+MshedTableModel *
+mshed_table_model_new_dfm (MshedDocument *document,
+                           MshedDfmTable  table,
+                           guint          a,
+                           guint          b)
+{
+  MshedTableModel *self;
+
+  g_return_val_if_fail (document == NULL || MSHED_IS_DOCUMENT (document), NULL);
+  g_return_val_if_fail (mshed_dfm_schema_get_table (table) != NULL, NULL);
+
+  self = g_object_new (MSHED_TYPE_TABLE_MODEL, "table", MSHED_DFM_TABLE_ID (table), NULL);
+  self->dfm_a = a;
+  self->dfm_b = b;
+  mshed_table_model_set_document (self, document);
+  return self;
+}
+
+void
+mshed_table_model_set_dfm_scope (MshedTableModel *self,
+                                 guint            a,
+                                 guint            b)
+{
+  g_return_if_fail (MSHED_IS_TABLE_MODEL (self));
+  g_return_if_fail (self->dfm_table != MSHED_DFM_TABLE_NONE);
+
+  if (self->dfm_a == a && self->dfm_b == b)
+    return;
+  self->dfm_a = a;
+  self->dfm_b = b;
+  _mshed_table_model_reset (self);
+}
+
+/**
+ * mshed_table_model_get_dfm_node:
+ *
+ * Returns: (transfer none) (nullable): the file
+ */
+MshedUtfNode *
+mshed_table_model_get_dfm_node (MshedTableModel *self,
+                                guint            row,
+                                guint            column,
+                                guint           *record)
+{
+  const MshedTableColumn *c;
+  guint r = 0;
+  MshedUtfNode *node;
+
+  g_return_val_if_fail (MSHED_IS_TABLE_MODEL (self), NULL);
+
+  if (self->dfm_table == MSHED_DFM_TABLE_NONE)
+    return NULL;
+  c = mshed_table_model_get_column (self, column);
+  node = node_for (self, c != NULL ? (MshedDfmTable) c->table : self->dfm_table, row, &r);
+  if (record != NULL)
+    *record = r;
+  return node;
+}
+
+MshedDerived
+mshed_table_model_get_row_stale (MshedTableModel *self,
+                                 MshedTableId     table,
+                                 guint            row)
+{
+  const MshedDfmTableInfo *info;
+  guint scope_row = row;
+
+  g_return_val_if_fail (MSHED_IS_TABLE_MODEL (self), MSHED_DERIVED_NONE);
+
+  if (self->document == NULL)
+    return MSHED_DERIVED_NONE;
+  info = mshed_dfm_schema_get_table ((MshedDfmTable) table);
+  /* DFM stale rows count levels, parts or bones (mshed-deps.h); Fractions: one per level */
+  if (info != NULL && !self->per_scope && info->scope != MSHED_DFM_SCOPE_MULTILEVEL)
+    scope_row = self->dfm_a;
+  return mshed_document_get_row_stale (self->document, table, scope_row);
+}
+
+gboolean
+mshed_table_model_diagnostic_row (MshedTableModel       *self,
+                                  const MshedDiagnostic *d,
+                                  guint                 *row)
+{
+  MshedDfm *dfm;
+  guint n;
+
+  g_return_val_if_fail (MSHED_IS_TABLE_MODEL (self), FALSE);
+
+  if (d->record < 0 || d->record > G_MAXUINT)
+    return FALSE;
+  *row = (guint) d->record;
+  dfm = get_dfm (self);
+  if (self->dfm_table == MSHED_DFM_TABLE_NONE || d->path == NULL || dfm == NULL)
+    return TRUE;
+  if (mshed_dfm_schema_get_table ((MshedDfmTable) d->table) == NULL)
+    return FALSE;
+  n = self->per_scope ? self->n_items : 1;
+  for (guint i = 0; i < n; i++)
+    {
+      guint record = 0;
+      MshedUtfNode *node = node_for (self, (MshedDfmTable) d->table, i, &record);
+      g_autofree char *path = node ? mshed_utf_node_dup_path (node) : NULL;
+
+      if (path != NULL && g_ascii_strcasecmp (path, d->path) == 0)
+        {
+          if (self->per_scope)
+            *row = i;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+guint
+mshed_table_model_count_target (MshedTableModel *self,
+                                MshedTableId     table)
+{
+  const MshedDfmTableInfo *info = mshed_dfm_schema_get_table ((MshedDfmTable) table);
+  MshedDfm *dfm = get_dfm (self);
+  MshedModel *model;
+  MshedDfmArray array;
+
+  g_return_val_if_fail (MSHED_IS_TABLE_MODEL (self), 0);
+
+  if (info != NULL)
+    {
+      if (dfm == NULL)
+        return 0;
+      if (info->single)
+        return scope_count (dfm, info->scope);
+      return mshed_dfm_get_array (dfm, info->id, self->dfm_a, self->dfm_b, &array) ? array.count
+                                                                                   : 0;
+    }
+  model = self->document ? mshed_document_get_model (self->document) : NULL;
+  return model != NULL && table >= 0 && table < MSHED_N_TABLES
+           ? mshed_model_get_n_rows (model, table) : 0;
+}
+
+const char *
+mshed_table_model_table_title (MshedTableId table)
+{
+  const MshedDfmTableInfo *info = mshed_dfm_schema_get_table ((MshedDfmTable) table);
+
+  if (info != NULL)
+    return g_dgettext (GETTEXT_PACKAGE, info->title);
+  if (table >= 0 && table < MSHED_N_TABLES)
+    return g_dgettext (GETTEXT_PACKAGE, mshed_schema_get_table (table)->title);
+  return "?";
+}

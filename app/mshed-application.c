@@ -30,7 +30,9 @@ mshed_application_new (void)
 {
   return g_object_new (MSHED_TYPE_APPLICATION,
                        "application-id", APP_ID,
-                       "flags", G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE,
+                       /* command_line takes the arguments: ARCHIVE:ENTRY is not a GFile */
+                       "flags", G_APPLICATION_HANDLES_COMMAND_LINE | G_APPLICATION_HANDLES_OPEN
+                                | G_APPLICATION_NON_UNIQUE,
                        "resource-base-path", "/org/mshed/Mshed",
                        NULL);
 }
@@ -243,9 +245,19 @@ static int
 mshed_application_command_line (GApplication            *app,
                                 GApplicationCommandLine *cmdline)
 {
+  MshedApplication *self = MSHED_APPLICATION (app);
   g_auto(GStrv) argv = g_application_command_line_get_arguments (cmdline, NULL);
   gboolean opened = FALSE;
 
+  if (self->compare != NULL)  /* --compare A B: B is the one argument left */
+    {
+      g_autoptr(GFile) right = NULL;
+
+      if (argv[1] != NULL && argv[2] == NULL)
+        right = g_application_command_line_create_file_for_arg (cmdline, argv[1]);
+      open_compare (self, right ? &right : NULL, right ? 1 : 0);
+      return 0;
+    }
   for (guint i = 1; argv[i] != NULL; i++)
     {
       g_autoptr(GFile) file = NULL;
@@ -263,7 +275,7 @@ mshed_application_command_line (GApplication            *app,
                    ? g_strdup (argv[i])
                    : g_build_filename (g_application_command_line_get_cwd (cmdline), argv[i], NULL);
         }
-      mshed_application_open_spec (MSHED_APPLICATION (app), spec);
+      mshed_application_open_spec (self, spec);
       opened = TRUE;
     }
   if (!opened)
@@ -450,8 +462,6 @@ mshed_application_class_init (MshedApplicationClass *klass)
 static void
 mshed_application_init (MshedApplication *self)
 {
-  g_application_set_flags (G_APPLICATION (self),
-                           G_APPLICATION_HANDLES_COMMAND_LINE | G_APPLICATION_NON_UNIQUE);
   g_application_add_main_option (G_APPLICATION (self), "compare", 0, G_OPTION_FLAG_NONE,
                                  G_OPTION_ARG_FILENAME,
                                  _("Compare model A with the file after it, side by side"),

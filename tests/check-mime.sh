@@ -4,16 +4,19 @@
 # Copyright 2026 The mshed authors
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-#   check-mime.sh MSHED-CLI MIME-XML
+#   check-mime.sh MSHED-CLI MIME-XML DESKTOP THUMBNAILER
 #
 # Installs MIME-XML (data/org.mshed.Mshed.mime.xml, built) into a temporary XDG data dir, runs
 # update-mime-database there and asks `gio info` (GIO's own detection, as file managers use
 # it) for the type of generated models, archives and DFMs: by their usual name, and by content
 # alone under a name that says nothing (no extension, and a foreign one). A model and an
-# archive are both NRes containers; the rules that tell them apart are in the XML.
+# archive are both NRes containers; the rules that tell them apart are in the XML. The desktop
+# entry (DESKTOP: the editor opens them) and the thumbnailer must list every type it defines.
 set -u
 cli=$1
 xml=$2
+desktop=$3
+thumbnailer=$4
 status=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -94,6 +97,15 @@ for kind in head body hand four-level; do
   expect "$kind.dfm" application/x-freelancer-dfm
   expect "$kind-dfm" application/x-freelancer-utf
   expect "$kind-dfm.dat" application/x-freelancer-utf
+done
+
+# every type the XML defines is one the editor opens and the thumbnailer draws
+for type in $(sed -n 's/.*<mime-type type="\([^"]*\)".*/\1/p' "$xml"); do
+  for file in "$desktop" "$thumbnailer"; do
+    if ! grep -q "^MimeType=.*$type;" "$file"; then
+      fail "$(basename "$file") does not list $type"
+    fi
+  done
 done
 
 exit $status

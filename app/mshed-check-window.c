@@ -23,6 +23,7 @@
 #include "mshed-check-report.h"
 #include "mshed-check-window.h"
 #include "mshed-folder-check.h"
+#include "mshed-thumbnails.h"
 #include "mshed-window-private.h"
 
 #define UPDATE_MS 150
@@ -36,7 +37,8 @@ struct _MshedCheckRow {
   GObject                parent_instance;
   GListStore            *children;    /* a group: its findings; NULL for a finding */
   char                  *title;       /* a group: the file or the check */
-  const MshedFileCheck  *file;        /* a finding: owned by the window's runner */
+  const MshedFileCheck  *file;        /* a finding, or a file's group: owned by the window's
+                                       * runner */
   guint                  seq;         /* a finding: its place among all findings */
   const MshedDiagnostic *d;           /* NULL for a failure or an unreadable file */
   const char            *check;
@@ -241,6 +243,7 @@ rebuild_rows (MshedCheckWindow *self)
       if (group == NULL || strcmp (group->title, title) != 0)
         {
           group = group_new (title);
+          group->file = grouped_by_check ? NULL : row->file;
           g_ptr_array_add (groups, group);
         }
       g_list_store_append (group->children, row);
@@ -739,13 +742,33 @@ setup_cell (GtkSignalListItemFactory *factory,
                            ? PANGO_ELLIPSIZE_START : PANGO_ELLIPSIZE_END);
   if (GPOINTER_TO_INT (user_data) == COLUMN_TITLE)
     {
+      /* the file's picture, then its name */
       GtkWidget *expander = gtk_tree_expander_new ();
+      GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
 
-      gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), label);
+      gtk_widget_set_hexpand (label, TRUE);
+      gtk_box_append (GTK_BOX (box), mshed_thumbnail_new ());
+      gtk_box_append (GTK_BOX (box), label);
+      gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), box);
       gtk_list_item_set_child (item, expander);
     }
   else
     gtk_list_item_set_child (item, label);
+}
+
+/* A row that names a file shows its picture: a file's group, or a finding among a check's. */
+static void
+bind_picture (GtkWidget           *picture,
+              const MshedCheckRow *row,
+              gboolean             grouped_by_check)
+{
+  const MshedFileCheck *file = row->children ? row->file : grouped_by_check ? row->file : NULL;
+
+  gtk_widget_set_visible (picture, file != NULL);
+  if (file != NULL)
+    mshed_thumbnail_set_file (picture, file->path);
+  else
+    mshed_thumbnail_clear (picture);
 }
 
 static void
@@ -764,8 +787,11 @@ bind_cell (GtkSignalListItemFactory *factory,
 
   if (GTK_IS_TREE_EXPANDER (child))
     {
+      GtkWidget *box = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (child));
+
       gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (child), tree_row);
-      label = GTK_LABEL (gtk_tree_expander_get_child (GTK_TREE_EXPANDER (child)));
+      bind_picture (gtk_widget_get_first_child (box), row, self && by_check (self));
+      label = GTK_LABEL (gtk_widget_get_last_child (box));
     }
   else
     label = GTK_LABEL (child);

@@ -17,6 +17,7 @@
 #include "mshed-archive.h"
 #include "mshed-compare-window.h"
 #include "mshed-error.h"
+#include "mshed-thumbnails.h"
 #include "mshed-window-private.h"
 
 /* Models and the NRes archives that hold them, by file name suffix (matched without regard to
@@ -37,6 +38,7 @@ struct _MshedEntryItem {
   guint32  size;
   gboolean model;
   char    *status;  /* a model entry's validation, else NULL */
+  GBytes  *bytes;   /* a model entry's payload (its picture), else NULL */
 };
 
 G_DEFINE_FINAL_TYPE (MshedEntryItem, mshed_entry_item, G_TYPE_OBJECT)
@@ -49,6 +51,7 @@ mshed_entry_item_finalize (GObject *object)
   g_free (self->name);
   g_free (self->type);
   g_free (self->status);
+  g_clear_pointer (&self->bytes, g_bytes_unref);
   G_OBJECT_CLASS (mshed_entry_item_parent_class)->finalize (object);
 }
 
@@ -172,6 +175,7 @@ _mshed_window_archive_fill (MshedWindow *self)
       item->size = (guint32) mshed_nres_entry_get_size (e);
       item->model = mshed_entry_holds_model (e);
       item->status = entry_status (self->archive_edit, i);
+      item->bytes = item->model ? mshed_nres_entry_dup_bytes (e) : NULL;
       n_models += item->model;
       g_list_store_append (store, item);
       g_object_unref (item);
@@ -298,18 +302,48 @@ entry_bind (GtkSignalListItemFactory *factory,
   gtk_inscription_set_text (label, text);
 }
 
+/* The picture column: a model entry's thumbnail, drawn from its bytes as they are now. */
+static void
+picture_setup (GtkSignalListItemFactory *factory,
+               GtkListItem              *item,
+               gpointer                  user_data)
+{
+  gtk_list_item_set_child (item, mshed_thumbnail_new ());
+}
+
+static void
+picture_bind (GtkSignalListItemFactory *factory,
+              GtkListItem              *list_item,
+              gpointer                  user_data)
+{
+  MshedEntryItem *item = gtk_list_item_get_item (list_item);
+  GtkWidget *picture = gtk_list_item_get_child (list_item);
+
+  g_object_set_data (G_OBJECT (picture), "mshed-entry-index", GUINT_TO_POINTER (item->index + 1));
+  if (item->bytes != NULL)
+    mshed_thumbnail_set_bytes (picture, item->bytes);
+  else
+    mshed_thumbnail_clear (picture);
+}
+
 static void
 build_archive_columns (MshedWindow *self)
 {
   const char *titles[] = { N_("#"), N_("Name"), N_("Type"), N_("Size"), N_("Kind"),
                            N_("Status") };
   const int widths[] = { 60, -1, 90, 110, 90, 120 };
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+  GtkColumnViewColumn *column;
 
+  g_signal_connect (factory, "setup", G_CALLBACK (picture_setup), NULL);
+  g_signal_connect (factory, "bind", G_CALLBACK (picture_bind), NULL);
+  column = gtk_column_view_column_new (NULL, factory);
+  gtk_column_view_column_set_fixed_width (column, MSHED_THUMBNAIL_SIZE + 16);
+  gtk_column_view_append_column (self->archive_view, column);
+  g_object_unref (column);
   for (guint i = 0; i < G_N_ELEMENTS (titles); i++)
     {
-      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-      GtkColumnViewColumn *column;
-
+      factory = gtk_signal_list_item_factory_new ();
       g_signal_connect (factory, "setup", G_CALLBACK (entry_setup), NULL);
       g_signal_connect (factory, "bind", G_CALLBACK (entry_bind), GINT_TO_POINTER (i));
       column = gtk_column_view_column_new (_(titles[i]), factory);

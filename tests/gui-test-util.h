@@ -9,6 +9,7 @@
  */
 #pragma once
 
+#include <glib/gstdio.h>
 #include <gtk/gtk.h>
 #include <string.h>
 
@@ -19,6 +20,7 @@
 #include "mshed-application.h"
 #include "mshed-generator.h"
 #include "mshed-table-view-private.h"
+#include "mshed-thumbnails.h"
 #include "mshed-window-private.h"
 #include "widget-test-util.h"
 
@@ -158,6 +160,53 @@ gui_test_wait_row_visible (MshedTableView *grid,
       widget_test_iterate (20);
     }
   return gui_test_row_visible (grid, row);
+}
+
+/* Removes @path and, for a folder, everything under it. */
+static inline void
+gui_test_remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      gui_test_remove_tree (child);
+    }
+  g_remove (path);
+}
+
+/* Thumbnails ----------------------------------------------------------------------------- */
+
+/* Runs the main loop until every picture asked for is drawn (or 60 s pass). */
+static inline void
+gui_test_wait_thumbnails (void)
+{
+  gint64 end = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+
+  widget_test_iterate (50);
+  while (mshed_thumbnails_get_n_pending (mshed_thumbnails_get_default ()) > 0 &&
+         g_get_monotonic_time () < end)
+    widget_test_iterate (50);
+  g_assert_cmpuint (mshed_thumbnails_get_n_pending (mshed_thumbnails_get_default ()), ==, 0);
+}
+
+/* The share of @thumbnail's pixels that differ from its top-left corner (the background): a
+ * drawn model covers a good part of its picture. */
+static inline double
+gui_test_thumbnail_coverage (GtkWidget *thumbnail)
+{
+  GdkTexture *texture = GDK_TEXTURE (gtk_picture_get_paintable (GTK_PICTURE (thumbnail)));
+  int w = gdk_texture_get_width (texture), h = gdk_texture_get_height (texture);
+  g_autofree guint8 *pixels = g_malloc ((gsize) w * h * 4);
+  guint n = 0;
+
+  gdk_texture_download (texture, pixels, (gsize) w * 4);
+  for (int i = 0; i < w * h; i++)
+    n += memcmp (pixels + 4 * i, pixels, 4) != 0;
+  return (double) n / (w * h);
 }
 
 /* Real input --------------------------------------------------------------------------- */

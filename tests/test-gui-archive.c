@@ -15,6 +15,8 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <signal.h>
+#include <sys/wait.h>
 
 #include "gui-test-util.h"
 #include "mshed-bytes.h"
@@ -243,38 +245,166 @@ test_drop_replace (void)
   gui_test_close (window);
 }
 
+/* `mshed ARCHIVE:ENTRY` from a shell, relative to the caller's directory, opens that entry:
+ * the built app in its own process, found by its window title ("ENTRY — mshed"). */
+static void
+test_command_line_entry (void)
+{
+  g_autoptr(GBytes) original = mshed_generate_archive_bytes (5, 3, 200);
+  g_autofree char *path = gui_test_write (tmpdir, "cmdline.rlb", original);
+  g_autofree char *spec = NULL;
+  g_autofree char *xdo = NULL;
+  g_autofree char *found = NULL;
+  g_auto(GStrv) env = g_environ_setenv (g_get_environ (), "GSETTINGS_BACKEND", "memory", TRUE);
+  g_autoptr(GError) error = NULL;
+  const char *argv[] = { g_getenv ("MSHED_APP"), NULL, NULL };
+  int status = 0;
+  char name[37] = { 0 };
+  GPid pid;
+
+  if (!gui_test_have_xdotool ())
+    {
+      mshed_test_skip ("needs xdotool and an X display");
+      return;
+    }
+  g_assert_nonnull (argv[0]);
+  /* entry 0 of a generated archive is a model (the one after it, its WEAR table, is not) */
+  g_bytes_unref (payload (original, 0, name));
+  spec = g_strdup_printf ("cmdline.rlb:%s", name);
+  argv[1] = spec;
+  g_assert_true (g_spawn_async (tmpdir, (char **) argv, env, G_SPAWN_DO_NOT_REAP_CHILD, NULL,
+                                NULL, &pid, &error));
+  g_assert_no_error (error);
+  xdo = g_strdup_printf ("timeout 30 xdotool search --sync --name '^%s — mshed$'", name);
+  g_assert_true (g_spawn_command_line_sync (xdo, &found, NULL, &status, NULL));
+  kill (pid, SIGTERM);
+  g_assert_cmpint (waitpid (pid, NULL, 0), ==, pid);
+  g_spawn_close_pid (pid);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_assert_cmpstr (found, !=, "");
+}
+
+/* The picture column of the entry at @index (it carries its entry like the cells). */
+static GtkWidget *
+find_picture (GtkWidget *widget,
+              guint      index)
+{
+  if (GTK_IS_PICTURE (widget) &&
+      GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (widget), "mshed-entry-index")) == index + 1)
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_picture (c, index);
+
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+static guint
+count_cached (void)
+{
+  g_autofree char *dir = g_build_filename (g_get_user_cache_dir (), "mshed", "thumbnails", NULL);
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  while (d && (name = g_dir_read_name (d)) != NULL)
+    n += g_str_has_suffix (name, ".png");
+  return n;
+}
+
+/* Every model entry shows its picture, drawn by the thumbnailer and cached; other entries
+ * show none. Replacing an entry draws the new model's picture. */
+static void
+test_thumbnails (void)
+{
+  g_autoptr(GBytes) original = mshed_generate_archive_bytes (9, 3, 300);
+  g_autofree char *path = gui_test_write (tmpdir, "pictures.rlb", original);
+  g_autoptr(GBytes) other = NULL;
+  g_autoptr(GError) error = NULL;
+  GdkPaintable *before;
+  MshedGenParams params;
+  MshedWindow *window;
+  MshedNres *nres;
+  guint n, n_models = 0, m = G_MAXUINT, cached;
+
+  gui_test_wait_thumbnails ();  /* what the tests before asked for */
+  cached = count_cached ();
+  window = gui_test_window (app);
+  g_assert_true (mshed_window_open (window, path));
+  gui_test_wait_thumbnails ();
+  nres = mshed_archive_get_nres (window->archive_edit);
+  n = mshed_nres_get_n_entries (nres);
+  for (guint i = 0; i < n; i++)
+    {
+      GtkWidget *picture = find_picture (GTK_WIDGET (window->archive_view), i);
+      gboolean model = mshed_entry_holds_model (mshed_nres_peek_entry (nres, i));
+
+      g_assert_nonnull (picture);
+      g_assert_cmpint (mshed_thumbnail_is_drawn (picture), ==, model);
+      if (!model)
+        continue;
+      g_assert_cmpfloat (gui_test_thumbnail_coverage (picture), >, 0.05);
+      n_models++;
+      m = MIN (m, i);
+    }
+  g_assert_cmpuint (n_models, ==, 3);
+  g_assert_cmpuint (count_cached (), ==, cached + n_models);
+
+  /* the first model replaced: its row shows the new model */
+  before = gtk_picture_get_paintable (GTK_PICTURE (find_picture (
+                                        GTK_WIDGET (window->archive_view), m)));
+  g_object_ref (before);
+  mshed_gen_params_init (&params, 4242);
+  params.n_nodes = 6;
+  other = mshed_generate_model_bytes (&params);
+  g_assert_true (mshed_archive_replace (window->archive_edit, m, other, &error));
+  g_assert_no_error (error);
+  gui_test_wait_thumbnails ();
+  {
+    GtkWidget *picture = find_picture (GTK_WIDGET (window->archive_view), m);
+
+    g_assert_true (mshed_thumbnail_is_drawn (picture));
+    g_assert_true (gtk_picture_get_paintable (GTK_PICTURE (picture)) != before);
+  }
+  g_assert_cmpuint (count_cached (), ==, cached + n_models + 1);
+  g_object_unref (before);
+  widget_test_screenshot (GTK_WIDGET (window), "archive-pictures");
+  gui_test_close (window);
+}
+
 int
 main (int   argc,
       char *argv[])
 {
+  g_autofree char *cache = NULL;
   int status;
 
   g_setenv ("GTK_A11Y", "none", FALSE);
   g_setenv ("GSETTINGS_BACKEND", "memory", FALSE);
+  /* a cache of pictures of our own (before anything asks GLib where the cache is) */
+  tmpdir = g_dir_make_tmp ("mshed-gui-archive-XXXXXX", NULL);
+  cache = g_build_filename (tmpdir, "cache", NULL);
+  g_setenv ("XDG_CACHE_HOME", cache, TRUE);
   g_test_init (&argc, &argv, NULL);
   if (!gtk_init_check ())
-    return mshed_test_skip_program ("no display (run under xvfb-run)");
-  if (g_getenv ("MSHED_CLI") == NULL)
-    return mshed_test_skip_program ("MSHED_CLI is set by meson test");
-  app = mshed_application_new ();
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
-  g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
-  tmpdir = g_dir_make_tmp ("mshed-gui-archive-XXXXXX", NULL);
-
-  g_test_add_func ("/app/archive/drop-replace", test_drop_replace);
-  status = g_test_run ();
-  {
-    g_autoptr(GDir) dir = g_dir_open (tmpdir, 0, NULL);
-    const char *entry;
-
-    while (dir && (entry = g_dir_read_name (dir)) != NULL)
-      {
-        g_autofree char *p = g_build_filename (tmpdir, entry, NULL);
-        g_remove (p);
-      }
-  }
-  g_rmdir (tmpdir);
+    status = mshed_test_skip_program ("no display (run under xvfb-run)");
+  else if (g_getenv ("MSHED_CLI") == NULL)
+    status = mshed_test_skip_program ("MSHED_CLI is set by meson test");
+  else
+    {
+      app = mshed_application_new ();
+      g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
+      g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
+      g_test_add_func ("/app/archive/drop-replace", test_drop_replace);
+      g_test_add_func ("/app/archive/command-line-entry", test_command_line_entry);
+      g_test_add_func ("/app/archive/thumbnails", test_thumbnails);
+      status = g_test_run ();
+      g_object_unref (app);
+    }
+  gui_test_remove_tree (tmpdir);
   g_free (tmpdir);
-  g_object_unref (app);
   return status;
 }

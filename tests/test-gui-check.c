@@ -170,6 +170,21 @@ test_check_and_open (void)
     /* a.msh, sub/body.dfm (its planted warning and the generator's three notes), pack.rlb */
     g_assert_cmpstr (sizes, ==, "1\n4\n1\n");
   }
+  /* each file's group shows the file's picture: a model, a DFM, an archive's first model */
+  gui_test_wait_thumbnails ();
+  {
+    const char *groups[] = { "a.msh (1)", "sub/body.dfm (4)", "sub/pack.rlb (1)" };
+
+    for (guint i = 0; i < G_N_ELEMENTS (groups); i++)
+      {
+        GtkWidget *label = gui_test_find_label (GTK_WIDGET (check), groups[i]);
+        GtkWidget *picture = gtk_widget_get_prev_sibling (label);
+
+        g_assert_true (GTK_IS_PICTURE (picture));
+        g_assert_true (mshed_thumbnail_is_drawn (picture));
+        g_assert_cmpfloat (gui_test_thumbnail_coverage (picture), >, 0.05);
+      }
+  }
   screenshots (check, "by-file");
 
   /* a double click on the node-slot row opens Hangar_1.MSH in the empty main window, with
@@ -259,8 +274,11 @@ int
 main (int   argc,
       char *argv[])
 {
+  /* a cache of pictures of our own (before anything asks GLib where the cache is) */
+  g_autofree char *cache = g_dir_make_tmp ("mshed-gui-check-cache-XXXXXX", NULL);
   int status;
 
+  g_setenv ("XDG_CACHE_HOME", cache, TRUE);
   g_setenv ("GTK_A11Y", "none", FALSE);
   g_setenv ("GSETTINGS_BACKEND", "memory", FALSE);
   g_test_init (&argc, &argv, NULL);
@@ -276,6 +294,7 @@ main (int   argc,
   g_test_add_func ("/app/check-folder/cancel", test_cancel);
   status = g_test_run ();
   cli_test_finish (status);
+  gui_test_remove_tree (cache);
   g_object_unref (app);
   return status;
 }

@@ -178,6 +178,56 @@ gui_test_remove_tree (const char *path)
   g_remove (path);
 }
 
+/* The start and the end of every GUI test program ------------------------------------------ */
+
+/* A temporary folder of the test program's own, removed at its end. */
+static char *gui_test_dir;
+
+/* Sets up the test environment (no accessibility bus, in-memory settings, a private cache so
+ * the pictures the windows draw never go into the user's), GLib's tests, GTK and the
+ * application, registered. FALSE when there is no display: main returns
+ * mshed_test_skip_program () then. */
+static inline gboolean
+gui_test_init (int                *argc,
+               char             ***argv,
+               MshedApplication  **app)
+{
+  g_autofree char *cache = NULL;
+
+  g_setenv ("GTK_A11Y", "none", FALSE);
+  g_setenv ("GSETTINGS_BACKEND", "memory", FALSE);
+  gui_test_dir = g_dir_make_tmp ("mshed-gui-XXXXXX", NULL);
+  g_assert_nonnull (gui_test_dir);
+  /* before anything asks GLib where the cache is */
+  cache = g_build_filename (gui_test_dir, "cache", NULL);
+  g_setenv ("XDG_CACHE_HOME", cache, TRUE);
+  g_test_init (argc, argv, NULL);
+  if (!gtk_init_check ())
+    {
+      g_rmdir (gui_test_dir);
+      g_clear_pointer (&gui_test_dir, g_free);
+      return FALSE;
+    }
+  *app = mshed_application_new ();
+  g_application_set_flags (G_APPLICATION (*app), G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (*app), NULL, NULL));
+  return TRUE;
+}
+
+static inline void gui_test_remove_tree (const char *path);
+
+/* Runs the tests added, then frees the application and the temporary folder. */
+static inline int
+gui_test_run (MshedApplication *app)
+{
+  int status = g_test_run ();
+
+  g_object_unref (app);
+  gui_test_remove_tree (gui_test_dir);
+  g_clear_pointer (&gui_test_dir, g_free);
+  return status;
+}
+
 /* Thumbnails ----------------------------------------------------------------------------- */
 
 /* Runs the main loop until every picture asked for is drawn (or 60 s pass). */

@@ -23,7 +23,7 @@
 #include "test-require.h"
 
 static MshedApplication *app;
-static char *tmpdir;
+static const char *tmpdir;  /* gui_test_dir */
 
 /* The payload of directory entry @index (docs/nres.md §3: the directory is the last
  * 64 × count bytes; size at +12, data_offset at +56, name at +20). */
@@ -379,32 +379,13 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autofree char *cache = NULL;
-  int status;
-
-  g_setenv ("GTK_A11Y", "none", FALSE);
-  g_setenv ("GSETTINGS_BACKEND", "memory", FALSE);
-  /* a cache of pictures of our own (before anything asks GLib where the cache is) */
-  tmpdir = g_dir_make_tmp ("mshed-gui-archive-XXXXXX", NULL);
-  cache = g_build_filename (tmpdir, "cache", NULL);
-  g_setenv ("XDG_CACHE_HOME", cache, TRUE);
-  g_test_init (&argc, &argv, NULL);
-  if (!gtk_init_check ())
-    status = mshed_test_skip_program ("no display (run under xvfb-run)");
-  else if (g_getenv ("MSHED_CLI") == NULL)
-    status = mshed_test_skip_program ("MSHED_CLI is set by meson test");
-  else
-    {
-      app = mshed_application_new ();
-      g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
-      g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
-      g_test_add_func ("/app/archive/drop-replace", test_drop_replace);
-      g_test_add_func ("/app/archive/command-line-entry", test_command_line_entry);
-      g_test_add_func ("/app/archive/thumbnails", test_thumbnails);
-      status = g_test_run ();
-      g_object_unref (app);
-    }
-  gui_test_remove_tree (tmpdir);
-  g_free (tmpdir);
-  return status;
+  if (!gui_test_init (&argc, &argv, &app))
+    return mshed_test_skip_program ("no display (run under xvfb-run)");
+  if (g_getenv ("MSHED_CLI") == NULL)
+    return mshed_test_skip_program ("MSHED_CLI is set by meson test");
+  tmpdir = gui_test_dir;
+  g_test_add_func ("/app/archive/drop-replace", test_drop_replace);
+  g_test_add_func ("/app/archive/command-line-entry", test_command_line_entry);
+  g_test_add_func ("/app/archive/thumbnails", test_thumbnails);
+  return gui_test_run (app);
 }

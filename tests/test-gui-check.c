@@ -274,27 +274,15 @@ int
 main (int   argc,
       char *argv[])
 {
-  /* a cache of pictures of our own (before anything asks GLib where the cache is) */
-  g_autofree char *cache = g_dir_make_tmp ("mshed-gui-check-cache-XXXXXX", NULL);
   int status;
 
-  g_setenv ("XDG_CACHE_HOME", cache, TRUE);
-  g_setenv ("GTK_A11Y", "none", FALSE);
-  g_setenv ("GSETTINGS_BACKEND", "memory", FALSE);
-  g_test_init (&argc, &argv, NULL);
-  if (!gtk_init_check ())
+  if (!gui_test_init (&argc, &argv, &app))
     return mshed_test_skip_program ("no display (run under xvfb-run)");
   if (!cli_test_init ())
     return 77;
-  app = mshed_application_new ();
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
-  g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
-
   g_test_add_func ("/app/check-folder/check-and-open", test_check_and_open);
   g_test_add_func ("/app/check-folder/cancel", test_cancel);
-  status = g_test_run ();
+  status = gui_test_run (app);
   cli_test_finish (status);
-  gui_test_remove_tree (cache);
-  g_object_unref (app);
   return status;
 }

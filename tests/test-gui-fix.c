@@ -19,7 +19,7 @@
 #include "test-require.h"
 
 static MshedApplication *app;
-static char *tmpdir;
+static const char *tmpdir;  /* gui_test_dir */
 
 /* A generated model with slot @slot's batchCount set to 9000, written to DIR/NAME and to
  * DIR/cli-NAME (for mshed-cli fix --apply). */
@@ -314,35 +314,12 @@ int
 main (int   argc,
       char *argv[])
 {
-  int status;
-
-  g_setenv ("GTK_A11Y", "none", FALSE);
-  g_setenv ("GSETTINGS_BACKEND", "memory", FALSE);
-  g_test_init (&argc, &argv, NULL);
-  if (!gtk_init_check ())
+  if (!gui_test_init (&argc, &argv, &app))
     return mshed_test_skip_program ("no display (run under xvfb-run)");
   if (g_getenv ("MSHED_CLI") == NULL)
     return mshed_test_skip_program ("MSHED_CLI is set by meson test");
-  app = mshed_application_new ();
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
-  g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
-  tmpdir = g_dir_make_tmp ("mshed-gui-fix-XXXXXX", NULL);
-
+  tmpdir = gui_test_dir;
   g_test_add_func ("/app/fix/one", test_fix_one);
   g_test_add_func ("/app/fix/kind", test_fix_kind);
-  status = g_test_run ();
-  {
-    g_autoptr(GDir) dir = g_dir_open (tmpdir, 0, NULL);
-    const char *name;
-
-    while (dir && (name = g_dir_read_name (dir)) != NULL)
-      {
-        g_autofree char *p = g_build_filename (tmpdir, name, NULL);
-        g_remove (p);
-      }
-  }
-  g_rmdir (tmpdir);
-  g_free (tmpdir);
-  g_object_unref (app);
-  return status;
+  return gui_test_run (app);
 }

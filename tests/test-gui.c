@@ -1091,15 +1091,10 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_setenv ("GTK_A11Y", "none", FALSE);
-  g_setenv ("GSETTINGS_BACKEND", "memory", FALSE);
-  g_test_init (&argc, &argv, NULL);
-  if (!gtk_init_check ())
-    return mshed_test_skip_program ("no display (run under xvfb-run)");
+  /* before the application's start-up chooses one (app/mshed-application.c) */
   renderer_from_user = g_getenv ("GSK_RENDERER") != NULL;
-  app = mshed_application_new ();
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
-  g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
+  if (!gui_test_init (&argc, &argv, &app))
+    return mshed_test_skip_program ("no display (run under xvfb-run)");
 
   g_test_add_func ("/app/edit-undo-save", test_edit_undo_save);
   g_test_add_func ("/app/broken-opens-tolerant", test_broken_opens_tolerant);
@@ -1118,5 +1113,5 @@ main (int   argc,
   g_test_add_func ("/app/shortcuts-list-readme-keys", test_shortcuts_list_readme_keys);
   g_test_add_func ("/app/icon", test_icon);
   g_test_add_func ("/app/software-gl-draws-with-cairo", test_software_gl_draws_with_cairo);
-  return g_test_run ();
+  return gui_test_run (app);
 }

@@ -147,7 +147,8 @@ dfm_to_msh (const Request    *req,
     {
       mshed_cli_error (_("%s: the deformable model fails the strict check (%s); "
                          "“mshed-cli validate” lists the problems"), req->input,
-                       error ? error->message : first_problem (diags, MSHED_SEVERITY_ERROR)->message);
+                       error ? error->message
+                             : first_problem (diags, MSHED_SEVERITY_ERROR)->message);
       return MSHED_CLI_EXIT_PROBLEMS;
     }
   if (!mshed_cli_check_output (wear_path))

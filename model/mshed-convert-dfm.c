@@ -7,7 +7,8 @@
  * several roots), `Bone to root` the inverse of the node's rest transform, one `Loose` record
  * per non-root bone, six levels from LOD 0, 0, 1, 1, 2, 2 with one point per used (node,
  * vertex) pair skinned to its node's bone, one face group per material written as a strip
- * (§5.3), and the material and texture libraries, as a UTF tree in the order of §2.
+ * (docs/dfm.md §5.3), and the material and texture libraries, as a UTF tree in the order of
+ * docs/dfm.md §2.
  */
 #define G_LOG_DOMAIN "mshed-convert"
 
@@ -180,7 +181,7 @@ object_name (Msh2Dfm    *c,
   return g_string_free (s, FALSE);
 }
 
-/* §17 steps 1–2: the rest transform of every node (its fallback key, fparkan's rotation
+/* docs/dfm.md §17 steps 1–2: the rest transform of every node (its fallback key, fparkan's rotation
  * convention of docs/msh.md §7.4, the quaternion normalised), composed down the parents. */
 static void
 setup_bones (Msh2Dfm *c)
@@ -257,7 +258,7 @@ add_bones (Msh2Dfm      *c,
         {
           const float *w = c->world + 16 * (gsize) n;
 
-          /* §17 step 3: R = Qᵀ (r[3i + j] = Q[j][i] = w[4i + j]), t = −Qᵀ·c */
+          /* docs/dfm.md §17 step 3: R = Qᵀ (r[3i + j] = Q[j][i] = w[4i + j]), t = −Qᵀ·c */
           for (guint i = 0; i < 3; i++)
             for (guint j = 0; j < 3; j++)
               btr[3 * i + j] = w[4 * i + j];
@@ -302,7 +303,7 @@ add_cmpnd (Msh2Dfm      *c,
       file (c, part, "Index", index, 4);
       if (b == 0)
         continue;
-      /* §17 step 4: position and rotation rows of the node's local rest */
+      /* docs/dfm.md §17 step 4: position and rotation rows of the node's local rest */
       push_name (loose, c->names[parent_bone (c, b)]);
       push_name (loose, c->names[b]);
       for (guint i = 0; i < 3; i++)
@@ -377,7 +378,7 @@ group_for (Msh2Dfm *c,
   return g_ptr_array_index (l->group_tris, l->group_tris->len - 1);
 }
 
-/* §17 step 5: the element of (node @n, vertex @v), made on first use. */
+/* docs/dfm.md §17 step 5: the element of (node @n, vertex @v), made on first use. */
 static gboolean
 element (Msh2Dfm  *c,
          Level    *l,
@@ -537,7 +538,7 @@ add_materials (Msh2Dfm      *c,
   dir (c, root, "Texture library");
 }
 
-/* §17 step 9. */
+/* docs/dfm.md §17 step 9. */
 static void
 report_msh_losses (Msh2Dfm *c)
 {

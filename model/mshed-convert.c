@@ -234,8 +234,9 @@ material_row (Dfm2Msh    *c,
   return c->materials->len - 1;
 }
 
-/* §16.2: bones ordered parents first (depth-first from each root, in bone order); a bone on a
- * parent cycle is taken as a root. Fills node_of_bone; @order gets the bones in node order. */
+/* docs/dfm.md §16: bones ordered parents first (depth-first from each root, in bone order); a
+ * bone on a parent cycle is taken as a root. Fills node_of_bone; @order gets the bones in node
+ * order. */
 static void
 order_bones (Dfm2Msh *c,
              guint   *order,
@@ -282,8 +283,8 @@ order_bones (Dfm2Msh *c,
     }
 }
 
-/* The bone of a triangle (§16.3): the largest sum of weights over its corners, ties to the
- * lower bone. */
+/* The bone of a triangle (docs/dfm.md §16): the largest sum of weights over its corners, ties
+ * to the lower bone. */
 static guint
 triangle_bone (Dfm2Msh     *c,
                guint        level,
@@ -340,7 +341,7 @@ add_vertex (Dfm2Msh               *c,
   memcpy (n, e->normal, sizeof n);
   if (c->mode == MSHED_CONVERT_RIGID)
     {
-      /* §16.3: into the bone's space with the stored inverse bind */
+      /* docs/dfm.md §16: into the bone's space with the stored inverse bind */
       apply_3x4 (c->inv_bind + 12 * (gsize) bone, e->position, FALSE, p);
       apply_3x4 (c->inv_bind + 12 * (gsize) bone, e->normal, TRUE, n);
     }
@@ -442,7 +443,8 @@ convert_level (Dfm2Msh  *c,
   return TRUE;
 }
 
-/* §16.4: the level whose fraction is nearest to 1.0, 0.6, 0.2 (ties to the more detailed). */
+/* docs/dfm.md §16: the level whose fraction is nearest to 1.0, 0.6, 0.2 (ties to the more
+ * detailed). */
 static gboolean
 map_levels (Dfm2Msh  *c,
             guint     lod_level[MSHED_N_LODS],
@@ -478,7 +480,7 @@ map_levels (Dfm2Msh  *c,
   return TRUE;
 }
 
-/* §16.2 step 6: the Object name, or for a detached bone its directory name without the
+/* docs/dfm.md §16: the Object name, or for a detached bone its directory name without the
  * exporter's 12-digit timestamp and `.3db`. Names with no Windows-1251 form become `bone`. */
 static char *
 bone_node_name (const MshedDfmBone *bone)
@@ -502,7 +504,7 @@ bone_node_name (const MshedDfmBone *bone)
   return cp ? g_steal_pointer (&name) : g_strdup ("bone");
 }
 
-/* §16.2: the bone table, the node order and each node's rest transform. */
+/* docs/dfm.md §16: the bone table, the node order and each node's rest transform. */
 static gboolean
 setup_nodes (Dfm2Msh        *c,
              MshedGltfNode  *nodes,

@@ -4,11 +4,11 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Converting between Freelancer deformable models and Parkan MSH models (docs/dfm.md §16–17):
- * DFM -> MSH in the two modes of §16.1 (static: one node, the bind-pose shape; rigid: one node
- * per bone, every triangle on the bone with the largest summed weight), built by the glTF
+ * DFM -> MSH in the two modes of docs/dfm.md §16 (static: one node, the bind-pose shape; rigid:
+ * one node per bone, every triangle on the bone with the largest summed weight), built by the glTF
  * new-model builder (mshed-gltf-import.h) with a generated WEAR table; MSH -> DFM with one bone
  * per node, Loose records, six levels and the material and texture libraries. Each direction
- * fills a report of what the target format cannot hold (§16.6, §17), with counts.
+ * fills a report of what the target format cannot hold (docs/dfm.md §16, §17), with counts.
  */
 #pragma once
 
@@ -22,8 +22,8 @@
 G_BEGIN_DECLS
 
 typedef enum {
-  MSHED_CONVERT_STATIC,   /* §16.1 A: one root node, the bind-pose shape */
-  MSHED_CONVERT_RIGID,    /* §16.1 B: one node per bone */
+  MSHED_CONVERT_STATIC,   /* docs/dfm.md §16: one root node, the bind-pose shape */
+  MSHED_CONVERT_RIGID,    /* docs/dfm.md §16: one node per bone */
 } MshedConvertMode;
 
 /* One line of the loss report. */
@@ -38,8 +38,8 @@ typedef struct {
   guint   levels;         /* distinct MSH LOD slots per node, or DFM levels, written */
   guint64 triangles;      /* triangles written, over every level */
   guint   materials;      /* WEAR rows, or DFM materials, written */
-  GArray *losses;         /* MshedConvertLoss, non-zero counts only, in the order of §16.6 or
-                           * §17 step 9 */
+  GArray *losses;         /* MshedConvertLoss, non-zero counts only, in the order of
+                           * docs/dfm.md §16, or docs/dfm.md §17 step 9 */
 } MshedConvertReport;
 
 void        mshed_convert_report_init  (MshedConvertReport *report);

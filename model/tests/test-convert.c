@@ -279,7 +279,7 @@ test_rigid_hand (void)
   g_assert_true (mshed_model_get_key (model, node.hdr3, &key));
   assert_near (key.pos, (const float[]) { 0, 0, 2 }, 3, 0);
   g_assert_cmpstrv (wear, ((const char *const[]) { "skin", NULL }));
-  /* §16.6 for this input */
+  /* docs/dfm.md §16 for this input */
   assert_losses (&report, "blending=3 fractions=1 lod-bits=3 hardpoints=1 joints=1 "
                  "skeleton-name=1 detached=1 exporter-version=1 timestamps=3 precision=8 "
                  "uv-clamped=2 strips=1 materials=1 textures=1");
@@ -587,8 +587,9 @@ test_msh_to_dfm (void)
     }
 }
 
-/* §17 step 9: the hand-made DFM's rigid MSH (three nodes, two roots, three triangles, nothing
- * of unknown meaning but the descriptors) back to DFM, then a generated model's extras. */
+/* docs/dfm.md §17 step 9: the hand-made DFM's rigid MSH (three nodes, two roots, three
+ * triangles, nothing of unknown meaning but the descriptors) back to DFM, then a generated
+ * model's extras. */
 static void
 test_msh_losses (void)
 {

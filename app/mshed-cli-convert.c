@@ -62,6 +62,7 @@ print_report (const Request            *req,
               const char               *wear_written)
 {
   g_autoptr(GString) out = g_string_new (NULL);
+  g_autofree char *triangles = NULL;
 
   if (req->json)
     {
@@ -90,11 +91,18 @@ print_report (const Request            *req,
     }
   if (req->quiet)
     return;
-  g_string_append_printf (out, _("%s: %u nodes or bones, %u levels, %" G_GUINT64_FORMAT
-                                 " triangles, %u materials\n"), req->output, r->nodes,
-                          r->levels, r->triangles, r->materials);
+  triangles = g_strdup_printf ("%" G_GUINT64_FORMAT, r->triangles);
   if (wear_written)
-    g_string_append_printf (out, _("%s: the WEAR table of the materials\n"), wear_written);
+    {
+      g_string_append_printf (out, _("%s: %u nodes, %u distinct LOD slots per node, %s "
+                                     "triangles\n"), req->output, r->nodes, r->levels,
+                              triangles);
+      g_string_append_printf (out, _("%s: the WEAR table of %u materials\n"), wear_written,
+                              r->materials);
+    }
+  else
+    g_string_append_printf (out, _("%s: %u bones, %u levels, %s triangles, %u materials\n"),
+                            req->output, r->nodes, r->levels, triangles, r->materials);
   if (r->losses->len > 0)
     g_string_append (out, _("Not carried over:\n"));
   for (guint i = 0; i < r->losses->len; i++)

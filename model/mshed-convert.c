@@ -412,10 +412,9 @@ convert_level (Dfm2Msh  *c,
           for (guint k = 0; k < 3; k++)
             {
               if (tri[k] >= info.n_elements)
-                return mshed_convert_fail (error, c->where, _("Mesh%u, Group%u, triangle "
-                                                              "%" G_GSIZE_FORMAT ": element %u "
-                                                              "is out of range"),
-                                           level, g, t, tri[k]);
+                return mshed_convert_fail (error, c->where, _("Mesh%u, Group%u, triangle %u: "
+                                                              "element %u is out of range"),
+                                           level, g, (guint) t, tri[k]);
               points[k] = elements[tri[k]].point;
             }
           if (c->mode == MSHED_CONVERT_RIGID)

@@ -71,6 +71,7 @@ int          mshed_cli_fix        (int argc, char **argv);
 int          mshed_cli_export     (int argc, char **argv);
 int          mshed_cli_import     (int argc, char **argv);
 int          mshed_cli_archive    (int argc, char **argv);
+int          mshed_cli_convert    (int argc, char **argv);
 
 /* Helpers (mshed-cli.c). */
 const char  *mshed_cli_prgname    (void);

@@ -66,3 +66,12 @@ mshed_cli_import (int    argc,
 {
   return exec_helper (argc, argv);
 }
+
+/* convert builds the MSH with the glTF new-model builder, which links the glTF reader: it
+ * runs in the helper as well. */
+int
+mshed_cli_convert (int    argc,
+                   char **argv)
+{
+  return exec_helper (argc, argv);
+}

@@ -45,5 +45,11 @@ gboolean mshed_gltf_import_into (MshedDocument        *document,
  * 65,535 vertices in a primitive, skins, ...). */
 MshedNres *mshed_gltf_build_model (const MshedGltf  *gltf,
                                    GError          **error);
+/* The same with the slot of every LOD: @lod_meshes holds 3 mesh indices (or -1) per node for
+ * the group-0 cells of LOD 0, 1, 2 (a mesh named twice is one shared slot); the nodes' own
+ * `mesh` is then not used. NULL: each node's mesh at LOD 0. */
+MshedNres *mshed_gltf_build_model_lods (const MshedGltf  *gltf,
+                                        const gint       *lod_meshes,
+                                        GError          **error);
 
 G_END_DECLS

@@ -232,9 +232,23 @@ add_keys (Builder  *b,
   return TRUE;
 }
 
+/* The mesh node @i shows at @lod: @lod_meshes (3 per node) when given, else its glTF mesh at
+ * LOD 0 only. */
+static gint
+node_mesh (const Builder *b,
+           const gint    *lod_meshes,
+           guint          i,
+           guint          lod)
+{
+  if (lod_meshes)
+    return lod_meshes[3 * (gsize) i + lod];
+  return lod == 0 ? b->gltf->nodes[i].mesh : -1;
+}
+
 static gboolean
 add_nodes (Builder     *b,
            const guint *mesh_slot,
+           const gint  *lod_meshes,
            GError     **error)
 {
   const MshedGltf *g = b->gltf;
@@ -256,7 +270,12 @@ add_nodes (Builder     *b,
       put_u16 (b->res[1], animated ? 0 : MSHED_NONE);              /* hdr2: the map, later */
       put_u16 (b->res[1], b->res[8]->len / 24 - 1);                /* fallback: last key */
       for (guint c = 0; c < MSHED_N_SLOT_CELLS; c++)
-        put_u16 (b->res[1], c == 0 && node->mesh >= 0 ? mesh_slot[node->mesh] : MSHED_NONE);
+        {
+          gint mesh = c % MSHED_N_GROUPS == 0 ? node_mesh (b, lod_meshes, i, c / MSHED_N_GROUPS)
+                                              : -1;
+
+          put_u16 (b->res[1], mesh >= 0 ? mesh_slot[mesh] : MSHED_NONE);
+        }
       name = mshed_utf8_to_cp1251 (node->name, &local);
       if (name == NULL)
         return fail (b, error, _("nodes[%u] (“%s”): %s"), i, node->name, local->message);
@@ -338,6 +357,14 @@ MshedNres *
 mshed_gltf_build_model (const MshedGltf  *gltf,
                         GError          **error)
 {
+  return mshed_gltf_build_model_lods (gltf, NULL, error);
+}
+
+MshedNres *
+mshed_gltf_build_model_lods (const MshedGltf  *gltf,
+                             const gint       *lod_meshes,
+                             GError          **error)
+{
   Builder b = { gltf };
   g_autoptr(MshedNres) nres = NULL;
   g_autofree guint *mesh_slot = g_new (guint, MAX (gltf->n_meshes, 1));
@@ -352,8 +379,9 @@ mshed_gltf_build_model (const MshedGltf  *gltf,
   if (gltf->n_nodes == 0 || gltf->n_nodes >= MSHED_NONE)
     ok = fail (&b, error, _("%u nodes; an MSH model has 1 to 65,534"), gltf->n_nodes);
   for (guint i = 0; ok && i < gltf->n_nodes; i++)
-    if (gltf->nodes[i].mesh >= 0)
-      used[gltf->nodes[i].mesh] = 1;
+    for (guint lod = 0; lod < MSHED_N_LODS; lod++)
+      if (node_mesh (&b, lod_meshes, i, lod) >= 0)
+        used[node_mesh (&b, lod_meshes, i, lod)] = 1;
   for (guint m = 0; ok && m < gltf->n_meshes; m++)
     {
       if (!used[m])
@@ -362,7 +390,7 @@ mshed_gltf_build_model (const MshedGltf  *gltf,
       else if ((ok = add_slot (&b, m, error)))
         mesh_slot[m] = n_slots++;
     }
-  ok = ok && add_nodes (&b, mesh_slot, error);
+  ok = ok && add_nodes (&b, mesh_slot, lod_meshes, error);
   if (ok)
     {
       nres = mshed_nres_new ();

@@ -284,7 +284,7 @@ old_ranges (MshedGltfRebuild *rb,
             GError          **error)
 {
   MshedSlot slot;
-  guint b0, nb, imin = G_MAXUINT, iend = 0, isum = 0, vlo = G_MAXUINT, vhi = 0, other = 0;
+  guint b0, nb, imin = G_MAXUINT, iend = 0, isum = 0, vlo = G_MAXUINT, vhi = 0;
   gboolean shared = FALSE;
 
   for (guint t = 0; t < N_TABLES; t++)
@@ -316,7 +316,7 @@ old_ranges (MshedGltfRebuild *rb,
     p->old_start[T] = slot.tri_start,
     p->old_len[T] = MIN ((guint) slot.tri_count, rb->n[T] - slot.tri_start);
   if (isum > 0 && (iend - imin != isum || iend > rb->n[I]))
-    shared = TRUE, other = p->slot;
+    shared = TRUE;
   for (guint s = 0; s < rb->n_slots && !shared; s++)
     {
       MshedSlot o;
@@ -325,7 +325,7 @@ old_ranges (MshedGltfRebuild *rb,
         continue;
       if (overlap (p->old_start[B], p->old_len[B], o.batch_start, o.batch_count) ||
           overlap (p->old_start[T], p->old_len[T], o.tri_start, o.tri_count))
-        shared = TRUE, other = s;
+        shared = TRUE;
     }
   for (guint b = 0; b < rb->n[B] && !shared; b++)
     {
@@ -338,13 +338,12 @@ old_ranges (MshedGltfRebuild *rb,
           (spans[b].lo <= spans[b].hi &&
            (overlap (p->old_start[V], p->old_len[V], spans[b].lo, spans[b].hi - spans[b].lo + 1) ||
             (p->old_len[V] > 0 && spans[b].lo >= vend && batch.base_vertex < vend))))
-        shared = TRUE, other = G_MAXUINT;
+        shared = TRUE;
     }
   if (shared)
     return fail (rb, error, _("meshes[%u] (“%s”): slot %u shares vertices, indices, batches or "
-                              "descriptors with %s; the import cannot rebuild shared "
-                              "geometry"), p->mesh, rb->gltf->meshes[p->mesh].name, p->slot,
-                 other == G_MAXUINT ? _("another slot") : _("a slot before it"));
+                              "descriptors with another slot; the import cannot rebuild shared "
+                              "geometry"), p->mesh, rb->gltf->meshes[p->mesh].name, p->slot);
   return TRUE;
 }
 

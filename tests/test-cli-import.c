@@ -1074,6 +1074,52 @@ test_import_blender (void)
   assert_validates_clean ("names-b-edit.msh");
 }
 
+/* Blender edits of topology: the first two faces of node 2 ("Ствол") deleted, node 5
+ * ("hatch") subdivided once (each triangle becomes four), a cube added under node 0. */
+static void
+test_import_blender_topology (void)
+{
+  g_autofree char *parent = NULL;
+  g_autoptr(MshedModel) a = NULL;
+  g_autoptr(MshedModel) b = NULL;
+  MshedNode n2, n5;
+  MshedSlot before, after;
+  guint n_nodes, n_slots;
+  const char *edits[] = { "--delete-faces", "Ствол", "2", "--subdivide", "hatch",
+                          "--add-cube", NULL, "cube", NULL };
+
+  generate (&shapes[4]);
+  a = open_model ("names.msh");
+  parent = expected_node_name (a, 0);
+  edits[6] = parent;
+  run_cli_ok ("export", "-q", "names.msh", "-o", "names-t.glb", NULL);
+  if (!blender_roundtrip ("names-t.glb", "names-t-edit.glb", edits))
+    {
+      mshed_test_skip ("Blender is not installed (./mshed-dev deps installs it)");
+      return;
+    }
+  run_cli_ok ("import", "-q", "names-t-edit.glb", "--into", "names.msh", "-o",
+              "names-t-edit.msh", NULL);
+  assert_validates_clean ("names-t-edit.msh");
+  b = open_model ("names-t-edit.msh");
+  n_nodes = mshed_model_get_n_rows (a, MSHED_TABLE_NODES);
+  n_slots = mshed_model_get_n_rows (a, MSHED_TABLE_SLOTS);
+  g_assert_cmpuint (mshed_model_get_n_rows (b, MSHED_TABLE_NODES), ==, n_nodes + 1);
+  g_assert_cmpuint (mshed_model_get_n_rows (b, MSHED_TABLE_SLOTS), ==, n_slots + 1);
+  g_assert_true (mshed_model_get_node (a, 2, &n2));
+  g_assert_true (mshed_model_get_node (a, 5, &n5));
+  g_assert_true (mshed_model_get_slot (a, n2.slot[0], &before));
+  g_assert_true (mshed_model_get_slot (b, n2.slot[0], &after));
+  g_assert_cmpuint (after.tri_count, ==, before.tri_count - 2);
+  g_assert_true (mshed_model_get_slot (a, n5.slot[0], &before));
+  g_assert_true (mshed_model_get_slot (b, n5.slot[0], &after));
+  g_assert_cmpuint (after.tri_count, ==, 4 * before.tri_count);
+  assert_other_slots_same (a, b, 2, 5);
+  assert_added_node (b, n_nodes, n_slots, "cube");
+  g_assert_true (mshed_model_get_slot (b, n_slots, &after));
+  g_assert_cmpuint (after.tri_count, ==, 12);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1096,6 +1142,7 @@ main (int    argc,
   g_test_add_func ("/import/refused", test_import_refused);
   g_test_add_func ("/import/new", test_import_new);
   g_test_add_func ("/import/blender", test_import_blender);
+  g_test_add_func ("/import/blender-topology", test_import_blender_topology);
   status = g_test_run ();
   cli_test_finish (status);
   return status;

@@ -109,6 +109,13 @@ test_export_import (void)
   after = mshed_document_serialize (doc);
   g_assert_false (g_bytes_equal (after, original));
   widget_test_screenshot (GTK_WIDGET (window), "import-gltf.png");
+  if (g_getenv ("MSHED_TEST_SCREENSHOT_DIR"))
+    {
+      gtk_window_set_default_size (GTK_WINDOW (window), 800, 600);
+      widget_test_screenshot (GTK_WIDGET (window), "import-gltf-small.png");
+      gtk_window_set_default_size (GTK_WINDOW (window), 1600, 1000);
+      widget_test_screenshot (GTK_WIDGET (window), "import-gltf-large.png");
+    }
   g_assert_true (mshed_document_undo (doc));
   g_assert_false (mshed_document_can_undo (doc));
   undone = mshed_document_serialize (doc);

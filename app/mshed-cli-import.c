@@ -21,7 +21,7 @@ print_stats (const char                 *output,
              const MshedGltfImportStats *s)
 {
   guint total = s->renamed + s->reparented + s->deleted + s->positions + s->normals +
-                s->uvs + s->keys;
+                s->uvs + s->keys + s->rebuilt + s->added;
 
   if (total == 0)
     {
@@ -31,6 +31,9 @@ print_stats (const char                 *output,
   printf (_("%s: %u nodes renamed, %u re-parented, %u deleted; %u positions, %u normals, "
             "%u texture coordinates and %u keys changed\n"), output, s->renamed,
           s->reparented, s->deleted, s->positions, s->normals, s->uvs, s->keys);
+  if (s->rebuilt + s->added > 0)
+    printf (_("%u slots rebuilt or added with their triangles, %u nodes added\n"), s->rebuilt,
+            s->added);
   if (s->still_stale > 0)
     printf (_("%u derived values could not be recomputed and are stale "
               "(mshed-cli validate lists them)\n"), s->still_stale);

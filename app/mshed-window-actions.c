@@ -42,6 +42,7 @@ _mshed_window_actions_update (MshedWindow *self)
   for (guint i = 0; i < G_N_ELEMENTS (archive_actions); i++)
     gtk_widget_action_set_enabled (widget, archive_actions[i], archive != NULL);
   gtk_widget_action_set_enabled (widget, "win.find", has_doc);
+  _mshed_window_gltf_update (self);
   gtk_widget_action_set_enabled (widget, "win.rename-node", has_doc);
   gtk_widget_action_set_enabled (widget, "win.recompute-all",
                                  has_doc && (mshed_document_get_stale_targets (self->document) &
@@ -668,6 +669,7 @@ _mshed_window_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.save-preview", NULL, save_preview_action);
   gtk_widget_class_install_action (widget_class, "win.reload", NULL, reload_action);
   gtk_widget_class_install_action (widget_class, "win.check-folder", NULL, check_folder_action);
+  _mshed_window_gltf_class_init (widget_class);
 
   /* After the focused widget had its turn (bubble phase): Ctrl+F in a view that does not
    * search itself (preview, problems, header) finds a node by name. */

@@ -131,6 +131,18 @@ void     _mshed_window_utf_set_document   (MshedWindow    *self,
 gboolean _mshed_window_utf_show_diagnostic (MshedWindow   *self,
                                            const MshedDiagnostic *diag);
 
+/* mshed-window-gltf.c: Export… (glTF, OBJ) and Import glTF…, in a thread with a progress window */
+void     _mshed_window_gltf_class_init    (GtkWidgetClass *widget_class);
+void     _mshed_window_gltf_update        (MshedWindow    *self);
+gboolean _mshed_window_export_model       (MshedWindow    *self,
+                                           const char     *path,
+                                           guint           lod,
+                                           guint           group,
+                                           gint            frame);
+void     _mshed_window_import_gltf        (MshedWindow    *self,
+                                           const char     *path,
+                                           gboolean        new_window);
+
 /* mshed-window-files.c: opening, archives, the Open dialog, recent files, drops */
 void     _mshed_window_files_class_init   (GtkWidgetClass *widget_class);
 void     _mshed_window_files_init         (MshedWindow    *self);

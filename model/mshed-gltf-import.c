@@ -24,6 +24,7 @@
 #include "mshed-bytes.h"
 #include "mshed-error.h"
 #include "mshed-gltf-import.h"
+#include "mshed-gltf-rebuild.h"
 #include "mshed-gltf.h"
 #include "mshed-render-scene.h"
 #include "mshed-schema.h"
@@ -54,6 +55,7 @@ typedef struct {
   guint                *gltf_node;   /* per MSH node: its glTF node, or UNMAPPED */
   gboolean              at_frame;
   GArray               *renames;
+  MshedGltfRebuild     *rebuild;     /* topology changes and new nodes (docs/gltf.md §6.2) */
   guint                 edits;       /* document edits made */
   MshedGltfImportStats  stats;
 } Importer;
@@ -206,10 +208,7 @@ map_nodes (Importer  *imp,
         continue;
       if (x == NULL || !json_object_has_member (x, "node"))
         {
-          if (g->nodes[i].mesh >= 0)
-            return fail (imp, error, _("nodes[%u] (“%s”): a node added in the glTF; adding "
-                                       "nodes to a model is not supported yet"), i,
-                         g->nodes[i].name);
+          mshed_gltf_rebuild_add_node (imp->rebuild, i);
           continue;
         }
       if (!mshed_gltf_extra_uint (x, "node", imp->n_nodes, &node))
@@ -517,11 +516,13 @@ vertex_row (Importer                 *imp,
   return used[r] ? r : G_MAXUINT32;
 }
 
+/* Maps the mesh's vertices to Res3 rows; *@rebuild when its triangles changed. */
 static gboolean
 attribute_rows (Importer  *imp,
                 guint      m,
                 guint8    *used,
                 GArray    *order,
+                gboolean  *rebuild,
                 GError   **error)
 {
   const MshedGltfMesh *mesh = &imp->gltf->meshes[m];
@@ -546,21 +547,17 @@ attribute_rows (Importer  *imp,
 
           for (guint k = 0; k < 3; k++)
             if ((r[k] = vertex_row (imp, prim, prim->indices[i + k], order, used)) == G_MAXUINT32)
-              return fail (imp, error, _("meshes[%u].primitives[%u]: vertex %u is not a vertex "
-                                         "the mesh was exported with; adding geometry to a "
-                                         "model is not supported yet"), m, p,
-                           prim->indices[i + k]);
+              {
+                *rebuild = TRUE;  /* a vertex added in the glTF */
+                return TRUE;
+              }
           t = tri_canonical (r[0], r[1], r[2]);
           g_array_append_val (tris, t);
         }
     }
   g_array_sort (tris, tri_compare);
-  if (tris->len != original->len ||
-      memcmp (tris->data, original->data, sizeof (Tri) * tris->len) != 0)
-    return fail (imp, error, _("meshes[%u] (“%s”): %u triangles where the model has %u, or "
-                               "triangles reconnected; only moving vertices and changing "
-                               "normals and texture coordinates is supported yet"), m,
-                 mesh->name, tris->len, original->len);
+  *rebuild = tris->len != original->len ||
+             memcmp (tris->data, original->data, sizeof (Tri) * tris->len) != 0;
   return TRUE;
 }
 
@@ -583,30 +580,6 @@ had_normals (Importer     *imp,
   return TRUE;
 }
 
-static void
-new_normal (guint8      *rec,
-            const float *g)
-{
-  float len = sqrtf (g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
-  float old_len = 0, old[3];
-
-  for (guint k = 0; k < 3; k++)
-    {
-      old[k] = mshed_decode_normal ((gint8) rec[k]);
-      old_len += old[k] * old[k];
-    }
-  old_len = sqrtf (old_len);
-  if (!(len > 0) || !(old_len > 0))
-    return;
-  for (guint k = 0; k < 3; k++)
-    if (fabsf (g[k] / len - old[k] / old_len) > 1.0f / 127.0f)
-      break;
-    else if (k == 2)
-      return;
-  for (guint k = 0; k < 3; k++)
-    rec[k] = (guint8) mshed_encode_normal (g[k] / len);
-}
-
 static gboolean
 plan_vertex (Importer                 *imp,
              const MshedGltfPrimitive *p,
@@ -618,30 +591,20 @@ plan_vertex (Importer                 *imp,
   Table *t = imp->tables;
 
   memcpy (pos, mshed_model_get_record (imp->model, MSHED_TABLE_POSITIONS, r), 12);
-  for (guint c = 0; c < 3; c++)
-    if (!close_float (p->positions[3 * (gsize) k + c], mshed_read_f32 (pos + 4 * c)))
-      mshed_write_f32 (pos + 4 * c, p->positions[3 * (gsize) k + c]);
+  mshed_gltf_update_position (pos, p->positions + 3 * (gsize) k);
   if (!assign (&t[T_POSITIONS], r, pos))
     return FALSE;
   if (normals && p->normals)
     {
       memcpy (nrm, mshed_model_get_record (imp->model, MSHED_TABLE_NORMALS, r), 4);
-      new_normal (nrm, p->normals + 3 * (gsize) k);
+      mshed_gltf_update_normal (nrm, p->normals + 3 * (gsize) k);
       if (!assign (&t[T_NORMALS], r, nrm))
         return FALSE;
     }
   if (p->uvs && t[T_UVS].n_rows == t[T_POSITIONS].n_rows)
     {
       memcpy (uv, mshed_model_get_record (imp->model, MSHED_TABLE_UVS, r), 4);
-      for (guint c = 0; c < 2; c++)
-        {
-          float g = p->uvs[2 * (gsize) k + c];
-          gint16 stored = (gint16) mshed_read_u16 (uv + 2 * c);
-
-          if (mshed_encode_uv (g) != stored &&
-              fabsf (g - mshed_decode_uv (stored)) > 0.5f / 1024.0f)
-            mshed_write_u16 (uv + 2 * c, (guint16) mshed_encode_uv (g));
-        }
+      mshed_gltf_update_uv (uv, p->uvs + 2 * (gsize) k);
       if (!assign (&t[T_UVS], r, uv))
         return FALSE;
     }
@@ -656,10 +619,20 @@ plan_mesh (Importer  *imp,
   const MshedGltfMesh *mesh = &imp->gltf->meshes[m];
   g_autofree guint8 *used = g_malloc0 (MAX (imp->tables[T_POSITIONS].n_rows, 1));
   g_autoptr(GArray) order = g_array_new (FALSE, FALSE, sizeof (guint32));
-  gboolean normals;
+  gboolean normals, rebuild = FALSE;
+  guint slot;
 
-  if (!attribute_rows (imp, m, used, order, error))
+  if (!attribute_rows (imp, m, used, order, &rebuild, error))
     return FALSE;
+  if (rebuild)
+    {
+      if (!mshed_gltf_extra_uint (mesh->mshed, "slot", G_MAXUINT, &slot))
+        return fail (imp, error, _("meshes[%u] (“%s”): triangles added, deleted or reconnected "
+                                   "in the batches of a model with 24-byte node records, which "
+                                   "the import cannot rebuild"), m, mesh->name);
+      mshed_gltf_rebuild_slot (imp->rebuild, m, slot);
+      return TRUE;
+    }
   normals = had_normals (imp, order);
   for (guint p = 0; p < mesh->n_primitives; p++)
     {
@@ -686,13 +659,23 @@ plan_geometry (Importer  *imp,
 {
   g_autofree guint8 *referenced = g_malloc0 (MAX (imp->gltf->n_meshes, 1));
 
+  g_autofree guint *msh_of_gltf = g_new (guint, MAX (imp->gltf->n_nodes, 1));
+
   for (guint i = 0; i < imp->gltf->n_nodes; i++)
-    if (imp->gltf->nodes[i].mesh >= 0)
-      referenced[imp->gltf->nodes[i].mesh] = 1;
+    {
+      JsonObject *x = imp->gltf->nodes[i].mshed;
+
+      msh_of_gltf[i] = G_MAXUINT;
+      if (imp->gltf->nodes[i].mesh >= 0 && x)  /* new nodes' meshes: the rebuild's */
+        referenced[imp->gltf->nodes[i].mesh] = 1;
+    }
+  for (guint n = 0; n < imp->n_nodes; n++)
+    if (imp->gltf_node[n] != UNMAPPED)
+      msh_of_gltf[imp->gltf_node[n]] = n;
   for (guint m = 0; m < imp->gltf->n_meshes; m++)
     if (referenced[m] && !plan_mesh (imp, m, error))
       return FALSE;
-  return TRUE;
+  return mshed_gltf_rebuild_plan (imp->rebuild, msh_of_gltf, error);
 }
 
 /* Applying ---------------------------------------------------------------------------------- */
@@ -743,8 +726,11 @@ apply (MshedDocument  *doc,
       !apply_table (doc, imp, &imp->tables[T_POSITIONS], &imp->stats.positions, error) ||
       !apply_table (doc, imp, &imp->tables[T_NORMALS], &imp->stats.normals, error) ||
       !apply_table (doc, imp, &imp->tables[T_UVS], &imp->stats.uvs, error) ||
-      !apply_table (doc, imp, &imp->keys, &imp->stats.keys, error))
+      !apply_table (doc, imp, &imp->keys, &imp->stats.keys, error) ||
+      !mshed_gltf_rebuild_apply (imp->rebuild, doc, &imp->edits, error))
     return FALSE;
+  imp->stats.rebuilt = mshed_gltf_rebuild_n_slots (imp->rebuild);
+  imp->stats.added = mshed_gltf_rebuild_n_nodes (imp->rebuild);
   for (guint i = imp->n_nodes; i-- > 0;)
     if (imp->gltf_node[i] == UNMAPPED && mshed_model_has_node_records (imp->model))
       {
@@ -778,6 +764,7 @@ mshed_gltf_import_into (MshedDocument        *document,
   for (guint i = 0; i < imp.n_nodes; i++)
     imp.gltf_node[i] = UNMAPPED;
   imp.renames = g_array_new (FALSE, FALSE, sizeof (Rename));
+  imp.rebuild = mshed_gltf_rebuild_new (imp.model, gltf);
   imp.scene = mshed_render_scene_new (imp.model);
   table_init (&imp.tables[T_NODES], imp.model, MSHED_TABLE_NODES);
   table_init (&imp.tables[T_POSITIONS], imp.model, MSHED_TABLE_POSITIONS);
@@ -796,6 +783,8 @@ mshed_gltf_import_into (MshedDocument        *document,
     {
       mshed_document_begin_group (document, _("Import glTF"));
       ok = apply (document, &imp, error);
+      if (ok)
+        mshed_gltf_rebuild_finish (imp.rebuild, document);
       if (ok && mshed_document_has_stale (document))
         {
           GPtrArray *left;
@@ -818,6 +807,7 @@ mshed_gltf_import_into (MshedDocument        *document,
   for (guint i = 0; i < imp.renames->len; i++)
     g_free (g_array_index (imp.renames, Rename, i).name);
   g_array_unref (imp.renames);
+  mshed_gltf_rebuild_free (imp.rebuild);
   for (guint t = 0; t < G_N_ELEMENTS (imp.tables); t++)
     table_clear (&imp.tables[t]);
   table_clear (&imp.keys);

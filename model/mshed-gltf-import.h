@@ -28,6 +28,8 @@ typedef struct {
   guint normals;         /* Res4 rows */
   guint uvs;             /* Res5 rows */
   guint keys;            /* Res8 rows changed by animation channels */
+  guint rebuilt;         /* slots whose geometry was rebuilt or added (topology changes) */
+  guint added;           /* nodes added */
   guint still_stale;     /* stale cells the recompute could not clear (0: all done) */
 } MshedGltfImportStats;
 

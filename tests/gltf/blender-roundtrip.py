@@ -4,15 +4,20 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
 #   blender --background --factory-startup --python tests/gltf/blender-roundtrip.py -- \
-#       IN OUT [--move OBJECT DX DY DZ] [--rename OBJECT NEW]
+#       IN OUT [--move OBJECT DX DY DZ] [--rename OBJECT NEW] [--delete-faces OBJECT N]
+#       [--add-cube PARENT NAME] [--subdivide OBJECT]
 #
 # Imports IN into an empty scene (bpy.ops.import_scene.gltf), applies the edits and exports
 # OUT (.glb or .gltf, the buffer embedded) with custom properties (export_extras=True), as a
 # user exporting with "Include: Custom Properties" does. --move adds (DX, DY, DZ), in the
-# mesh's own glTF axes, to every vertex of OBJECT's mesh; --rename renames an object.
+# mesh's own glTF axes, to every vertex of OBJECT's mesh; --rename renames an object;
+# --delete-faces deletes the first N faces of OBJECT's mesh; --add-cube adds a cube mesh
+# object NAME (size 0.5) as a child of PARENT; --subdivide cuts every edge of OBJECT's mesh
+# once (bmesh, so the new vertices interpolate the UV maps, the id map included).
 # Prints "MSHED-BLENDER-ROUNDTRIP OK" and exits 0, or exits 1 with the reason.
 import sys
 
+import bmesh
 import bpy
 import numpy
 
@@ -39,6 +44,30 @@ def main():
                 v.co.z += dy
             obj.data.update()
             i += 5
+        elif edits[i] == "--delete-faces":
+            mesh = bpy.data.objects[edits[i + 1]].data
+            bm = bmesh.new()
+            bm.from_mesh(mesh)
+            bm.faces.ensure_lookup_table()
+            faces = [bm.faces[k] for k in range(int(edits[i + 2]))]
+            bmesh.ops.delete(bm, geom=faces, context="FACES_ONLY")
+            bm.to_mesh(mesh)
+            bm.free()
+            i += 3
+        elif edits[i] == "--add-cube":
+            bpy.ops.mesh.primitive_cube_add(size=0.5)
+            cube = bpy.context.active_object
+            cube.name = edits[i + 2]
+            cube.parent = bpy.data.objects[edits[i + 1]]
+            i += 3
+        elif edits[i] == "--subdivide":
+            mesh = bpy.data.objects[edits[i + 1]].data
+            bm = bmesh.new()
+            bm.from_mesh(mesh)
+            bmesh.ops.subdivide_edges(bm, edges=bm.edges[:], cuts=1, use_grid_fill=True)
+            bm.to_mesh(mesh)
+            bm.free()
+            i += 2
         elif edits[i] == "--rename":
             bpy.data.objects[edits[i + 1]].name = edits[i + 2]
             i += 3

@@ -18,7 +18,7 @@
 #include "test-require.h"
 
 static MshedApplication *app;
-static char *tmpdir;
+static const char *tmpdir;  /* gui_test_dir */
 
 /* Runs the main loop until @window has no glTF job left. */
 static void
@@ -147,34 +147,11 @@ int
 main (int    argc,
       char **argv)
 {
-  int status;
-
-  g_setenv ("GTK_A11Y", "none", FALSE);
-  g_setenv ("GSETTINGS_BACKEND", "memory", FALSE);
-  g_test_init (&argc, &argv, NULL);
-  if (!gtk_init_check ())
+  if (!gui_test_init (&argc, &argv, &app))
     return mshed_test_skip_program ("no display (run under xvfb-run)");
   if (g_getenv ("MSHED_SAMPLE") == NULL)
     return mshed_test_skip_program ("MSHED_SAMPLE is set by meson test");
-  app = mshed_application_new ();
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
-  g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
-  tmpdir = g_dir_make_tmp ("mshed-gui-gltf-XXXXXX", NULL);
-
+  tmpdir = gui_test_dir;
   g_test_add_func ("/app/gltf/export-import", test_export_import);
-  status = g_test_run ();
-  {
-    g_autoptr(GDir) dir = g_dir_open (tmpdir, 0, NULL);
-    const char *entry;
-
-    while (dir && (entry = g_dir_read_name (dir)) != NULL)
-      {
-        g_autofree char *p = g_build_filename (tmpdir, entry, NULL);
-        g_remove (p);
-      }
-  }
-  g_rmdir (tmpdir);
-  g_free (tmpdir);
-  g_object_unref (app);
-  return status;
+  return gui_test_run (app);
 }

@@ -147,6 +147,31 @@ _mshed_table_model_dfm_build_columns (MshedTableModel *self)
     case MSHED_DFM_TABLE_BONE_ID_CHAIN:
       linked[n++] = MSHED_DFM_TABLE_BONE_WEIGHT_CHAIN;
       break;
+    case MSHED_DFM_TABLE_EDGE_INDICES:
+      /* one angle per pair (docs/dfm.md §4) */
+      linked[n++] = MSHED_DFM_TABLE_EDGE_ANGLES;
+      break;
+    case MSHED_DFM_TABLE_UV_VERTEX_ID:
+      linked[n++] = MSHED_DFM_TABLE_UV_DEFAULT_LIST;
+      break;
+    case MSHED_DFM_TABLE_UV_BONE_ID:
+      /* the one-value files of the UV bone block on one row (docs/dfm.md §6.4) */
+      for (MshedDfmTable t = MSHED_DFM_TABLE_UV_VERTEX_COUNT; t <= MSHED_DFM_TABLE_MAX_DV; t++)
+        linked[n++] = t;
+      break;
+    case MSHED_DFM_TABLE_PART_INDEX:
+      /* a part's names, then its bone position (docs/dfm.md §8) */
+      _mshed_table_model_add_special (self, MSHED_COLUMN_DFM_TEXT,
+                                      MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_OBJECT_NAME),
+                                      "object_name", "object_name",
+                                      _("Object name (Cons records and animations name it)"),
+                                      16, TRUE, FALSE);
+      _mshed_table_model_add_special (self, MSHED_COLUMN_DFM_TEXT,
+                                      MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_FILE_NAME),
+                                      "file_name", "file_name",
+                                      _("File name: the bone directory of the part"), 16, TRUE,
+                                      FALSE);
+      break;
     case MSHED_DFM_TABLE_BONE_TO_ROOT:
       /* the bone's directory name, then R and t, then its levels (docs/dfm.md §10) */
       _mshed_table_model_add_special (self, MSHED_COLUMN_DFM_NAME, self->table, "name",
@@ -222,6 +247,20 @@ _mshed_table_model_dfm_dup_text (MshedTableModel        *self,
         return NULL;
       return g_strdup (bone.name);
     }
+  else if (mshed_dfm_schema_get_table ((MshedDfmTable) c->table)->stride == 0)
+    {
+      /* a whole string file of the row's scope: up to its first NUL */
+      guint record = 0;
+      MshedUtfNode *node = node_for (self, (MshedDfmTable) c->table, row, &record);
+      gsize size = 0, len = 0;
+      const guint8 *data = node ? mshed_utf_node_peek_data (node, &size) : NULL;
+
+      if (data == NULL)
+        return NULL;
+      while (len < size && data[len] != 0)
+        len++;
+      return mshed_cp1251_to_utf8 (data, len, NULL);
+    }
   else
     {
       const MshedDfmTextField *t = find_text (c->table, c->id);
@@ -274,6 +313,8 @@ _mshed_table_model_dfm_set (MshedTableModel        *self,
 
       if (g_strcmp0 (old, text) == 0)
         return TRUE;
+      if (info->stride == 0)
+        return mshed_document_dfm_set_field (self->document, node, 0, NULL, text, error);
       return mshed_document_dfm_set_field (self->document, node, record, c->id, text, error);
     }
   return mshed_document_dfm_set_field (self->document, node, record, c->field->name, text,
@@ -319,6 +360,23 @@ mshed_table_model_set_dfm_scope (MshedTableModel *self,
   self->dfm_a = a;
   self->dfm_b = b;
   _mshed_table_model_reset (self);
+}
+
+/* The DFM address (level, group) the rows come from; FALSE for the MSH tables. */
+gboolean
+mshed_table_model_get_dfm_scope (MshedTableModel *self,
+                                 MshedDfmTable   *table,
+                                 guint           *a,
+                                 guint           *b)
+{
+  g_return_val_if_fail (MSHED_IS_TABLE_MODEL (self), FALSE);
+
+  if (self->dfm_table == MSHED_DFM_TABLE_NONE)
+    return FALSE;
+  *table = self->dfm_table;
+  *a = self->dfm_a;
+  *b = self->dfm_b;
+  return TRUE;
 }
 
 /**

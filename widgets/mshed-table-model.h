@@ -82,6 +82,10 @@ MshedTableModel   *mshed_table_model_new_dfm        (MshedDocument   *document,
 void               mshed_table_model_set_dfm_scope  (MshedTableModel *self,
                                                      guint            a,
                                                      guint            b);
+gboolean           mshed_table_model_get_dfm_scope  (MshedTableModel *self,
+                                                     MshedDfmTable   *table,
+                                                     guint           *a,
+                                                     guint           *b);
 /* (transfer none) (nullable): the UTF file holding row @row of column @column's table, and
  * the record's index in it (DFM tables only). */
 MshedUtfNode      *mshed_table_model_get_dfm_node   (MshedTableModel *self,

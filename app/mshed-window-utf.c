@@ -52,6 +52,7 @@ static const struct {
   { MSHED_DFM_TABLE_UV_BONE_ID, N_("UV bone") },
   { MSHED_DFM_TABLE_UV_VERTEX_ID, NULL },
   { MSHED_DFM_TABLE_PART_INDEX, N_("Parts") },
+  { MSHED_DFM_TABLE_HP_POSITION, N_("Hardpoints") },
 };
 
 /* The grid showing @table (itself, or beside the points, elements, influences or bones). */
@@ -78,6 +79,10 @@ dfm_grid_for (MshedTableId table)
     { MSHED_DFM_TABLE_UV_DEFAULT_LIST, MSHED_DFM_TABLE_UV_VERTEX_ID },
     { MSHED_DFM_TABLE_OBJECT_NAME, MSHED_DFM_TABLE_PART_INDEX },
     { MSHED_DFM_TABLE_FILE_NAME, MSHED_DFM_TABLE_PART_INDEX },
+    { MSHED_DFM_TABLE_HP_ORIENTATION, MSHED_DFM_TABLE_HP_POSITION },
+    { MSHED_DFM_TABLE_HP_AXIS, MSHED_DFM_TABLE_HP_POSITION },
+    { MSHED_DFM_TABLE_HP_MIN, MSHED_DFM_TABLE_HP_POSITION },
+    { MSHED_DFM_TABLE_HP_MAX, MSHED_DFM_TABLE_HP_POSITION },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (beside); i++)

@@ -16,6 +16,7 @@
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
+#include <math.h>
 #include <string.h>
 
 #include "gui-test-util.h"
@@ -472,6 +473,23 @@ grids_expected_bytes (const char *path,
                                                1, "u", "0.75", &error));
   g_assert_true (mshed_document_dfm_set_field (doc, mshed_utf_lookup (utf, part_name_path), 0,
                                                NULL, "Renamed_part", &error));
+  {
+    MshedDfm *dfm = mshed_document_get_dfm (doc);
+    MshedDfmBone bone;
+    MshedDfmHardpoint hp;
+    guint b = 0;
+    g_autofree char *bits = NULL;
+
+    g_assert_true (mshed_dfm_get_bone (dfm, 1, &bone));
+    bits = g_strdup_printf ("%u", bone.lod_bits ^ 0x02);
+    g_assert_true (mshed_document_dfm_set_field (doc, mshed_dfm_find_node (dfm,
+                                                                          MSHED_DFM_TABLE_LOD_BITS,
+                                                                          1, 0),
+                                                 0, "bits", bits, &error));
+    while (!mshed_dfm_get_hardpoint (dfm, b, 0, &hp))
+      b++;
+    g_assert_true (mshed_document_utf_rename (doc, hp.node, "HpRenamed", &error));
+  }
   g_assert_true (mshed_document_dfm_insert_rows (doc, MSHED_DFM_TABLE_POINTS, 0, 2, 1, &error));
   g_assert_no_error (error);
   return mshed_document_serialize_file (doc);
@@ -511,12 +529,56 @@ edit_cell (MshedTableView *grid,
   g_assert_cmpstr (now, ==, shown);
 }
 
+static double
+cell_value (MshedTableView *grid,
+            guint           row,
+            const char     *column)
+{
+  MshedTableModel *model = _mshed_table_view_get_model (grid);
+  gint c = mshed_table_model_find_column (model, column);
+  g_autofree char *text = NULL;
+
+  g_assert_cmpint (c, >=, 0);
+  text = mshed_table_model_dup_cell_text (model, row, (guint) c, NULL);
+  g_assert_nonnull (text);
+  return g_ascii_strtod (text, NULL);
+}
+
+/* The bones grid decodes Bone to root as the bind frame: origin −Rᵀ·t and Euler angles x, y,
+ * z (degrees) with Rᵀ = Rz · Ry · Rx; rebuilding the matrix from the shown angles gives the
+ * bind rotation back. */
+static void
+check_bone_frame (MshedTableView *bones,
+                  MshedDfm       *dfm,
+                  guint           row)
+{
+  MshedDfmBone bone;
+  float bind[12];
+  double x, y, z, cx, sx, cy, sy, cz, sz, m[9];
+
+  g_assert_true (mshed_dfm_get_bone (dfm, row, &bone));
+  mshed_dfm_bind_from_bone_to_root (bone.bone_to_root, bind);
+  g_assert_cmpfloat_with_epsilon (cell_value (bones, row, "bind_x"), bind[9], 1e-3);
+  g_assert_cmpfloat_with_epsilon (cell_value (bones, row, "bind_y"), bind[10], 1e-3);
+  g_assert_cmpfloat_with_epsilon (cell_value (bones, row, "bind_z"), bind[11], 1e-3);
+  x = cell_value (bones, row, "bind_rx") * G_PI / 180.0;
+  y = cell_value (bones, row, "bind_ry") * G_PI / 180.0;
+  z = cell_value (bones, row, "bind_rz") * G_PI / 180.0;
+  cx = cos (x), sx = sin (x), cy = cos (y), sy = sin (y), cz = cos (z), sz = sin (z);
+  m[0] = cz * cy, m[1] = cz * sy * sx - sz * cx, m[2] = cz * sy * cx + sz * sx;
+  m[3] = sz * cy, m[4] = sz * sy * sx + cz * cx, m[5] = sz * sy * cx - cz * sx;
+  m[6] = -sy, m[7] = cy * sx, m[8] = cy * cx;
+  for (guint i = 0; i < 9; i++)
+    g_assert_cmpfloat_with_epsilon (m[i], bind[i], 1e-3);
+}
+
 /* The new grids with real keys: the face group chooser shows group 1's strip and edges; an
  * edge angle, a UV bone clamp, a UV bone default and a part's Object name are edited with F2;
- * a point is inserted with the grid's Insert Row action; Ctrl+Z five times gives the original
- * bytes, Ctrl+Shift+Z five times the edits, Ctrl+S (and Return: "Save As Is" for the stale
- * normals) saves what the document API
- * alone makes of the same edits. */
+ * the bones grid shows the decoded bind frame and Space flips one Lod Bits check box; a
+ * hardpoint is renamed in its grid; a point is inserted with the grid's Insert Row action;
+ * Ctrl+Z seven times gives the original bytes, Ctrl+Shift+Z seven times the edits, Ctrl+S
+ * (and Return: "Save As Is" for the stale normals) saves what the document API alone makes
+ * of the same edits. */
 static void
 test_grids_edit_undo_save (void)
 {
@@ -595,7 +657,42 @@ test_grids_edit_undo_save (void)
                     ==, mshed_dfm_get_n_parts (dfm));
   edit_cell (grid, 1, "object_name", "Renamed_part", "Renamed_part");
   shot (window, "dfm-parts.png");
-  /* 5. a point inserted above point 2: a copy of it */
+  /* 5. bone 1's Mesh1 check box: Space flips bit 1 of its Lod Bits */
+  grid = window->dfm_grids[6];
+  show_grid (window, grid);
+  check_bone_frame (grid, dfm, 1);
+  check_bone_frame (grid, dfm, 5);
+  {
+    MshedDfmBone bone;
+    guint8 before;
+
+    g_assert_true (mshed_dfm_get_bone (dfm, 1, &bone));
+    before = bone.lod_bits;
+    mshed_table_view_reveal (grid, 1, "Mesh1");
+    widget_test_iterate (200);
+    gui_test_key ("space");
+    g_assert_true (mshed_dfm_get_bone (dfm, 1, &bone));
+    g_assert_cmpuint (bone.lod_bits, ==, before ^ 0x02);
+  }
+  shot (window, "dfm-bones-frame.png");
+  /* 6. a hardpoint's lower limit */
+  grid = window->dfm_grids[17];
+  show_grid (window, grid);
+  {
+    MshedDfmHardpoint hp;
+    guint bone_index = 0;
+    g_autofree char *hp_path = NULL;
+
+    /* the first hardpoint is the first of the first bone that has any */
+    while (!mshed_dfm_get_hardpoint (dfm, bone_index, 0, &hp))
+      g_assert_cmpuint (++bone_index, <, mshed_dfm_get_n_bones (dfm));
+    edit_cell (grid, 0, "name", "HpRenamed", "HpRenamed");
+    g_assert_cmpstr (mshed_utf_node_get_name (hp.node), ==, "HpRenamed");
+    hp_path = mshed_utf_node_dup_path (hp.node);
+    g_assert_nonnull (strstr (hp_path, "Hardpoints"));
+  }
+  shot (window, "dfm-hardpoints.png");
+  /* 7. a point inserted above point 2: a copy of it */
   g_assert_true (mshed_dfm_get_level (dfm, 0, &level));
   n_points = level.n_points;
   grid = window->dfm_grids[0];
@@ -611,7 +708,7 @@ test_grids_edit_undo_save (void)
   edited = mshed_document_serialize_file (doc);
 
   gtk_widget_grab_focus (GTK_WIDGET (grid));
-  for (guint i = 0; i < 5; i++)
+  for (guint i = 0; i < 7; i++)
     gui_test_key ("ctrl+z");
   {
     g_autoptr(GBytes) undone = mshed_document_serialize_file (doc);
@@ -619,7 +716,7 @@ test_grids_edit_undo_save (void)
     g_assert_true (g_bytes_equal (undone, bytes));
     g_assert_false (mshed_document_get_modified (doc));
   }
-  for (guint i = 0; i < 5; i++)
+  for (guint i = 0; i < 7; i++)
     gui_test_key ("ctrl+shift+z");
   {
     g_autoptr(GBytes) redone = mshed_document_serialize_file (doc);

@@ -148,8 +148,8 @@ plan_references (RowEdit         *e,
           g_autofree char *path = mshed_utf_node_dup_path (a->node);
 
           g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_RANGE,
-                       _("%s[%zu] would become %" G_GUINT64_FORMAT
-                         ", more than its %u-byte index holds"), path, i, v, width);
+                       _("%s[%zu] would become %llu, more than its %u-byte index holds"),
+                       path, i, (unsigned long long) v, width);
           g_byte_array_unref (p.data);
           return FALSE;
         }

@@ -238,6 +238,7 @@ dup_frame_text (MshedTableModel        *self,
   const guint8 *record = _mshed_table_model_dfm_record (self, (MshedDfmTable) c->table, row);
   const MshedField *r00 = NULL;
   double m[9], out[3], value;
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
   gboolean bind = g_str_has_prefix (c->id, "bind_");
   char axis = c->id[strlen (c->id) - 1];
 
@@ -270,7 +271,8 @@ dup_frame_text (MshedTableModel        *self,
     }
   if (!isfinite (value))
     return g_strdup ("—");
-  return g_strdup_printf ("%.4f", fabs (value) < 5e-5 ? 0.0 : value);
+  /* as every cell: a dot whatever the locale (copy, paste, sort) */
+  return g_strdup (g_ascii_formatd (buf, sizeof buf, "%.4f", fabs (value) < 5e-5 ? 0.0 : value));
 }
 
 /* the check-box columns of Lod Bits: bit n is level Mesh<n> (docs/dfm.md §10.3) */

@@ -25,7 +25,7 @@ typedef struct _MshedWindowPane MshedWindowPane;
 /* The grids shown as notebook pages, in this order. */
 #define MSHED_WINDOW_N_GRIDS 14
 /* The DFM grids (mshed-window-utf.c), shown instead for a deformable model. */
-#define MSHED_WINDOW_N_DFM_GRIDS 13
+#define MSHED_WINDOW_N_DFM_GRIDS 18
 
 struct _MshedWindow {
   GtkApplicationWindow parent_instance;
@@ -84,6 +84,7 @@ struct _MshedWindow {
   MshedTableView      *grids[MSHED_WINDOW_N_GRIDS];
   MshedTableView      *dfm_grids[MSHED_WINDOW_N_DFM_GRIDS];
   GtkDropDown         *level_dropdown;   /* the DFM level the level grids show */
+  GtkDropDown         *dfm_group_dropdown; /* the face group the group grids show */
   GPtrArray           *panes;            /* MshedWindowPane: the side panels' sizes */
 };
 

@@ -48,6 +48,11 @@ static const struct {
   { MSHED_DFM_TABLE_CONS_CYL, NULL },
   { MSHED_DFM_TABLE_CONS_SPHERE, NULL },
   { MSHED_DFM_TABLE_CONS_LOOSE, NULL },
+  { MSHED_DFM_TABLE_EDGE_INDICES, NULL },
+  { MSHED_DFM_TABLE_UV_BONE_ID, N_("UV bone") },
+  { MSHED_DFM_TABLE_UV_VERTEX_ID, NULL },
+  { MSHED_DFM_TABLE_PART_INDEX, N_("Parts") },
+  { MSHED_DFM_TABLE_HP_POSITION, N_("Hardpoints") },
 };
 
 /* The grid showing @table (itself, or beside the points, elements, influences or bones). */
@@ -62,6 +67,22 @@ dfm_grid_for (MshedTableId table)
     { MSHED_DFM_TABLE_UV1_INDICES, MSHED_DFM_TABLE_POINT_INDICES },
     { MSHED_DFM_TABLE_BONE_WEIGHT_CHAIN, MSHED_DFM_TABLE_BONE_ID_CHAIN },
     { MSHED_DFM_TABLE_LOD_BITS, MSHED_DFM_TABLE_BONE_TO_ROOT },
+    { MSHED_DFM_TABLE_EDGE_ANGLES, MSHED_DFM_TABLE_EDGE_INDICES },
+    { MSHED_DFM_TABLE_UV_VERTEX_COUNT, MSHED_DFM_TABLE_UV_BONE_ID },
+    { MSHED_DFM_TABLE_UV_PLANE_DISTANCE, MSHED_DFM_TABLE_UV_BONE_ID },
+    { MSHED_DFM_TABLE_BONE_X_TO_U_SCALE, MSHED_DFM_TABLE_UV_BONE_ID },
+    { MSHED_DFM_TABLE_BONE_Y_TO_V_SCALE, MSHED_DFM_TABLE_UV_BONE_ID },
+    { MSHED_DFM_TABLE_MIN_DU, MSHED_DFM_TABLE_UV_BONE_ID },
+    { MSHED_DFM_TABLE_MAX_DU, MSHED_DFM_TABLE_UV_BONE_ID },
+    { MSHED_DFM_TABLE_MIN_DV, MSHED_DFM_TABLE_UV_BONE_ID },
+    { MSHED_DFM_TABLE_MAX_DV, MSHED_DFM_TABLE_UV_BONE_ID },
+    { MSHED_DFM_TABLE_UV_DEFAULT_LIST, MSHED_DFM_TABLE_UV_VERTEX_ID },
+    { MSHED_DFM_TABLE_OBJECT_NAME, MSHED_DFM_TABLE_PART_INDEX },
+    { MSHED_DFM_TABLE_FILE_NAME, MSHED_DFM_TABLE_PART_INDEX },
+    { MSHED_DFM_TABLE_HP_ORIENTATION, MSHED_DFM_TABLE_HP_POSITION },
+    { MSHED_DFM_TABLE_HP_AXIS, MSHED_DFM_TABLE_HP_POSITION },
+    { MSHED_DFM_TABLE_HP_MIN, MSHED_DFM_TABLE_HP_POSITION },
+    { MSHED_DFM_TABLE_HP_MAX, MSHED_DFM_TABLE_HP_POSITION },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (beside); i++)
@@ -153,20 +174,65 @@ on_dfm_follow_reference (MshedWindow    *self,
     mshed_table_view_reveal (self->dfm_grids[i], row, NULL);
 }
 
-static void
-on_level_changed (MshedWindow *self)
+static guint
+selected_or_first (GtkDropDown *dropdown)
 {
-  guint level = gtk_drop_down_get_selected (self->level_dropdown);
+  guint i = gtk_drop_down_get_selected (dropdown);
 
-  if (level == GTK_INVALID_LIST_POSITION)
-    level = 0;
+  return i == GTK_INVALID_LIST_POSITION ? 0 : i;
+}
+
+/* The level and group grids follow the two choosers; a grid whose file the new address lacks
+ * hides its tab. */
+static void
+on_group_changed (MshedWindow *self)
+{
+  guint level = selected_or_first (self->level_dropdown);
+  guint group = selected_or_first (self->dfm_group_dropdown);
+  MshedDocument *document = self->document;
+
+  if (document == NULL || mshed_document_get_dfm (document) == NULL)
+    return;
   for (guint i = 0; i < MSHED_WINDOW_N_DFM_GRIDS; i++)
     {
       MshedDfmScope scope = mshed_dfm_schema_get_table (dfm_grids[i].table)->scope;
+      MshedTableModel *model = _mshed_table_view_get_model (self->dfm_grids[i]);
 
-      if (scope == MSHED_DFM_SCOPE_GEOMETRY || scope == MSHED_DFM_SCOPE_GROUP)
-        mshed_table_view_set_dfm_scope (self->dfm_grids[i], level, 0);
+      if (scope != MSHED_DFM_SCOPE_GEOMETRY && scope != MSHED_DFM_SCOPE_GROUP)
+        continue;
+      mshed_table_view_set_dfm_scope (self->dfm_grids[i], level,
+                                      scope == MSHED_DFM_SCOPE_GROUP ? group : 0);
+      gtk_widget_set_visible (GTK_WIDGET (self->dfm_grids[i]),
+                              g_list_model_get_n_items (G_LIST_MODEL (model)) > 0);
     }
+}
+
+/* The groups of the chosen level, "Group<n> (material)". */
+static void
+on_level_changed (MshedWindow *self)
+{
+  MshedDfm *dfm = self->document ? mshed_document_get_dfm (self->document) : NULL;
+  guint level = selected_or_first (self->level_dropdown);
+  g_autoptr(GtkStringList) groups = gtk_string_list_new (NULL);
+  MshedDfmLevel info;
+
+  if (dfm != NULL && mshed_dfm_get_level (dfm, level, &info))
+    for (guint g = 0; g < info.n_groups; g++)
+      {
+        MshedDfmGroup group;
+        g_autofree char *name = NULL;
+
+        if (mshed_dfm_get_group (dfm, level, g, &group) && group.material_name != NULL)
+          name = g_strdup_printf ("Group%u (%s)", g, group.material_name);
+        else
+          name = g_strdup_printf ("Group%u", g);
+        gtk_string_list_append (groups, name);
+      }
+  g_signal_handlers_block_by_func (self->dfm_group_dropdown, on_group_changed, self);
+  gtk_drop_down_set_model (self->dfm_group_dropdown, G_LIST_MODEL (groups));
+  gtk_drop_down_set_selected (self->dfm_group_dropdown, 0);
+  g_signal_handlers_unblock_by_func (self->dfm_group_dropdown, on_group_changed, self);
+  on_group_changed (self);
 }
 
 /* The DFM grids for @document (NULL: hidden), each tab shown when its file exists. */
@@ -183,9 +249,12 @@ set_dfm_document (MshedWindow   *self,
 
       gtk_string_list_append (levels, name);
     }
+  g_signal_handlers_block_by_func (self->level_dropdown, on_level_changed, self);
   gtk_drop_down_set_model (self->level_dropdown, G_LIST_MODEL (levels));
   gtk_drop_down_set_selected (self->level_dropdown, 0);
+  g_signal_handlers_unblock_by_func (self->level_dropdown, on_level_changed, self);
   gtk_widget_set_visible (GTK_WIDGET (self->level_dropdown), dfm != NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->dfm_group_dropdown), dfm != NULL);
   for (guint i = 0; i < MSHED_WINDOW_N_DFM_GRIDS; i++)
     {
       MshedTableView *grid = self->dfm_grids[i];
@@ -197,6 +266,8 @@ set_dfm_document (MshedWindow   *self,
                               dfm != NULL && g_list_model_get_n_items (G_LIST_MODEL (model)) > 0);
     }
   if (dfm != NULL)
+    on_level_changed (self);
+  if (dfm != NULL)
     gtk_notebook_set_current_page (self->grid_notebook,
                                    gtk_notebook_page_num (self->grid_notebook,
                                                           GTK_WIDGET (self->dfm_grids[0])));
@@ -205,15 +276,25 @@ set_dfm_document (MshedWindow   *self,
 static void
 init_dfm_grids (MshedWindow *self)
 {
+  GtkWidget *choosers;
+
   self->level_dropdown = GTK_DROP_DOWN (gtk_drop_down_new (NULL, NULL));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->level_dropdown),
                                _("Level of detail the mesh grids show"));
   gtk_widget_set_visible (GTK_WIDGET (self->level_dropdown), FALSE);
-  gtk_widget_set_valign (GTK_WIDGET (self->level_dropdown), GTK_ALIGN_CENTER);
-  gtk_notebook_set_action_widget (self->grid_notebook, GTK_WIDGET (self->level_dropdown),
-                                  GTK_PACK_END);
+  self->dfm_group_dropdown = GTK_DROP_DOWN (gtk_drop_down_new (NULL, NULL));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->dfm_group_dropdown),
+                               _("Face group the group grids show (triangle strip, edges)"));
+  gtk_widget_set_visible (GTK_WIDGET (self->dfm_group_dropdown), FALSE);
+  choosers = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
+  gtk_widget_set_valign (choosers, GTK_ALIGN_CENTER);
+  gtk_box_append (GTK_BOX (choosers), GTK_WIDGET (self->level_dropdown));
+  gtk_box_append (GTK_BOX (choosers), GTK_WIDGET (self->dfm_group_dropdown));
+  gtk_notebook_set_action_widget (self->grid_notebook, choosers, GTK_PACK_END);
   g_signal_connect_object (self->level_dropdown, "notify::selected",
                            G_CALLBACK (on_level_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->dfm_group_dropdown, "notify::selected",
+                           G_CALLBACK (on_group_changed), self, G_CONNECT_SWAPPED);
   for (guint i = 0; i < MSHED_WINDOW_N_DFM_GRIDS; i++)
     {
       const MshedDfmTableInfo *info = mshed_dfm_schema_get_table (dfm_grids[i].table);

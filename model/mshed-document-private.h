@@ -196,6 +196,10 @@ void      _mshed_document_utf_swap       (MshedDocument     *self,
                                           gpointer           state);
 gboolean  _mshed_document_utf_reload     (MshedDocument     *self,
                                           GError           **error);
+void      _mshed_document_utf_set_payload (MshedDocument    *self,
+                                          MshedUtfNode      *node,
+                                          const guint8      *data,
+                                          gsize              length);
 gboolean  _mshed_document_dfm_recompute  (MshedDocument     *self,
                                           MshedDerived       what,
                                           const guint       *rows,

@@ -632,6 +632,16 @@ utf_replace_payload (MshedDocument *self,
   utf_replace_payload_full (self, node, data, length, TRUE);
 }
 
+/* for mshed-document-dfm-rows.c: one payload rewrite with its stale marks */
+void
+_mshed_document_utf_set_payload (MshedDocument *self,
+                                 MshedUtfNode  *node,
+                                 const guint8  *data,
+                                 gsize          length)
+{
+  utf_replace_payload (self, node, data, length);
+}
+
 gboolean
 mshed_document_replace_payload_bytes (MshedDocument         *self,
                                       const MshedPayloadRef *payload,

@@ -315,6 +315,23 @@ gboolean          mshed_document_dfm_set_triangles (MshedDocument     *self,
                                                     gsize              n_triangles,
                                                     GError           **error);
 
+/* Rows of a level's points (@table: Points or a file beside it) or elements (Point_indices,
+ * UV0_indices, UV1_indices), in every parallel file, with the indices that refer to them
+ * renumbered (mshed-document-dfm-rows.c, docs/dfm.md §15). New rows copy the row they go
+ * above; deleting a row something refers to is refused. */
+gboolean          mshed_document_dfm_insert_rows   (MshedDocument     *self,
+                                                    MshedDfmTable      table,
+                                                    guint              level,
+                                                    guint              position,
+                                                    guint              n,
+                                                    GError           **error);
+gboolean          mshed_document_dfm_delete_rows   (MshedDocument     *self,
+                                                    MshedDfmTable      table,
+                                                    guint              level,
+                                                    guint              position,
+                                                    guint              n,
+                                                    GError           **error);
+
 /* Recompute and the stale set ---------------------------------------------------------- */
 
 /* Recomputes @what (flags) as one undo step. @rows (nullable) limits row-based targets

@@ -16,6 +16,7 @@
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
+#include <math.h>
 #include <string.h>
 
 #include "gui-test-util.h"
@@ -288,7 +289,7 @@ test_broken_dfm (void)
 static void
 type_text (const char *text)
 {
-  g_autofree char *args = g_strdup_printf ("type --delay 10 '%s'", text);
+  g_autofree char *args = g_strdup_printf ("type --delay 10 -- '%s'", text);
 
   g_assert_true (gui_test_xdo (args));
 }
@@ -436,6 +437,309 @@ test_edit_undo_save (void)
   remove_dir (dir);
 }
 
+/* The head of the grid test: three groups on every level, edges on Mesh0. */
+static GBytes *
+grids_head (void)
+{
+  MshedDfmGenParams params;
+
+  mshed_dfm_gen_params_init (&params, MSHED_DFM_GEN_HEAD, 3);
+  params.n_groups = 3;
+  params.edges = TRUE;
+  return mshed_dfm_generate_bytes (&params);
+}
+
+#define GEO_PATH   "\\MultiLevel\\Mesh0\\Geometry\\"
+#define GROUP1_PATH "\\MultiLevel\\Mesh0\\Face_groups\\Group1\\"
+
+/* The edits of test_grids_edit_undo_save through the document API alone. */
+static GBytes *
+grids_expected_bytes (const char *path,
+                      const char *part_name_path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MshedDocument) doc = mshed_document_open (path, MSHED_MODE_STRICT, &error);
+  MshedUtf *utf;
+
+  g_assert_no_error (error);
+  utf = mshed_document_get_utf (doc);
+  g_assert_true (mshed_document_dfm_set_field (doc, mshed_utf_lookup (utf, GROUP1_PATH
+                                                                      "Edge_angles"),
+                                               0, "angle", "0.5", &error));
+  g_assert_true (mshed_document_dfm_set_field (doc, mshed_utf_lookup (utf, GEO_PATH "Min_du"),
+                                               0, "min_du", "-0.125", &error));
+  g_assert_true (mshed_document_dfm_set_field (doc, mshed_utf_lookup (utf, GEO_PATH
+                                                                      "UV_default_list"),
+                                               1, "u", "0.75", &error));
+  g_assert_true (mshed_document_dfm_set_field (doc, mshed_utf_lookup (utf, part_name_path), 0,
+                                               NULL, "Renamed_part", &error));
+  {
+    MshedDfm *dfm = mshed_document_get_dfm (doc);
+    MshedDfmBone bone;
+    MshedDfmHardpoint hp;
+    guint b = 0;
+    g_autofree char *bits = NULL;
+
+    g_assert_true (mshed_dfm_get_bone (dfm, 1, &bone));
+    bits = g_strdup_printf ("%u", bone.lod_bits ^ 0x02);
+    g_assert_true (mshed_document_dfm_set_field (doc, mshed_dfm_find_node (dfm,
+                                                                          MSHED_DFM_TABLE_LOD_BITS,
+                                                                          1, 0),
+                                                 0, "bits", bits, &error));
+    while (!mshed_dfm_get_hardpoint (dfm, b, 0, &hp))
+      b++;
+    g_assert_true (mshed_document_utf_rename (doc, hp.node, "HpRenamed", &error));
+  }
+  g_assert_true (mshed_document_dfm_insert_rows (doc, MSHED_DFM_TABLE_POINTS, 0, 2, 1, &error));
+  g_assert_no_error (error);
+  return mshed_document_serialize_file (doc);
+}
+
+static void
+show_grid (MshedWindow    *window,
+           MshedTableView *grid)
+{
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (grid)));
+  gtk_notebook_set_current_page (window->grid_notebook,
+                                 gtk_notebook_page_num (window->grid_notebook,
+                                                        GTK_WIDGET (grid)));
+  widget_test_iterate (100);
+}
+
+/* F2 on a cell of @grid, @text, Return: the cell shows what was typed. */
+static void
+edit_cell (MshedTableView *grid,
+           guint           row,
+           const char     *column,
+           const char     *text,
+           const char     *shown)
+{
+  MshedTableModel *model = _mshed_table_view_get_model (grid);
+  gint c = mshed_table_model_find_column (model, column);
+  g_autofree char *now = NULL;
+
+  g_assert_cmpint (c, >=, 0);
+  mshed_table_view_reveal (grid, row, column);
+  widget_test_iterate (200);
+  gui_test_key ("F2");
+  g_assert_true (mshed_cell_editor_is_open (_mshed_table_view_get_editor (grid)));
+  type_text (text);
+  gui_test_key ("Return");
+  now = mshed_table_model_dup_cell_text (model, row, (guint) c, NULL);
+  g_assert_cmpstr (now, ==, shown);
+}
+
+static double
+cell_value (MshedTableView *grid,
+            guint           row,
+            const char     *column)
+{
+  MshedTableModel *model = _mshed_table_view_get_model (grid);
+  gint c = mshed_table_model_find_column (model, column);
+  g_autofree char *text = NULL;
+
+  g_assert_cmpint (c, >=, 0);
+  text = mshed_table_model_dup_cell_text (model, row, (guint) c, NULL);
+  g_assert_nonnull (text);
+  return g_ascii_strtod (text, NULL);
+}
+
+/* The bones grid decodes Bone to root as the bind frame: origin −Rᵀ·t and Euler angles x, y,
+ * z (degrees) with Rᵀ = Rz · Ry · Rx; rebuilding the matrix from the shown angles gives the
+ * bind rotation back. */
+static void
+check_bone_frame (MshedTableView *bones,
+                  MshedDfm       *dfm,
+                  guint           row)
+{
+  MshedDfmBone bone;
+  float bind[12];
+  double x, y, z, cx, sx, cy, sy, cz, sz, m[9];
+
+  g_assert_true (mshed_dfm_get_bone (dfm, row, &bone));
+  mshed_dfm_bind_from_bone_to_root (bone.bone_to_root, bind);
+  g_assert_cmpfloat_with_epsilon (cell_value (bones, row, "bind_x"), bind[9], 1e-3);
+  g_assert_cmpfloat_with_epsilon (cell_value (bones, row, "bind_y"), bind[10], 1e-3);
+  g_assert_cmpfloat_with_epsilon (cell_value (bones, row, "bind_z"), bind[11], 1e-3);
+  x = cell_value (bones, row, "bind_rx") * G_PI / 180.0;
+  y = cell_value (bones, row, "bind_ry") * G_PI / 180.0;
+  z = cell_value (bones, row, "bind_rz") * G_PI / 180.0;
+  cx = cos (x), sx = sin (x), cy = cos (y), sy = sin (y), cz = cos (z), sz = sin (z);
+  m[0] = cz * cy, m[1] = cz * sy * sx - sz * cx, m[2] = cz * sy * cx + sz * sx;
+  m[3] = sz * cy, m[4] = sz * sy * sx + cz * cx, m[5] = sz * sy * cx - cz * sx;
+  m[6] = -sy, m[7] = cy * sx, m[8] = cy * cx;
+  for (guint i = 0; i < 9; i++)
+    g_assert_cmpfloat_with_epsilon (m[i], bind[i], 1e-3);
+}
+
+/* The new grids with real keys: the face group chooser shows group 1's strip and edges; an
+ * edge angle, a UV bone clamp, a UV bone default and a part's Object name are edited with F2;
+ * the bones grid shows the decoded bind frame and Space flips one Lod Bits check box; a
+ * hardpoint is renamed in its grid; a point is inserted with the grid's Insert Row action;
+ * Ctrl+Z seven times gives the original bytes, Ctrl+Shift+Z seven times the edits, Ctrl+S
+ * (and Return: "Save As Is" for the stale normals) saves what the document API alone makes
+ * of the same edits. */
+static void
+test_grids_edit_undo_save (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("mshed-gui-dfm-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "grids.dfm", NULL);
+  g_autofree char *reference = g_build_filename (dir, "reference.dfm", NULL);
+  g_autofree char *part_name_path = NULL;
+  g_autoptr(GBytes) bytes = grids_head ();
+  g_autoptr(GBytes) edited = NULL;
+  g_autoptr(GBytes) saved = NULL;
+  g_autoptr(GBytes) expected = NULL;
+  MshedWindow *window;
+  MshedDocument *doc;
+  MshedDfm *dfm;
+  MshedDfmArray strip, edges;
+  MshedDfmLevel level;
+  MshedDfmPart part;
+  MshedTableView *grid;
+  MshedUtfNode *name_node;
+  guint n_points;
+
+  if (!gui_test_have_xdotool ())
+    {
+      mshed_test_skip ("needs xdotool and an X display");
+      return;
+    }
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (bytes, NULL),
+                                      (gssize) g_bytes_get_size (bytes), NULL));
+  g_assert_true (g_file_set_contents (reference, g_bytes_get_data (bytes, NULL),
+                                      (gssize) g_bytes_get_size (bytes), NULL));
+  window = gui_test_window (app);
+  g_assert_true (mshed_window_open (window, path));
+  widget_test_iterate (300);
+  gui_test_focus_window (GTK_WINDOW (window));
+  doc = mshed_window_get_document (window);
+  dfm = mshed_document_get_dfm (doc);
+
+  /* group 1 in the chooser: the strip and edge grids show its files */
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->dfm_group_dropdown)));
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (
+                                                window->dfm_group_dropdown)), ==, 3);
+  gtk_drop_down_set_selected (window->dfm_group_dropdown, 1);
+  widget_test_iterate (100);
+  g_assert_true (mshed_dfm_get_array (dfm, MSHED_DFM_TABLE_TRISTRIP, 0, 1, &strip));
+  g_assert_true (mshed_dfm_get_array (dfm, MSHED_DFM_TABLE_EDGE_INDICES, 0, 1, &edges));
+  g_assert_cmpuint (g_list_model_get_n_items (
+                      G_LIST_MODEL (_mshed_table_view_get_model (window->dfm_grids[4]))), ==,
+                    strip.count);
+  grid = window->dfm_grids[13];
+  g_assert_cmpint (mshed_table_view_get_table (grid), ==,
+                   MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_EDGE_INDICES));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (_mshed_table_view_get_model (grid))),
+                    ==, edges.count);
+
+  /* 1. an edge angle of group 1 */
+  show_grid (window, grid);
+  edit_cell (grid, 0, "angle", "0.5", "0.5");
+  shot (window, "dfm-edges.png");
+  /* 2. the UV bone's smallest u delta */
+  grid = window->dfm_grids[14];
+  show_grid (window, grid);
+  edit_cell (grid, 0, "min_du", "-0.125", "-0.125");
+  shot (window, "dfm-uv-bone.png");
+  /* 3. a UV bone default */
+  grid = window->dfm_grids[15];
+  show_grid (window, grid);
+  edit_cell (grid, 1, "u", "0.75", "0.75");
+  /* 4. part 1's Object name */
+  g_assert_true (mshed_dfm_get_part (dfm, 1, &part));
+  name_node = mshed_dfm_find_node (dfm, MSHED_DFM_TABLE_OBJECT_NAME, 1, 0);
+  g_assert_nonnull (name_node);
+  part_name_path = mshed_utf_node_dup_path (name_node);
+  grid = window->dfm_grids[16];
+  show_grid (window, grid);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (_mshed_table_view_get_model (grid))),
+                    ==, mshed_dfm_get_n_parts (dfm));
+  edit_cell (grid, 1, "object_name", "Renamed_part", "Renamed_part");
+  shot (window, "dfm-parts.png");
+  /* 5. bone 1's Mesh1 check box: Space flips bit 1 of its Lod Bits */
+  grid = window->dfm_grids[6];
+  show_grid (window, grid);
+  check_bone_frame (grid, dfm, 1);
+  check_bone_frame (grid, dfm, 5);
+  {
+    MshedDfmBone bone;
+    guint8 before;
+
+    g_assert_true (mshed_dfm_get_bone (dfm, 1, &bone));
+    before = bone.lod_bits;
+    mshed_table_view_reveal (grid, 1, "Mesh1");
+    widget_test_iterate (200);
+    gui_test_key ("space");
+    g_assert_true (mshed_dfm_get_bone (dfm, 1, &bone));
+    g_assert_cmpuint (bone.lod_bits, ==, before ^ 0x02);
+  }
+  shot (window, "dfm-bones-frame.png");
+  /* 6. a hardpoint's lower limit */
+  grid = window->dfm_grids[17];
+  show_grid (window, grid);
+  {
+    MshedDfmHardpoint hp;
+    guint bone_index = 0;
+    g_autofree char *hp_path = NULL;
+
+    /* the first hardpoint is the first of the first bone that has any */
+    while (!mshed_dfm_get_hardpoint (dfm, bone_index, 0, &hp))
+      g_assert_cmpuint (++bone_index, <, mshed_dfm_get_n_bones (dfm));
+    edit_cell (grid, 0, "name", "HpRenamed", "HpRenamed");
+    g_assert_cmpstr (mshed_utf_node_get_name (hp.node), ==, "HpRenamed");
+    hp_path = mshed_utf_node_dup_path (hp.node);
+    g_assert_nonnull (strstr (hp_path, "Hardpoints"));
+  }
+  shot (window, "dfm-hardpoints.png");
+  /* 7. a point inserted above point 2: a copy of it */
+  g_assert_true (mshed_dfm_get_level (dfm, 0, &level));
+  n_points = level.n_points;
+  grid = window->dfm_grids[0];
+  show_grid (window, grid);
+  mshed_table_view_reveal (grid, 2, "x");
+  widget_test_iterate (100);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (grid), "table.insert-row", NULL));
+  widget_test_iterate (100);
+  g_assert_true (mshed_dfm_get_level (dfm, 0, &level));
+  g_assert_cmpuint (level.n_points, ==, n_points + 1);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (_mshed_table_view_get_model (grid))),
+                    ==, n_points + 1);
+  edited = mshed_document_serialize_file (doc);
+
+  gtk_widget_grab_focus (GTK_WIDGET (grid));
+  for (guint i = 0; i < 7; i++)
+    gui_test_key ("ctrl+z");
+  {
+    g_autoptr(GBytes) undone = mshed_document_serialize_file (doc);
+
+    g_assert_true (g_bytes_equal (undone, bytes));
+    g_assert_false (mshed_document_get_modified (doc));
+  }
+  for (guint i = 0; i < 7; i++)
+    gui_test_key ("ctrl+shift+z");
+  {
+    g_autoptr(GBytes) redone = mshed_document_serialize_file (doc);
+
+    g_assert_true (g_bytes_equal (redone, edited));
+  }
+  /* the new point makes the normals stale (docs/dfm.md §15.1): the dialog's default saves as
+   * is */
+  gui_test_key ("ctrl+s");
+  widget_test_iterate (300);
+  g_assert_true (mshed_document_get_modified (doc));
+  gui_test_key ("Return");
+  widget_test_iterate (300);
+  g_assert_false (mshed_document_get_modified (doc));
+  saved = gui_test_file_bytes (path);
+  expected = grids_expected_bytes (reference, part_name_path);
+  g_assert_true (g_bytes_equal (saved, expected));
+  g_assert_false (g_bytes_equal (saved, bytes));
+
+  gui_test_close (window);
+  remove_dir (dir);
+}
+
 /* The largest generated body (20,000 points on Mesh0) opens and draws its first frame in the
  * window well within a second here; the time is logged as a figure, the bound is generous. */
 static void
@@ -497,6 +801,7 @@ main (int   argc,
   g_test_add_func ("/app/dfm/open-generic-utf", test_open_generic_utf);
   g_test_add_func ("/app/dfm/broken-opens-tolerant", test_broken_dfm);
   g_test_add_func ("/app/dfm/edit-undo-save", test_edit_undo_save);
+  g_test_add_func ("/app/dfm/grids-edit-undo-save", test_grids_edit_undo_save);
   g_test_add_func ("/app/dfm/open-large", test_open_large);
   return g_test_run ();
 }

@@ -14,8 +14,10 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <math.h>
 #include <string.h>
 
+#include "mshed-bytes.h"
 #include "mshed-cp1251.h"
 #include "mshed-error.h"
 #include "mshed-table-model-private.h"
@@ -38,6 +40,19 @@ scope_count (MshedDfm      *dfm,
       return mshed_dfm_get_n_parts (dfm);
     case MSHED_DFM_SCOPE_MATERIAL:
       return mshed_dfm_get_n_materials (dfm);
+    case MSHED_DFM_SCOPE_HARDPOINT:
+      {
+        guint n = 0;
+
+        for (guint i = 0; i < mshed_dfm_get_n_bones (dfm); i++)
+          {
+            MshedDfmBone bone;
+
+            if (mshed_dfm_get_bone (dfm, i, &bone))
+              n += bone.n_hardpoints;
+          }
+        return n;
+      }
     case MSHED_DFM_SCOPE_ROOT:
     case MSHED_DFM_SCOPE_MULTILEVEL:
     case MSHED_DFM_SCOPE_FACE_GROUPS:
@@ -46,11 +61,40 @@ scope_count (MshedDfm      *dfm,
     case MSHED_DFM_SCOPE_SKELETON:
     case MSHED_DFM_SCOPE_CMPND:
     case MSHED_DFM_SCOPE_CONS:
-    case MSHED_DFM_SCOPE_HARDPOINT:
     case MSHED_DFM_SCOPE_MATERIAL_LIBRARY:
     default:
       return 1;
     }
+}
+
+/* The address (a, b) of row @row of a table with one record per scope: the bone, part or
+ * material; for hardpoints, every hardpoint of every bone in bone order. */
+static gboolean
+scope_address (MshedDfm      *dfm,
+               MshedDfmScope  scope,
+               guint          row,
+               guint         *a,
+               guint         *b)
+{
+  *a = row;
+  *b = 0;
+  if (scope != MSHED_DFM_SCOPE_HARDPOINT)
+    return TRUE;
+  for (guint i = 0; i < mshed_dfm_get_n_bones (dfm); i++)
+    {
+      MshedDfmBone bone;
+
+      if (!mshed_dfm_get_bone (dfm, i, &bone))
+        continue;
+      if (row < bone.n_hardpoints)
+        {
+          *a = i;
+          *b = row;
+          return TRUE;
+        }
+      row -= bone.n_hardpoints;
+    }
+  return FALSE;
 }
 
 void
@@ -60,6 +104,7 @@ _mshed_table_model_dfm_init (MshedTableModel *self)
 
   self->dfm_table = info->id;
   self->per_scope = info->single && (info->scope == MSHED_DFM_SCOPE_BONE ||
+                                     info->scope == MSHED_DFM_SCOPE_HARDPOINT ||
                                      info->scope == MSHED_DFM_SCOPE_PART ||
                                      info->scope == MSHED_DFM_SCOPE_MATERIAL);
 }
@@ -72,12 +117,16 @@ node_for (MshedTableModel *self,
           guint           *record)
 {
   MshedDfm *dfm = get_dfm (self);
+  guint a, b;
 
   if (dfm == NULL)
     return NULL;
   *record = self->per_scope ? 0 : row;
-  return self->per_scope ? mshed_dfm_find_node (dfm, table, row, 0)
-                         : mshed_dfm_find_node (dfm, table, self->dfm_a, self->dfm_b);
+  if (!self->per_scope)
+    return mshed_dfm_find_node (dfm, table, self->dfm_a, self->dfm_b);
+  if (!scope_address (dfm, mshed_dfm_schema_get_table (table)->scope, row, &a, &b))
+    return NULL;
+  return mshed_dfm_find_node (dfm, table, a, b);
 }
 
 guint
@@ -103,12 +152,15 @@ _mshed_table_model_dfm_record (MshedTableModel *self,
   MshedDfm *dfm = get_dfm (self);
   MshedDfmArray array;
   guint record = self->per_scope ? 0 : row;
+  guint a = self->dfm_a, b = self->dfm_b;
   gboolean found;
 
   if (dfm == NULL)
     return NULL;
-  found = self->per_scope ? mshed_dfm_get_array (dfm, table, row, 0, &array)
-                          : mshed_dfm_get_array (dfm, table, self->dfm_a, self->dfm_b, &array);
+  if (self->per_scope &&
+      !scope_address (dfm, mshed_dfm_schema_get_table (table)->scope, row, &a, &b))
+    return NULL;
+  found = mshed_dfm_get_array (dfm, table, a, b, &array);
   if (!found || array.stride == 0 || record >= array.count)
     return NULL;
   return array.data + (gsize) record * array.stride;
@@ -123,6 +175,170 @@ _mshed_table_model_dfm_stale_mask (MshedTableId table)
     if (mshed_derived_get_table ((MshedDerived) (1u << t)) == table)
       mask |= (MshedDerived) (1u << t);
   return mask;
+}
+
+/* Decoded frames (docs/dfm.md §9.1, §10.2): the rotation of a record as Euler angles in
+ * degrees, M = Rz (z) · Ry (y) · Rx (x) (about x first, then y, then z, fixed axes); a bone's
+ * Bone to root as its bind frame [Rᵀ | −Rᵀ·t]: the bone's origin and rotation in model
+ * space. */
+static const struct {
+  const char *id;
+  const char *blurb;
+} frame_columns[] = {
+  { "bind_x", N_("Bone origin in model space, x (decoded, −Rᵀ·t)") },
+  { "bind_y", N_("Bone origin in model space, y (decoded, −Rᵀ·t)") },
+  { "bind_z", N_("Bone origin in model space, z (decoded, −Rᵀ·t)") },
+  { "bind_rx", N_("Bone rotation in model space about x, degrees (decoded from Rᵀ)") },
+  { "bind_ry", N_("Bone rotation in model space about y, degrees (decoded from Rᵀ)") },
+  { "bind_rz", N_("Bone rotation in model space about z, degrees (decoded from Rᵀ)") },
+  { "rx", N_("Rotation about x, degrees (decoded from the matrix)") },
+  { "ry", N_("Rotation about y, degrees (decoded from the matrix)") },
+  { "rz", N_("Rotation about z, degrees (decoded from the matrix)") },
+};
+
+static void
+add_frame_columns (MshedTableModel *self,
+                   MshedDfmTable    table,
+                   guint            first,
+                   guint            n)
+{
+  for (guint i = first; i < first + n; i++)
+    _mshed_table_model_add_special (self, MSHED_COLUMN_DFM_FRAME, MSHED_DFM_TABLE_ID (table),
+                                    frame_columns[i].id, frame_columns[i].id,
+                                    g_dgettext (GETTEXT_PACKAGE, frame_columns[i].blurb), 10,
+                                    FALSE, TRUE);
+}
+
+/* Euler angles x, y, z (degrees) of the rotation M[i][j] = m[3i + j], M = Rz · Ry · Rx. */
+static void
+euler_degrees (const double m[9],
+               double       out[3])
+{
+  double sy = -m[6];
+
+  if (sy >= 1.0 - 1e-9 || sy <= -1.0 + 1e-9)
+    {
+      /* gimbal lock: x folds into z */
+      out[0] = 0.0;
+      out[1] = sy > 0 ? 90.0 : -90.0;
+      out[2] = atan2 (-m[1], m[4]) * 180.0 / G_PI;
+      return;
+    }
+  out[0] = atan2 (m[7], m[8]) * 180.0 / G_PI;
+  out[1] = asin (sy) * 180.0 / G_PI;
+  out[2] = atan2 (m[3], m[0]) * 180.0 / G_PI;
+}
+
+static char *
+dup_frame_text (MshedTableModel        *self,
+                const MshedTableColumn *c,
+                guint                   row)
+{
+  const MshedDfmTableInfo *info = mshed_dfm_schema_get_table ((MshedDfmTable) c->table);
+  const guint8 *record = _mshed_table_model_dfm_record (self, (MshedDfmTable) c->table, row);
+  const MshedField *r00 = NULL;
+  double m[9], out[3], value;
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  gboolean bind = g_str_has_prefix (c->id, "bind_");
+  char axis = c->id[strlen (c->id) - 1];
+
+  if (record == NULL || info == NULL)
+    return NULL;
+  r00 = mshed_dfm_schema_find_field (info, "r00");
+  if (r00 == NULL)
+    r00 = mshed_dfm_schema_find_field (info, "rot00");
+  if (r00 == NULL)
+    return NULL;
+  for (guint i = 0; i < 9; i++)
+    {
+      /* the bind frame's rotation is Rᵀ */
+      m[bind ? 3 * (i % 3) + i / 3 : i] = mshed_read_f32 (record + r00->offset + 4 * i);
+    }
+  if (bind && (axis == 'x' || axis == 'y' || axis == 'z') && c->id[5] != 'r')
+    {
+      guint k = (guint) (axis - 'x');
+      double t[3];
+
+      for (guint i = 0; i < 3; i++)
+        t[i] = mshed_read_f32 (record + 36 + 4 * i);
+      /* −Rᵀ·t: row k of Rᵀ is m[3k…] */
+      value = -(m[3 * k] * t[0] + m[3 * k + 1] * t[1] + m[3 * k + 2] * t[2]);
+    }
+  else
+    {
+      euler_degrees (m, out);
+      value = out[axis - 'x'];
+    }
+  if (!isfinite (value))
+    return g_strdup ("—");
+  /* as every cell: a dot whatever the locale (copy, paste, sort) */
+  return g_strdup (g_ascii_formatd (buf, sizeof buf, "%.4f", fabs (value) < 5e-5 ? 0.0 : value));
+}
+
+/* the check-box columns of Lod Bits: bit n is level Mesh<n> (docs/dfm.md §10.3) */
+static const char *const lod_bit_ids[8] = {
+  "Mesh0", "Mesh1", "Mesh2", "Mesh3", "Mesh4", "Mesh5", "Mesh6", "Mesh7",
+};
+
+static guint
+bit_of (const MshedTableColumn *c)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (lod_bit_ids); i++)
+    if (g_str_equal (c->id, lod_bit_ids[i]))
+      return i;
+  return 0;
+}
+
+/* The byte that holds @c's bit on @row; FALSE when the file is missing. */
+static gboolean
+read_bits (MshedTableModel        *self,
+           const MshedTableColumn *c,
+           guint                   row,
+           guint8                 *bits)
+{
+  const guint8 *record = _mshed_table_model_dfm_record (self, (MshedDfmTable) c->table, row);
+
+  if (record == NULL)
+    return FALSE;
+  *bits = record[0];
+  return TRUE;
+}
+
+static gboolean
+write_bits (MshedTableModel        *self,
+            const MshedTableColumn *c,
+            guint                   row,
+            guint8                  bits,
+            GError                **error)
+{
+  guint record = 0;
+  MshedUtfNode *node = node_for (self, (MshedDfmTable) c->table, row, &record);
+  g_autofree char *text = g_strdup_printf ("0x%02X", bits);
+
+  return mshed_document_dfm_set_field (self->document, node, record, "bits", text, error);
+}
+
+gboolean
+mshed_table_model_toggle_bit (MshedTableModel *self,
+                              guint            row,
+                              guint            column,
+                              GError         **error)
+{
+  const MshedTableColumn *c;
+  guint8 bits;
+
+  g_return_val_if_fail (MSHED_IS_TABLE_MODEL (self), FALSE);
+
+  c = mshed_table_model_get_column (self, column);
+  if (c == NULL || c->kind != MSHED_COLUMN_DFM_BIT || self->document == NULL)
+    return FALSE;
+  if (!read_bits (self, c, row, &bits))
+    {
+      g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_NOT_FOUND,
+                   _("Row %u has no %s file to change"), row, "Lod Bits");
+      return FALSE;
+    }
+  return write_bits (self, c, row, bits ^ (guint8) (1u << bit_of (c)), error);
 }
 
 void
@@ -147,12 +363,56 @@ _mshed_table_model_dfm_build_columns (MshedTableModel *self)
     case MSHED_DFM_TABLE_BONE_ID_CHAIN:
       linked[n++] = MSHED_DFM_TABLE_BONE_WEIGHT_CHAIN;
       break;
+    case MSHED_DFM_TABLE_HP_POSITION:
+      /* one row per hardpoint: its directory name, position, orientation, axis, limits */
+      _mshed_table_model_add_special (self, MSHED_COLUMN_DFM_NAME, self->table, "name",
+                                      "name", _("Hardpoint directory (Hardpoints/Fixed or "
+                                                "Revolute, docs/dfm.md §10.4)"), 16, TRUE,
+                                      FALSE);
+      linked[n++] = MSHED_DFM_TABLE_HP_ORIENTATION;
+      linked[n++] = MSHED_DFM_TABLE_HP_AXIS;
+      linked[n++] = MSHED_DFM_TABLE_HP_MIN;
+      linked[n++] = MSHED_DFM_TABLE_HP_MAX;
+      break;
+    case MSHED_DFM_TABLE_EDGE_INDICES:
+      /* one angle per pair (docs/dfm.md §4) */
+      linked[n++] = MSHED_DFM_TABLE_EDGE_ANGLES;
+      break;
+    case MSHED_DFM_TABLE_UV_VERTEX_ID:
+      linked[n++] = MSHED_DFM_TABLE_UV_DEFAULT_LIST;
+      break;
+    case MSHED_DFM_TABLE_UV_BONE_ID:
+      /* the one-value files of the UV bone block on one row (docs/dfm.md §6.4) */
+      for (MshedDfmTable t = MSHED_DFM_TABLE_UV_VERTEX_COUNT; t <= MSHED_DFM_TABLE_MAX_DV; t++)
+        linked[n++] = t;
+      break;
+    case MSHED_DFM_TABLE_PART_INDEX:
+      /* a part's names, then its bone position (docs/dfm.md §8) */
+      _mshed_table_model_add_special (self, MSHED_COLUMN_DFM_TEXT,
+                                      MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_OBJECT_NAME),
+                                      "object_name", "object_name",
+                                      _("Object name (Cons records and animations name it)"),
+                                      16, TRUE, FALSE);
+      _mshed_table_model_add_special (self, MSHED_COLUMN_DFM_TEXT,
+                                      MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_FILE_NAME),
+                                      "file_name", "file_name",
+                                      _("File name: the bone directory of the part"), 16, TRUE,
+                                      FALSE);
+      break;
     case MSHED_DFM_TABLE_BONE_TO_ROOT:
       /* the bone's directory name, then R and t, then its levels (docs/dfm.md §10) */
       _mshed_table_model_add_special (self, MSHED_COLUMN_DFM_NAME, self->table, "name",
                                       "name", _("Bone directory (<name>.3db)"), 16, TRUE,
                                       FALSE);
       linked[n++] = MSHED_DFM_TABLE_LOD_BITS;
+      /* the decoded bind frame and the level check boxes first: what users read */
+      add_frame_columns (self, self->dfm_table, 0, 6);
+      for (guint bit = 0; bit < G_N_ELEMENTS (lod_bit_ids); bit++)
+        _mshed_table_model_add_special (self, MSHED_COLUMN_DFM_BIT,
+                                        MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_LOD_BITS),
+                                        lod_bit_ids[bit], lod_bit_ids[bit],
+                                        _("Drawn at this level (a bit of Lod Bits, "
+                                          "docs/dfm.md §10.3)"), 3, TRUE, FALSE);
       break;
     default:
       break;
@@ -171,6 +431,11 @@ _mshed_table_model_dfm_build_columns (MshedTableModel *self)
       _mshed_table_model_add_fields (self, MSHED_DFM_TABLE_ID (linked[i]), other->fields,
                                      other->n_fields, FALSE);
     }
+  /* decoded frames after the stored fields */
+  if (info->scope == MSHED_DFM_SCOPE_CONS)
+    add_frame_columns (self, self->dfm_table, 6, 3);
+  if (self->dfm_table == MSHED_DFM_TABLE_HP_POSITION)
+    add_frame_columns (self, MSHED_DFM_TABLE_HP_ORIENTATION, 6, 3);
 }
 
 void
@@ -205,6 +470,39 @@ find_text (MshedTableId  table,
   return NULL;
 }
 
+/* The directory a name column shows on @row: a bone's, or a hardpoint's. */
+static gboolean
+row_directory (MshedTableModel  *self,
+               MshedDfm         *dfm,
+               guint             row,
+               MshedUtfNode    **node,
+               const char      **name)
+{
+  guint a, b;
+
+  if (mshed_dfm_schema_get_table (self->dfm_table)->scope == MSHED_DFM_SCOPE_HARDPOINT)
+    {
+      MshedDfmHardpoint hp;
+
+      if (!scope_address (dfm, MSHED_DFM_SCOPE_HARDPOINT, row, &a, &b) ||
+          !mshed_dfm_get_hardpoint (dfm, a, b, &hp))
+        return FALSE;
+      *node = hp.node;
+      *name = hp.name;
+      return TRUE;
+    }
+  else
+    {
+      MshedDfmBone bone;
+
+      if (!mshed_dfm_get_bone (dfm, row, &bone))
+        return FALSE;
+      *node = bone.node;
+      *name = bone.name;
+      return TRUE;
+    }
+}
+
 char *
 _mshed_table_model_dfm_dup_text (MshedTableModel        *self,
                                  const MshedTableColumn *c,
@@ -216,11 +514,36 @@ _mshed_table_model_dfm_dup_text (MshedTableModel        *self,
     return NULL;
   if (c->kind == MSHED_COLUMN_DFM_NAME)
     {
-      MshedDfmBone bone;
+      MshedUtfNode *node;
+      const char *name;
 
-      if (!mshed_dfm_get_bone (dfm, row, &bone))
+      if (!row_directory (self, dfm, row, &node, &name))
         return NULL;
-      return g_strdup (bone.name);
+      return g_strdup (name);
+    }
+  else if (c->kind == MSHED_COLUMN_DFM_FRAME)
+    return dup_frame_text (self, c, row);
+  else if (c->kind == MSHED_COLUMN_DFM_BIT)
+    {
+      guint8 bits;
+
+      if (!read_bits (self, c, row, &bits))
+        return NULL;
+      return g_strdup ((bits >> bit_of (c)) & 1 ? "☑" : "☐");
+    }
+  else if (mshed_dfm_schema_get_table ((MshedDfmTable) c->table)->stride == 0)
+    {
+      /* a whole string file of the row's scope: up to its first NUL */
+      guint record = 0;
+      MshedUtfNode *node = node_for (self, (MshedDfmTable) c->table, row, &record);
+      gsize size = 0, len = 0;
+      const guint8 *data = node ? mshed_utf_node_peek_data (node, &size) : NULL;
+
+      if (data == NULL)
+        return NULL;
+      while (len < size && data[len] != 0)
+        len++;
+      return mshed_cp1251_to_utf8 (data, len, NULL);
     }
   else
     {
@@ -251,14 +574,38 @@ _mshed_table_model_dfm_set (MshedTableModel        *self,
 
   if (dfm != NULL && c->kind == MSHED_COLUMN_DFM_NAME)
     {
-      MshedDfmBone bone;
+      const char *name;
 
-      if (!mshed_dfm_get_bone (dfm, row, &bone))
+      if (!row_directory (self, dfm, row, &node, &name))
         node = NULL;
-      else if (g_strcmp0 (bone.name, text) == 0)
+      else if (g_strcmp0 (name, text) == 0)
         return TRUE;
       else
-        return mshed_document_utf_rename (self->document, bone.node, text, error);
+        return mshed_document_utf_rename (self->document, node, text, error);
+    }
+  if (dfm != NULL && c->kind == MSHED_COLUMN_DFM_BIT)
+    {
+      static const char *const on[] = { "1", "☑", "✓", "x", "yes", "true", "on" };
+      static const char *const off[] = { "0", "☐", "", "no", "false", "off" };
+      g_autofree char *s = g_strstrip (g_utf8_casefold (text, -1));
+      guint8 bits, mask = (guint8) (1u << bit_of (c));
+
+      if (!read_bits (self, c, row, &bits))
+        {
+          g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_NOT_FOUND,
+                       _("Row %u has no %s file to change"), row, "Lod Bits");
+          return FALSE;
+        }
+      for (guint i = 0; i < G_N_ELEMENTS (on); i++)
+        if (g_str_equal (s, on[i]))
+          return (bits & mask) || write_bits (self, c, row, bits | mask, error);
+      for (guint i = 0; i < G_N_ELEMENTS (off); i++)
+        if (g_str_equal (s, off[i]))
+          return !(bits & mask) || write_bits (self, c, row, bits & (guint8) ~mask, error);
+      g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_INVALID,
+                   /* translators: a check-box cell typed into */
+                   _("“%s” is not 1 or 0"), text);
+      return FALSE;
     }
   node = node_for (self, (MshedDfmTable) c->table, row, &record);
   if (node == NULL || info == NULL)
@@ -274,6 +621,8 @@ _mshed_table_model_dfm_set (MshedTableModel        *self,
 
       if (g_strcmp0 (old, text) == 0)
         return TRUE;
+      if (info->stride == 0)
+        return mshed_document_dfm_set_field (self->document, node, 0, NULL, text, error);
       return mshed_document_dfm_set_field (self->document, node, record, c->id, text, error);
     }
   return mshed_document_dfm_set_field (self->document, node, record, c->field->name, text,
@@ -319,6 +668,23 @@ mshed_table_model_set_dfm_scope (MshedTableModel *self,
   self->dfm_a = a;
   self->dfm_b = b;
   _mshed_table_model_reset (self);
+}
+
+/* The DFM address (level, group) the rows come from; FALSE for the MSH tables. */
+gboolean
+mshed_table_model_get_dfm_scope (MshedTableModel *self,
+                                 MshedDfmTable   *table,
+                                 guint           *a,
+                                 guint           *b)
+{
+  g_return_val_if_fail (MSHED_IS_TABLE_MODEL (self), FALSE);
+
+  if (self->dfm_table == MSHED_DFM_TABLE_NONE)
+    return FALSE;
+  *table = self->dfm_table;
+  *a = self->dfm_a;
+  *b = self->dfm_b;
+  return TRUE;
 }
 
 /**

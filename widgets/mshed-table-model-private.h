@@ -9,7 +9,7 @@
 
 G_BEGIN_DECLS
 
-#define MAX_LINKED 3
+#define MAX_LINKED 8
 
 struct _MshedTableModel
 {

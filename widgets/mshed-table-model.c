@@ -1041,6 +1041,8 @@ dup_text (MshedTableModel *self,
       return dup_entry_name (self, row);
     case MSHED_COLUMN_DFM_TEXT:
     case MSHED_COLUMN_DFM_NAME:
+    case MSHED_COLUMN_DFM_BIT:
+    case MSHED_COLUMN_DFM_FRAME:
       return _mshed_table_model_dfm_dup_text (self, c, row);
     case MSHED_COLUMN_DECODED:
       record = get_record (self, c->table, row, scratch);
@@ -1295,6 +1297,7 @@ mshed_table_model_set_cell_text (MshedTableModel *self,
 
     case MSHED_COLUMN_DFM_TEXT:
     case MSHED_COLUMN_DFM_NAME:
+    case MSHED_COLUMN_DFM_BIT:
       return _mshed_table_model_dfm_set (self, c, row, text, error);
 
     case MSHED_COLUMN_ENTRY_NAME:
@@ -1477,6 +1480,9 @@ mshed_table_model_dup_input_hint (MshedTableModel *self,
       break;
     case MSHED_COLUMN_DFM_NAME:
       g_string_append (s, _("Node name, unique among its siblings"));
+      break;
+    case MSHED_COLUMN_DFM_BIT:
+      g_string_append (s, _("A check box: click or Space flips it; 1 or 0 when typed"));
       break;
     case MSHED_COLUMN_NAME_LENGTH:
     case MSHED_COLUMN_NAME_HEX:

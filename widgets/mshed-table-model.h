@@ -40,6 +40,8 @@ typedef enum {
   MSHED_COLUMN_ENTRY_NAME,   /* directory: the entry name */
   MSHED_COLUMN_DFM_TEXT,     /* DFM: a NUL-padded name inside a record (Cons parent, child) */
   MSHED_COLUMN_DFM_NAME,     /* DFM: the name of the row's directory (a bone) */
+  MSHED_COLUMN_DFM_BIT,      /* DFM: one bit of a byte (Lod Bits), a check box */
+  MSHED_COLUMN_DFM_FRAME,    /* DFM: a frame decoded from a rotation (Euler degrees), read-only */
 } MshedColumnKind;
 
 typedef struct {
@@ -82,6 +84,15 @@ MshedTableModel   *mshed_table_model_new_dfm        (MshedDocument   *document,
 void               mshed_table_model_set_dfm_scope  (MshedTableModel *self,
                                                      guint            a,
                                                      guint            b);
+/* A check-box cell (MSHED_COLUMN_DFM_BIT): flips its bit, one undo step. */
+gboolean           mshed_table_model_toggle_bit     (MshedTableModel *self,
+                                                     guint            row,
+                                                     guint            column,
+                                                     GError         **error);
+gboolean           mshed_table_model_get_dfm_scope  (MshedTableModel *self,
+                                                     MshedDfmTable   *table,
+                                                     guint           *a,
+                                                     guint           *b);
 /* (transfer none) (nullable): the UTF file holding row @row of column @column's table, and
  * the record's index in it (DFM tables only). */
 MshedUtfNode      *mshed_table_model_get_dfm_node   (MshedTableModel *self,

@@ -61,6 +61,14 @@ has_row_actions (MshedTableId table)
          table == MSHED_TABLE_BATCHES;
 }
 
+/* DFM points and elements: insert and delete (mshed_document_dfm_insert_rows) */
+static gboolean
+has_dfm_row_actions (MshedTableId table)
+{
+  return table == MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_POINTS) ||
+         table == MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_POINT_INDICES);
+}
+
 static GMenuModel *
 build_menu (MshedTableView *self)
 {
@@ -88,12 +96,13 @@ build_menu (MshedTableView *self)
                      "table.apply-sphere");
       g_menu_append_section (menu, _("mshed's convention"), G_MENU_MODEL (convention));
     }
-  if (has_row_actions (self->table))
+  if (has_row_actions (self->table) || has_dfm_row_actions (self->table))
     {
       g_autoptr(GMenu) rows = g_menu_new ();
 
       g_menu_append (rows, _("_Insert Row Above"), "table.insert-row");
-      g_menu_append (rows, _("_Duplicate Rows"), "table.duplicate-rows");
+      if (has_row_actions (self->table))
+        g_menu_append (rows, _("_Duplicate Rows"), "table.duplicate-rows");
       g_menu_append (rows, _("De_lete Rows"), "table.delete-rows");
       g_menu_append_section (menu, NULL, G_MENU_MODEL (rows));
     }
@@ -154,11 +163,13 @@ update_menu_actions (MshedTableView *self)
   gtk_widget_action_set_enabled (widget, "table.apply-sphere",
                                  has_row && self->table == MSHED_TABLE_SLOTS);
   gtk_widget_action_set_enabled (widget, "table.insert-row",
-                                 has_row && has_row_actions (self->table));
+                                 has_row && (has_row_actions (self->table) ||
+                                             has_dfm_row_actions (self->table)));
   gtk_widget_action_set_enabled (widget, "table.duplicate-rows",
                                  has_row && has_row_actions (self->table));
   gtk_widget_action_set_enabled (widget, "table.delete-rows",
-                                 has_row && has_row_actions (self->table));
+                                 has_row && (has_row_actions (self->table) ||
+                                             has_dfm_row_actions (self->table)));
 }
 
 /* The actions check for themselves; the states set for the menu end with it (Ctrl+C works
@@ -315,7 +326,25 @@ rows_action (GtkWidget  *widget,
   guint first, n;
   gboolean ok;
 
-  if (self->document == NULL || !has_row_actions (self->table) || !selected_run (self, &first, &n))
+  if (self->document == NULL || !selected_run (self, &first, &n))
+    return;
+  if (has_dfm_row_actions (self->table))
+    {
+      MshedDfmTable table;
+      guint level, group;
+
+      if (!mshed_table_model_get_dfm_scope (self->model, &table, &level, &group) ||
+          g_str_equal (action_name, "table.duplicate-rows"))
+        return;
+      if (g_str_equal (action_name, "table.insert-row"))
+        ok = mshed_document_dfm_insert_rows (self->document, table, level, first, 1, &error);
+      else
+        ok = mshed_document_dfm_delete_rows (self->document, table, level, first, n, &error);
+      if (!ok)
+        show_error (self, error);
+      return;
+    }
+  if (!has_row_actions (self->table))
     return;
   if (g_str_equal (action_name, "table.insert-row"))
     ok = mshed_document_insert_rows (self->document, self->table, first, 1, NULL, &error);

@@ -685,6 +685,22 @@ _mshed_table_view_emit_show_in_hex (MshedTableView *self,
   g_signal_emit (self, signals[SHOW_IN_HEX], 0, (gint) table, row, field);
 }
 
+/* Flips a check-box cell (MSHED_COLUMN_DFM_BIT); FALSE for any other column. */
+static gboolean
+toggle_bit (MshedTableView *self,
+            guint           row,
+            gint            column)
+{
+  const MshedTableColumn *c = _mshed_table_view_column (self, column);
+  g_autoptr(GError) error = NULL;
+
+  if (c == NULL || c->kind != MSHED_COLUMN_DFM_BIT || self->document == NULL)
+    return FALSE;
+  if (!mshed_table_model_toggle_bit (self->model, row, (guint) column, &error))
+    _mshed_table_view_show_message (self, error ? error->message : "");
+  return TRUE;
+}
+
 static void
 click_pressed_cb (MshedTableView  *self,
                   int              n_press,
@@ -718,6 +734,9 @@ click_pressed_cb (MshedTableView  *self,
     }
 
   _mshed_table_view_set_current_cell (self, row, cell->ref.column, (state & GDK_SHIFT_MASK) != 0);
+  /* a check box flips on a plain click */
+  if (n_press == 1 && !(state & (GDK_SHIFT_MASK | GDK_CONTROL_MASK)) && cell->ref.column >= 0)
+    toggle_bit (self, row, cell->ref.column);
 }
 
 static gboolean
@@ -758,6 +777,10 @@ key_pressed_cb (MshedTableView        *self,
       _mshed_table_view_ensure_column_visible (self, self->cur_col);
       return TRUE;
     }
+
+  if (keyval == GDK_KEY_space && mods == 0 && self->cur_row != G_MAXUINT &&
+      toggle_bit (self, self->cur_row, _mshed_table_view_current_column (self)))
+    return TRUE;
 
   if (keyval == GDK_KEY_F2 && mods == 0)
     {

@@ -4,12 +4,14 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
 #   blender --background --factory-startup --python tests/gltf/blender-roundtrip.py -- \
-#       IN OUT [--move OBJECT DX DY DZ] [--rename OBJECT NEW]
+#       IN OUT [--move OBJECT DX DY DZ] [--move-group OBJECT GROUP DX DY DZ]
+#       [--rename OBJECT NEW]
 #
 # Imports IN into an empty scene (bpy.ops.import_scene.gltf), applies the edits and exports
 # OUT (.glb or .gltf, the buffer embedded) with custom properties (export_extras=True), as a
 # user exporting with "Include: Custom Properties" does. --move adds (DX, DY, DZ), in the
-# mesh's own glTF axes, to every vertex of OBJECT's mesh; --rename renames an object.
+# mesh's own glTF axes, to every vertex of OBJECT's mesh; --move-group only to the vertices
+# that vertex group GROUP (a bone of a skinned mesh) weighs; --rename renames an object.
 # Prints "MSHED-BLENDER-ROUNDTRIP OK" and exits 0, or exits 1 with the reason.
 import sys
 
@@ -39,6 +41,17 @@ def main():
                 v.co.z += dy
             obj.data.update()
             i += 5
+        elif edits[i] == "--move-group":
+            obj = bpy.data.objects[edits[i + 1]]
+            group = obj.vertex_groups[edits[i + 2]].index
+            dx, dy, dz = (float(v) for v in edits[i + 3:i + 6])
+            for v in obj.data.vertices:
+                if any(g.group == group and g.weight > 0 for g in v.groups):
+                    v.co.x += dx
+                    v.co.y -= dz
+                    v.co.z += dy
+            obj.data.update()
+            i += 6
         elif edits[i] == "--rename":
             bpy.data.objects[edits[i + 1]].name = edits[i + 2]
             i += 3

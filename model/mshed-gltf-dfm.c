@@ -387,8 +387,8 @@ material_for (Builder    *b,
   return b->stats.materials++;
 }
 
-/* Point @p's influences as glTF wants them: at most four, weights summing to 1 (docs/gltf.md
- * §8.1). */
+/* Point @p's influences as glTF wants them: at most four, weights summing to 1
+ * (docs/gltf.md §8.1). */
 static void
 point_skin (Builder  *b,
             guint     level,

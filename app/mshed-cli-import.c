@@ -107,7 +107,16 @@ import_dfm (const char *input,
     }
   if (quiet)
     return MSHED_CLI_EXIT_OK;
-  if (stats.positions + stats.uvs == 0)
+  if (!into && !mshed_gltf_is_dfm_export (gltf))
+    {
+      MshedDfm *dfm = mshed_document_get_dfm (doc);
+      MshedDfmLevel level = { 0 };
+
+      mshed_dfm_get_level (dfm, 0, &level);
+      printf (_("%s: a new deformable model of %u bones, %u face groups, %u vertices\n"),
+              output, mshed_dfm_get_n_bones (dfm), level.n_groups, level.n_elements);
+    }
+  else if (stats.positions + stats.uvs == 0)
     printf (_("%s: unchanged, the glTF holds the model as it is\n"), output);
   else
     printf (_("%s: %u points moved, %u texture coordinates changed\n"), output,

@@ -273,12 +273,3 @@ mshed_gltf_dfm_import_into (MshedDocument           *document,
     *stats = local;
   return ok;
 }
-
-GBytes *
-mshed_gltf_build_dfm (const MshedGltf  *gltf,
-                      GError          **error)
-{
-  mshed_gltf_fail (gltf, error, _("a new deformable model from a glTF without mshed extras "
-                                  "is not written yet"));
-  return NULL;
-}

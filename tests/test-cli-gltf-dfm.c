@@ -606,6 +606,191 @@ test_refused (void)
   g_assert_false (tmp_file_exists ("x.glb"));
 }
 
+/* A new DFM from a glTF without extras ---------------------------------------------------- */
+
+static void
+strip_extras (JsonNode *node)
+{
+  if (JSON_NODE_HOLDS_OBJECT (node))
+    {
+      JsonObject *o = json_node_get_object (node);
+      g_autoptr(GList) members = NULL;
+
+      json_object_remove_member (o, "extras");
+      members = json_object_get_values (o);
+      for (GList *l = members; l; l = l->next)
+        strip_extras (l->data);
+    }
+  else if (JSON_NODE_HOLDS_ARRAY (node))
+    {
+      JsonArray *a = json_node_get_array (node);
+
+      for (guint i = 0; i < json_array_get_length (a); i++)
+        strip_extras (json_array_get_element (a, i));
+    }
+}
+
+/* hand.gltf without any extras and with level 0 only (the other level nodes lose their mesh) */
+static void
+write_plain (void)
+{
+  g_autoptr(GBytes) bytes = read_file ("hand.gltf");
+  g_autofree char *json = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+  g_autoptr(JsonNode) root = parse_json (json);
+  JsonArray *nodes = json_object_get_array_member (json_node_get_object (root), "nodes");
+  g_autofree char *out = NULL;
+
+  strip_extras (root);
+  for (guint i = 0; i < json_array_get_length (nodes); i++)
+    {
+      JsonObject *n = json_array_get_object_element (nodes, i);
+
+      if (json_object_has_member (n, "mesh") &&
+          g_strcmp0 (json_object_get_string_member (n, "name"), "level 0") != 0)
+        {
+          json_object_remove_member (n, "mesh");
+          json_object_remove_member (n, "skin");
+        }
+    }
+  out = json_to_string (root, FALSE);
+  g_assert_true (write_text ("plain.gltf", out));
+}
+
+static gint
+compare_strings (gconstpointer a,
+                 gconstpointer b)
+{
+  return g_strcmp0 (*(const char *const *) a, *(const char *const *) b);
+}
+
+/* The influences of @dfm's point @p, as "bone name=weight" sorted. */
+static char *
+influences (MshedDfm *dfm,
+            guint     level,
+            guint     point)
+{
+  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_free);
+  guint32 first, count;
+
+  g_assert_true (mshed_dfm_get_skin_range (dfm, level, point, &first, &count));
+  for (guint32 k = 0; k < count; k++)
+    {
+      guint32 bone;
+      float w;
+      MshedDfmBone b;
+
+      g_assert_true (mshed_dfm_get_influence (dfm, level, first + k, &bone, &w));
+      g_assert_true (mshed_dfm_get_bone (dfm, bone, &b));
+      g_ptr_array_add (items, g_strdup_printf ("%s=%.6f", b.object_name ? b.object_name
+                                                                         : b.name, w));
+    }
+  g_ptr_array_sort (items, compare_strings);
+  g_ptr_array_add (items, NULL);
+  return g_strjoinv (" ", (char **) items->pdata);
+}
+
+static void
+test_new (void)
+{
+  g_autoptr(MshedDfm) a = open_dfm ("hand.dfm");
+  g_autoptr(MshedDfm) b = NULL;
+  MshedDfmLevel la, lb;
+  g_auto(Run) run = { 0 };
+
+  write_plain ();
+  run_cli (&run, "import", "plain.gltf", "-o", "plain.dfm", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "a new deformable model of 22 bones"));
+  assert_validates_clean ("plain.dfm");
+  b = open_dfm ("plain.dfm");
+  g_assert_cmpuint (mshed_dfm_get_n_levels (b), ==, 1);
+  g_assert_cmpuint (mshed_dfm_get_n_bones (b), ==, mshed_dfm_get_n_bones (a));
+  /* every named bone but the root has its Cons record, the parent as in the original */
+  g_assert_cmpuint (mshed_dfm_get_n_joints (b), ==, mshed_dfm_get_n_bones (b) - 1);
+  for (guint i = 0; i < mshed_dfm_get_n_bones (b); i++)
+    {
+      MshedDfmBone bb, ba;
+      gint ia;
+
+      g_assert_true (mshed_dfm_get_bone (b, i, &bb));
+      ia = mshed_dfm_find_bone (a, bb.object_name);
+      if (ia < 0)
+        {
+          /* a detached bone, named by its directory */
+          g_assert_cmpint (bb.parent, ==, 0);
+          continue;
+        }
+      g_assert_true (mshed_dfm_get_bone (a, (guint) ia, &ba));
+      for (guint k = 0; k < 12; k++)
+        g_assert_cmpfloat_with_epsilon (bb.bone_to_root[k], ba.bone_to_root[k], 1e-6);
+      if (ba.parent >= 0 && bb.parent >= 0)
+        {
+          MshedDfmBone pa, pb;
+
+          mshed_dfm_get_bone (a, (guint) ba.parent, &pa);
+          mshed_dfm_get_bone (b, (guint) bb.parent, &pb);
+          g_assert_cmpstr (pa.object_name, ==, pb.object_name);
+        }
+    }
+  /* the same triangles per group, corner by corner: positions, UV0 and skin */
+  g_assert_true (mshed_dfm_get_level (a, 0, &la));
+  g_assert_true (mshed_dfm_get_level (b, 0, &lb));
+  g_assert_cmpuint (lb.n_groups, ==, la.n_groups);
+  for (guint g = 0; g < la.n_groups; g++)
+    {
+      gsize na = 0, nb = 0;
+      g_autofree guint16 *ta = mshed_dfm_dup_triangles (a, 0, g, &na);
+      g_autofree guint16 *tb = mshed_dfm_dup_triangles (b, 0, g, &nb);
+
+      g_assert_cmpuint (nb, ==, na);
+      for (gsize i = 0; i < na * 3; i++)
+        {
+          MshedDfmElement ea, eb;
+          g_autofree char *sa = NULL, *sb = NULL;
+
+          g_assert_true (mshed_dfm_get_element (a, 0, ta[i], &ea));
+          g_assert_true (mshed_dfm_get_element (b, 0, tb[i], &eb));
+          g_assert_true (memcmp (ea.position, eb.position, 12) == 0);
+          g_assert_true (memcmp (ea.uv0, eb.uv0, 8) == 0);
+          sa = influences (a, 0, ea.point);
+          sb = influences (b, 0, eb.point);
+          g_assert_cmpstr (sa, ==, sb);
+        }
+    }
+}
+
+static void
+test_new_blender (void)
+{
+  const char *plain[] = { "--plain", NULL };
+  g_autoptr(MshedDfm) b = NULL;
+
+  if (!blender ("hand.glb", "hand-plain.glb", plain))
+    {
+      mshed_test_skip ("Blender is not installed (./mshed-dev deps installs it)");
+      return;
+    }
+  run_cli_ok ("import", "-q", "hand-plain.glb", "-o", "hand-plain.dfm", NULL);
+  assert_validates_clean ("hand-plain.dfm");
+  b = open_dfm ("hand-plain.dfm");
+  g_assert_cmpuint (mshed_dfm_get_n_bones (b), ==, 22);
+  g_assert_cmpuint (mshed_dfm_get_n_joints (b), ==, 21);
+}
+
+static void
+test_new_refused (void)
+{
+  g_auto(Run) run = { 0 };
+
+  run_cli_ok ("generate", "-q", "-s", "3", "-t", "100", "-o", "rigid.msh", NULL);
+  run_cli_ok ("export", "-q", "rigid.msh", "-o", "rigid.glb", NULL);
+  run_cli (&run, "import", "rigid.glb", "-o", "rigid.dfm", NULL);
+  g_assert_cmpint (run.status, !=, 0);
+  g_assert_nonnull (strstr (run.err, "rigid.glb: no skin; a deformable model is a skinned "
+                                     "mesh"));
+  g_assert_false (tmp_file_exists ("rigid.dfm"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -624,6 +809,9 @@ main (int    argc,
   g_test_add_func ("/gltf-dfm/blender", test_blender);
   g_test_add_func ("/gltf-dfm/blender-edit", test_blender_edit);
   g_test_add_func ("/gltf-dfm/undo", test_undo);
+  g_test_add_func ("/gltf-dfm/new", test_new);
+  g_test_add_func ("/gltf-dfm/new-blender", test_new_blender);
+  g_test_add_func ("/gltf-dfm/new-refused", test_new_refused);
   status = g_test_run ();
   cli_test_finish (status);
   return status;

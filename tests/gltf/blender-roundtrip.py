@@ -5,13 +5,14 @@
 #
 #   blender --background --factory-startup --python tests/gltf/blender-roundtrip.py -- \
 #       IN OUT [--move OBJECT DX DY DZ] [--move-group OBJECT GROUP DX DY DZ]
-#       [--rename OBJECT NEW]
+#       [--rename OBJECT NEW] [--plain]
 #
 # Imports IN into an empty scene (bpy.ops.import_scene.gltf), applies the edits and exports
 # OUT (.glb or .gltf, the buffer embedded) with custom properties (export_extras=True), as a
 # user exporting with "Include: Custom Properties" does. --move adds (DX, DY, DZ), in the
 # mesh's own glTF axes, to every vertex of OBJECT's mesh; --move-group only to the vertices
-# that vertex group GROUP (a bone of a skinned mesh) weighs; --rename renames an object.
+# that vertex group GROUP (a bone of a skinned mesh) weighs; --rename renames an object;
+# --plain exports without custom properties, as a glTF from elsewhere.
 # Prints "MSHED-BLENDER-ROUNDTRIP OK" and exits 0, or exits 1 with the reason.
 import sys
 
@@ -29,6 +30,8 @@ def main():
     bpy.ops.wm.read_factory_settings(use_empty=True)
     if bpy.ops.import_scene.gltf(filepath=source) != {"FINISHED"}:
         raise RuntimeError(f"{source}: import failed")
+    extras = "--plain" not in edits
+    edits = [e for e in edits if e != "--plain"]
     i = 0
     while i < len(edits):
         if edits[i] == "--move":
@@ -58,7 +61,8 @@ def main():
         else:
             raise RuntimeError(f"unknown edit {edits[i]}")
     fmt = "GLB" if target.lower().endswith(".glb") else "GLTF_EMBEDDED"
-    result = bpy.ops.export_scene.gltf(filepath=target, export_format=fmt, export_extras=True)
+    result = bpy.ops.export_scene.gltf(filepath=target, export_format=fmt,
+                                       export_extras=extras)
     if result != {"FINISHED"}:
         raise RuntimeError(f"{target}: export failed")
     print("MSHED-BLENDER-ROUNDTRIP OK", flush=True)

@@ -299,7 +299,7 @@ mshed_cli_export (int    argc,
     }
   if (level_text)
     {
-      mshed_cli_error (_("--level is for deformable models (.dfm)"));
+      mshed_cli_error (_("--level is for deformable models (.dfm), to glTF or OBJ"));
       return MSHED_CLI_EXIT_TROUBLE;
     }
   if (!mshed_cli_parse_count ("--lod", lod_text, 0, MSHED_N_LODS - 1, &options.lod) ||

@@ -17,6 +17,7 @@
 #include "mshed-cli-private.h"
 #include "mshed-dfm.h"
 #include "mshed-gltf.h"
+#include "mshed-gltf-dfm.h"
 #include "mshed-obj.h"
 
 /* OUT.obj -> OUT.mtl beside it (the suffix's case kept: .OBJ -> .MTL). */
@@ -159,6 +160,68 @@ export_obj (const ObjRequest *req)
   return MSHED_CLI_EXIT_OK;
 }
 
+typedef struct {
+  const char *input;
+  const char *output;
+  const char *level_text;
+  gboolean    quiet;
+} GltfDfmRequest;
+
+/* export FILE.dfm -o OUT.glb|OUT.gltf (docs/gltf.md §8) */
+static int
+export_gltf_dfm (const GltfDfmRequest *req)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = mshed_load_file (req->input, &error);
+  g_autoptr(GBytes) out = NULL;
+  g_autoptr(MshedDfm) dfm = NULL;
+  MshedGltfFormat format;
+  MshedGltfDfmStats stats = { 0 };
+  guint level = 0;
+  const char *data;
+  gsize size;
+
+  if (!mshed_gltf_format_for_path (req->output, &format))
+    {
+      mshed_cli_error (_("%s: the output must end in .glb, .gltf or .obj"), req->output);
+      return MSHED_CLI_EXIT_TROUBLE;
+    }
+  if (bytes == NULL)
+    {
+      mshed_cli_error ("%s", error->message);
+      return mshed_cli_exit_status (error, MSHED_CLI_STEP_READ);
+    }
+  dfm = mshed_dfm_new_from_bytes (bytes, MSHED_MODE_TOLERANT, NULL, &error);
+  if (dfm == NULL)
+    {
+      mshed_cli_error ("%s: %s", req->input, error->message);
+      return MSHED_CLI_EXIT_PROBLEMS;
+    }
+  if (mshed_dfm_get_n_levels (dfm) > 0 &&
+      !mshed_cli_parse_count ("--level", req->level_text, 0, mshed_dfm_get_n_levels (dfm) - 1,
+                              &level))
+    return MSHED_CLI_EXIT_TROUBLE;
+  if (!mshed_cli_check_output (req->output))
+    return MSHED_CLI_EXIT_PROBLEMS;
+  out = mshed_gltf_export_dfm (dfm, format, level, &stats, &error);
+  if (out == NULL)
+    {
+      mshed_cli_error ("%s: %s", req->input, error->message);
+      return MSHED_CLI_EXIT_PROBLEMS;
+    }
+  data = g_bytes_get_data (out, &size);
+  if (!g_file_set_contents (req->output, data, (gssize) size, &error))
+    {
+      mshed_cli_error ("%s", error->message);
+      return MSHED_CLI_EXIT_PROBLEMS;
+    }
+  if (!req->quiet)
+    printf (_("%s: %u levels, %u bones, %u hardpoints, %u triangles, %u materials, "
+              "%zu bytes\n"), req->output, stats.levels, stats.bones, stats.hardpoints,
+            stats.triangles, stats.materials, size);
+  return MSHED_CLI_EXIT_OK;
+}
+
 int
 mshed_cli_export (int    argc,
                   char **argv)
@@ -192,7 +255,8 @@ mshed_cli_export (int    argc,
     { "group", 'g', 0, G_OPTION_ARG_STRING, &group_text,
       N_("The group each node shows, 0 to 4 (default 0)"), "G" },
     { "level", 0, 0, G_OPTION_ARG_STRING, &level_text,
-      N_("OBJ of a deformable model (.dfm): the level to write (default 0)"), "N" },
+      N_("A deformable model (.dfm): the level to write to OBJ, or the level listed first "
+         "in glTF (default 0)"), "N" },
     { "no-animation", 0, 0, G_OPTION_ARG_NONE, &no_animation,
       N_("Leave the animation keys out"), NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, N_("Print nothing on success"), NULL },
@@ -220,9 +284,22 @@ mshed_cli_export (int    argc,
 
       return export_obj (&req);
     }
+  if (mshed_cli_is_utf_file (argv[1]))
+    {
+      GltfDfmRequest req = { argv[1], output, level_text, quiet };
+
+      if (lod_text || group_text || frame_text || no_animation)
+        {
+          mshed_cli_error (_("%s: --lod, --group, --frame and --no-animation are for MSH "
+                             "models; a deformable model exports its levels in the bind pose"),
+                           argv[1]);
+          return MSHED_CLI_EXIT_TROUBLE;
+        }
+      return export_gltf_dfm (&req);
+    }
   if (level_text)
     {
-      mshed_cli_error (_("--level is for OBJ export of a deformable model (-o OUT.obj)"));
+      mshed_cli_error (_("--level is for deformable models (.dfm), to glTF or OBJ"));
       return MSHED_CLI_EXIT_TROUBLE;
     }
   if (!mshed_cli_parse_count ("--lod", lod_text, 0, MSHED_N_LODS - 1, &options.lod) ||

@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "mshed-cli-private.h"
+#include "mshed-gltf-dfm.h"
 #include "mshed-gltf-import.h"
 
 static void
@@ -53,6 +54,77 @@ new_model (const MshedGltf  *gltf,
   bytes = mshed_nres_build_canonical (nres);
   model = mshed_model_new_from_bytes (bytes, MSHED_MODE_TOLERANT, NULL, error);
   return model ? mshed_document_new_for_model (model, MSHED_MODE_STRICT) : NULL;
+}
+
+/* A DFM document: the one the export carries (docs/gltf.md §8.2), or one built from a skinned
+ * glTF without extras (§8.4). */
+static MshedDocument *
+new_dfm (const MshedGltf  *gltf,
+         GError          **error)
+{
+  g_autoptr(GBytes) bytes = mshed_gltf_is_dfm_export (gltf) ? mshed_gltf_dfm_source (gltf, error)
+                                                            : mshed_gltf_build_dfm (gltf, error);
+  g_autoptr(MshedUtf) utf = NULL;
+
+  if (bytes == NULL || (utf = mshed_utf_parse (bytes, MSHED_MODE_TOLERANT, NULL, error)) == NULL)
+    return NULL;
+  return mshed_document_new_for_utf (utf, MSHED_MODE_STRICT);
+}
+
+/* import IN --into MODEL.dfm | -o OUT.dfm (docs/gltf.md §8.3) */
+static int
+import_dfm (const char *input,
+            const char *into,
+            const char *output,
+            gboolean    force,
+            gboolean    quiet)
+{
+  g_autoptr(MshedGltf) gltf = NULL;
+  g_autoptr(MshedDocument) doc = NULL;
+  g_autoptr(GError) error = NULL;
+  MshedGltfDfmImportStats stats = { 0 };
+
+  gltf = mshed_gltf_read_file_skinned (input, &error);
+  if (gltf == NULL)
+    {
+      mshed_cli_error ("%s", error->message);
+      return mshed_cli_exit_status (error, MSHED_CLI_STEP_READ);
+    }
+  doc = into ? mshed_document_open (into, MSHED_MODE_STRICT, &error) : new_dfm (gltf, &error);
+  if (doc == NULL)
+    {
+      mshed_cli_error ("%s", error->message);
+      return into ? mshed_cli_exit_status (error, MSHED_CLI_STEP_READ) : MSHED_CLI_EXIT_PROBLEMS;
+    }
+  if ((into || mshed_gltf_is_dfm_export (gltf)) &&
+      !mshed_gltf_dfm_import_into (doc, gltf, &stats, &error))
+    {
+      mshed_cli_error ("%s", error->message);
+      return MSHED_CLI_EXIT_PROBLEMS;
+    }
+  if (!mshed_document_save_as (doc, output, force ? MSHED_SAVE_FLAGS_NONE : MSHED_SAVE_NO_BACKUP,
+                               &error))
+    {
+      mshed_cli_error (_("%s: the model cannot be written: %s"), output, error->message);
+      return MSHED_CLI_EXIT_PROBLEMS;
+    }
+  if (quiet)
+    return MSHED_CLI_EXIT_OK;
+  if (!into && !mshed_gltf_is_dfm_export (gltf))
+    {
+      MshedDfm *dfm = mshed_document_get_dfm (doc);
+      MshedDfmLevel level = { 0 };
+
+      mshed_dfm_get_level (dfm, 0, &level);
+      printf (_("%s: a new deformable model of %u bones, %u face groups, %u vertices\n"),
+              output, mshed_dfm_get_n_bones (dfm), level.n_groups, level.n_elements);
+    }
+  else if (stats.positions + stats.uvs == 0)
+    printf (_("%s: unchanged, the glTF holds the model as it is\n"), output);
+  else
+    printf (_("%s: %u points moved, %u texture coordinates changed\n"), output,
+            stats.positions, stats.uvs);
+  return MSHED_CLI_EXIT_OK;
 }
 
 int
@@ -100,6 +172,9 @@ mshed_cli_import (int    argc,
     }
   if (!mshed_cli_check_output (output))
     return MSHED_CLI_EXIT_PROBLEMS;
+  if (into ? mshed_cli_is_utf_file (into) : g_str_has_suffix (output, ".dfm") ||
+                                            g_str_has_suffix (output, ".DFM"))
+    return import_dfm (argv[1], into, output, force, quiet);
   gltf = mshed_gltf_read_file (argv[1], &error);
   if (gltf == NULL)
     {

@@ -35,6 +35,7 @@ typedef struct {
   GBytes     *glb_bin;     /* the GLB's BIN chunk, or NULL */
   GPtrArray  *buffers;     /* GBytes per buffer */
   const char *path;
+  gboolean    skins;       /* read skins instead of refusing them */
 } Reader;
 
 gboolean
@@ -269,7 +270,7 @@ n_components (const char *type)
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     if (g_strcmp0 (type, names[i]) == 0)
       return i + 1;
-  return 0;
+  return g_strcmp0 (type, "MAT4") == 0 ? 16 : 0;
 }
 
 static guint
@@ -409,6 +410,36 @@ read_attribute (Reader      *r,
   return TRUE;
 }
 
+/* JOINTS_0 (unsigned integers) and WEIGHTS_0 (floats) of a skinned read, both or none. */
+static gboolean
+read_skin_attributes (Reader             *r,
+                      JsonObject         *attributes,
+                      const char         *what,
+                      guint               n,
+                      MshedGltfPrimitive *out,
+                      GError            **error)
+{
+  g_autofree char *label = g_strdup_printf ("%s.JOINTS_0", what);
+  gint64 index;
+  guint count = 0;
+
+  if (!r->skins)
+    return TRUE;
+  if (json_object_has_member (attributes, "JOINTS_0") !=
+      json_object_has_member (attributes, "WEIGHTS_0"))
+    return fail (r, error, _("%s: JOINTS_0 without WEIGHTS_0 or the other way round"), what);
+  if (!json_object_has_member (attributes, "JOINTS_0"))
+    return TRUE;
+  if (!get_index (attributes, "JOINTS_0", G_MAXINT64, -1, &index))
+    return fail (r, error, _("%s: not an accessor index"), label);
+  if (!read_accessor (r, index, 4, TRUE, label, &count, NULL, &out->joints, error))
+    return FALSE;
+  if (count != n)
+    return fail (r, error, _("%s: accessor %lld has %u elements, POSITION %u"),
+                 label, (long long) index, count, n);
+  return read_attribute (r, attributes, "WEIGHTS_0", 4, what, &n, &out->weights, error);
+}
+
 static gboolean
 read_primitive (Reader             *r,
                 JsonObject         *p,
@@ -426,7 +457,7 @@ read_primitive (Reader             *r,
                              "(mode 4) only"), what, (long long) mode);
   if (attributes == NULL || !json_object_has_member (attributes, "POSITION"))
     return fail (r, error, _("%s: no POSITION attribute"), what);
-  for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+  for (guint i = 0; i < G_N_ELEMENTS (refused) && !r->skins; i++)
     if (json_object_has_member (attributes, refused[i]))
       return fail (r, error, _("%s: a skinned primitive (%s); MSH nodes are rigid, import "
                                "skinned meshes as a deformable model"), what, refused[i]);
@@ -435,7 +466,9 @@ read_primitive (Reader             *r,
   if (!read_attribute (r, attributes, "POSITION", 3, what, &n, &out->positions, error) ||
       !read_attribute (r, attributes, "NORMAL", 3, what, &n, &out->normals, error) ||
       !read_attribute (r, attributes, "TEXCOORD_0", 2, what, &n, &out->uvs, error) ||
-      !read_attribute (r, attributes, "TEXCOORD_1", 2, what, &n, &out->ids, error))
+      !read_attribute (r, attributes, "TEXCOORD_1", 2, what, &n, &out->ids, error) ||
+      !read_attribute (r, attributes, "TEXCOORD_2", 2, what, &n, &out->uv2, error) ||
+      !read_skin_attributes (r, attributes, what, n, out, error))
     return FALSE;
   out->n_vertices = n;
   if (!get_index (p, "material", G_MAXINT32, -1, &material) &&
@@ -588,7 +621,16 @@ read_node (Reader        *r,
   out->name = g_strdup (json_object_get_string_member_with_default (node, "name", ""));
   out->mshed = mshed_extras (node);
   out->rotation[3] = 1.0f;
-  if (json_object_has_member (node, "skin"))
+  out->skin = -1;
+  if (r->skins && json_object_has_member (node, "skin"))
+    {
+      gint64 skin;
+
+      if (!get_index (node, "skin", r->gltf->n_skins, -1, &skin))
+        return fail (r, error, _("nodes[%u]: its skin does not exist"), i);
+      out->skin = (gint) skin;
+    }
+  else if (json_object_has_member (node, "skin"))
     return fail (r, error, _("nodes[%u]: a skinned node; MSH nodes are rigid, import skinned "
                              "meshes as a deformable model"), i);
   if (!get_index (node, "mesh", r->gltf->n_meshes, G_MAXINT64, &mesh) &&
@@ -794,6 +836,62 @@ read_animations (Reader  *r,
 }
 
 static gboolean
+read_skins (Reader  *r,
+            GError **error)
+{
+  JsonArray *skins = get_array (r->root, "skins");
+  JsonArray *nodes = get_array (r->root, "nodes");
+  guint n_nodes = nodes ? json_array_get_length (nodes) : 0;
+  MshedGltf *g = r->gltf;
+
+  if (!r->skins)
+    return TRUE;
+  g->n_skins = skins ? json_array_get_length (skins) : 0;
+  g->skins = g_new0 (MshedGltfSkin, MAX (g->n_skins, 1));
+  for (guint s = 0; s < g->n_skins; s++)
+    {
+      JsonObject *skin = array_object (skins, s);
+      JsonArray *joints = skin ? get_array (skin, "joints") : NULL;
+      MshedGltfSkin *out = &g->skins[s];
+      gint64 ibm;
+
+      if (joints == NULL || json_array_get_length (joints) == 0)
+        return fail (r, error, _("skins[%u]: no joints"), s);
+      out->n_joints = json_array_get_length (joints);
+      out->joints = g_new (guint, out->n_joints);
+      for (guint j = 0; j < out->n_joints; j++)
+        {
+          JsonNode *e = json_array_get_element (joints, j);
+          gint64 node = JSON_NODE_HOLDS_VALUE (e) ? json_node_get_int (e) : -1;
+
+          if (node < 0 || node >= n_nodes)
+            return fail (r, error, _("skins[%u].joints[%u]: no such node"), s, j);
+          out->joints[j] = (guint) node;
+        }
+      if (get_index (skin, "inverseBindMatrices", G_MAXINT64, -1, &ibm) && ibm >= 0)
+        {
+          g_autofree char *label = g_strdup_printf ("skins[%u].inverseBindMatrices", s);
+          JsonArray *accessors = get_array (r->root, "accessors");
+          JsonObject *a = accessors && ibm < json_array_get_length (accessors)
+                          ? array_object (accessors, (guint) ibm) : NULL;
+          guint count = 0;
+
+          if (a == NULL || g_strcmp0 (json_object_get_string_member_with_default (a, "type",
+                                                                                  ""),
+                                      "MAT4") != 0)
+            return fail (r, error, _("%s: not a MAT4 accessor"), label);
+          if (!read_accessor (r, ibm, 16, FALSE, label, &count, &out->inverse_bind, NULL,
+                              error))
+            return FALSE;
+          if (count != out->n_joints)
+            return fail (r, error, _("%s: %u matrices for %u joints"), label, count,
+                         out->n_joints);
+        }
+    }
+  return TRUE;
+}
+
+static gboolean
 read_document (Reader  *r,
                GError **error)
 {
@@ -808,20 +906,22 @@ read_document (Reader  *r,
   if (scenes && get_index (r->root, "scene", json_array_get_length (scenes), 0, &scene))
     r->gltf->scene_mshed = mshed_extras (array_object (scenes, (guint) scene));
   read_materials (r);
-  return load_buffers (r, error) && read_meshes (r, error) && read_nodes (r, error) &&
+  return load_buffers (r, error) && read_meshes (r, error) && read_skins (r, error) &&
+         read_nodes (r, error) &&
          read_animations (r, error);
 }
 
-MshedGltf *
-mshed_gltf_read (GBytes      *bytes,
-                 const char  *path,
-                 GError     **error)
+static MshedGltf *
+read_bytes (GBytes      *bytes,
+            const char  *path,
+            gboolean     skins,
+            GError     **error)
 {
   g_autoptr(MshedGltf) g = g_new0 (MshedGltf, 1);
   g_autoptr(GBytes) json = NULL;
   g_autoptr(GError) local = NULL;
   Reader r = { g, NULL, NULL, g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref),
-               path };
+               path, skins };
   gsize size;
   const guint8 *data = g_bytes_get_data (bytes, &size);
   JsonNode *root;
@@ -862,8 +962,17 @@ out_fail:
 }
 
 MshedGltf *
-mshed_gltf_read_file (const char  *path,
-                      GError     **error)
+mshed_gltf_read (GBytes      *bytes,
+                 const char  *path,
+                 GError     **error)
+{
+  return read_bytes (bytes, path, FALSE, error);
+}
+
+static MshedGltf *
+read_file (const char  *path,
+           gboolean     skins,
+           GError     **error)
 {
   g_autofree char *data = NULL;
   g_autoptr(GBytes) bytes = NULL;
@@ -876,7 +985,21 @@ mshed_gltf_read_file (const char  *path,
       return NULL;
     }
   bytes = g_bytes_new_take (g_steal_pointer (&data), len);
-  return mshed_gltf_read (bytes, path, error);
+  return read_bytes (bytes, path, skins, error);
+}
+
+MshedGltf *
+mshed_gltf_read_file (const char  *path,
+                      GError     **error)
+{
+  return read_file (path, FALSE, error);
+}
+
+MshedGltf *
+mshed_gltf_read_file_skinned (const char  *path,
+                              GError     **error)
+{
+  return read_file (path, TRUE, error);
 }
 
 void
@@ -896,6 +1019,9 @@ mshed_gltf_free (MshedGltf *g)
           g_free (prim->normals);
           g_free (prim->uvs);
           g_free (prim->ids);
+          g_free (prim->uv2);
+          g_free (prim->joints);
+          g_free (prim->weights);
           g_free (prim->indices);
         }
       g_free (g->meshes[m].primitives);
@@ -906,6 +1032,12 @@ mshed_gltf_free (MshedGltf *g)
       g_free (g->channels[c].times);
       g_free (g->channels[c].values);
     }
+  for (guint s = 0; g->skins && s < g->n_skins; s++)
+    {
+      g_free (g->skins[s].joints);
+      g_free (g->skins[s].inverse_bind);
+    }
+  g_free (g->skins);
   g_free (g->channels);
   g_free (g->nodes);
   g_free (g->meshes);

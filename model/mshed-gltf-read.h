@@ -24,6 +24,7 @@ typedef struct {
   char       *name;            /* UTF-8; "" when the node has none */
   gint        parent;          /* glTF node index, -1 for a root */
   gint        mesh;            /* -1 for none */
+  gint        skin;            /* -1 for none (read only by mshed_gltf_read_skinned) */
   float       translation[3];
   float       rotation[4];     /* glTF order x, y, z, w */
   JsonObject *mshed;           /* extras.mshed, or NULL */
@@ -35,6 +36,9 @@ typedef struct {
   float      *normals;         /* 3 per vertex, or NULL */
   float      *uvs;             /* TEXCOORD_0, 2 per vertex, or NULL */
   float      *ids;             /* TEXCOORD_1 (mshed's Res3 row in u), or NULL */
+  float      *uv2;             /* TEXCOORD_2, 2 per vertex, or NULL */
+  guint32    *joints;          /* JOINTS_0, 4 per vertex, or NULL (skinned reads only) */
+  float      *weights;         /* WEIGHTS_0 (FLOAT), 4 per vertex, or NULL */
   guint       n_indices;       /* a multiple of 3 (triangles) */
   guint32    *indices;         /* each < n_vertices */
   gint        material;        /* -1 for none */
@@ -46,6 +50,12 @@ typedef struct {
   MshedGltfPrimitive *primitives;
   JsonObject         *mshed;
 } MshedGltfMesh;
+
+typedef struct {
+  guint       n_joints;
+  guint      *joints;          /* glTF node indices */
+  float      *inverse_bind;    /* 16 per joint (column-major), or NULL for identities */
+} MshedGltfSkin;
 
 typedef enum {
   MSHED_GLTF_PATH_TRANSLATION,
@@ -73,6 +83,8 @@ typedef struct {
   guint             n_channels;
   MshedGltfChannel *channels;
   JsonObject       *scene_mshed;     /* extras.mshed of the default scene, or NULL */
+  guint             n_skins;         /* skinned reads only */
+  MshedGltfSkin    *skins;
 } MshedGltf;
 
 /* @bytes: a .glb or .gltf file; @path names it in messages and locates side .bin files
@@ -82,6 +94,10 @@ MshedGltf *mshed_gltf_read      (GBytes      *bytes,
                                  GError     **error);
 MshedGltf *mshed_gltf_read_file (const char  *path,
                                  GError     **error);
+/* As mshed_gltf_read_file, for a deformable model: skins, JOINTS_0 and WEIGHTS_0 are read
+ * instead of refused (docs/gltf.md §8.3). */
+MshedGltf *mshed_gltf_read_file_skinned (const char  *path,
+                                         GError     **error);
 void       mshed_gltf_free      (MshedGltf   *gltf);
 
 /* extras.mshed member @name as an unsigned integer below @limit; FALSE when absent or not

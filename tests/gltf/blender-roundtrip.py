@@ -6,6 +6,8 @@
 #   blender --background --factory-startup --python tests/gltf/blender-roundtrip.py -- \
 #       IN OUT [--move OBJECT DX DY DZ] [--rename OBJECT NEW] [--delete-faces OBJECT N]
 #       [--add-cube PARENT NAME] [--subdivide OBJECT]
+#       IN OUT [--move OBJECT DX DY DZ] [--move-group OBJECT GROUP DX DY DZ]
+#       [--rename OBJECT NEW] [--plain]
 #
 # Imports IN into an empty scene (bpy.ops.import_scene.gltf), applies the edits and exports
 # OUT (.glb or .gltf, the buffer embedded) with custom properties (export_extras=True), as a
@@ -14,6 +16,9 @@
 # --delete-faces deletes the first N faces of OBJECT's mesh; --add-cube adds a cube mesh
 # object NAME (size 0.5) as a child of PARENT; --subdivide cuts every edge of OBJECT's mesh
 # once (bmesh, so the new vertices interpolate the UV maps, the id map included).
+# mesh's own glTF axes, to every vertex of OBJECT's mesh; --move-group only to the vertices
+# that vertex group GROUP (a bone of a skinned mesh) weighs; --rename renames an object;
+# --plain exports without custom properties, as a glTF from elsewhere.
 # Prints "MSHED-BLENDER-ROUNDTRIP OK" and exits 0, or exits 1 with the reason.
 import sys
 
@@ -32,6 +37,8 @@ def main():
     bpy.ops.wm.read_factory_settings(use_empty=True)
     if bpy.ops.import_scene.gltf(filepath=source) != {"FINISHED"}:
         raise RuntimeError(f"{source}: import failed")
+    extras = "--plain" not in edits
+    edits = [e for e in edits if e != "--plain"]
     i = 0
     while i < len(edits):
         if edits[i] == "--move":
@@ -68,13 +75,25 @@ def main():
             bm.to_mesh(mesh)
             bm.free()
             i += 2
+        elif edits[i] == "--move-group":
+            obj = bpy.data.objects[edits[i + 1]]
+            group = obj.vertex_groups[edits[i + 2]].index
+            dx, dy, dz = (float(v) for v in edits[i + 3:i + 6])
+            for v in obj.data.vertices:
+                if any(g.group == group and g.weight > 0 for g in v.groups):
+                    v.co.x += dx
+                    v.co.y -= dz
+                    v.co.z += dy
+            obj.data.update()
+            i += 6
         elif edits[i] == "--rename":
             bpy.data.objects[edits[i + 1]].name = edits[i + 2]
             i += 3
         else:
             raise RuntimeError(f"unknown edit {edits[i]}")
     fmt = "GLB" if target.lower().endswith(".glb") else "GLTF_EMBEDDED"
-    result = bpy.ops.export_scene.gltf(filepath=target, export_format=fmt, export_extras=True)
+    result = bpy.ops.export_scene.gltf(filepath=target, export_format=fmt,
+                                       export_extras=extras)
     if result != {"FINISHED"}:
         raise RuntimeError(f"{target}: export failed")
     print("MSHED-BLENDER-ROUNDTRIP OK", flush=True)

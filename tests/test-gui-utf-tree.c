@@ -10,7 +10,8 @@
  * subtree is refused with a message. The context menu (a real right click) copies too.
  * Drag to move is driven through the tree's drop handler (mshed_utf_tree_drop_node): pointer
  * drag and drop through XTEST is not reliable under Xvfb. A leaf's payload is exported to a
- * file and imported from one; undo restores the exact bytes.
+ * file and imported from one; undo restores the exact bytes. The typed leaf editor edits a
+ * float with real keys and adds an element; undo restores the exact bytes.
  * With MSHED_TEST_SCREENSHOT_DIR=DIR set it also saves pictures of the views there.
  */
 #include "config.h"
@@ -392,6 +393,171 @@ test_import_export (void)
   remove_dir (dir);
 }
 
+/* The typed kinds of well-known leaves of a UTF file that is no DFM (hand-made vectors). */
+static void
+test_leaf_kinds (void)
+{
+  g_autoptr(MshedUtf) utf = mshed_utf_new ();
+  g_autoptr(MshedDocument) doc = NULL;
+  MshedUtfNode *root = mshed_utf_get_root (utf);
+  static const struct { const char *name; const char *data; gsize len; MshedUtfLeafKind kind;
+                        gboolean resizable; } leaves[] = {
+    { "Dc", "\0\0\x80\x3f\0\0\x80\x3f\0\0\x80\x3f", 12, MSHED_UTF_LEAF_COLOUR, TRUE },
+    { "Ec", "0123456789abcdef", 16, MSHED_UTF_LEAF_COLOUR, TRUE },
+    { "Dc_odd", "\0\0\x80\x3f", 4, MSHED_UTF_LEAF_UNTYPED, FALSE },
+    { "Position", "0123456789ab", 12, MSHED_UTF_LEAF_VECTOR, FALSE },
+    { "Position2", "0123456789ab", 12, MSHED_UTF_LEAF_UNTYPED, FALSE },
+    { "Type", "DcDt\0", 5, MSHED_UTF_LEAF_STRING, FALSE },
+    { "Raw", "\x01\x02\0", 3, MSHED_UTF_LEAF_UNTYPED, FALSE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (leaves); i++)
+    {
+      g_autoptr(GBytes) data = g_bytes_new (leaves[i].data, leaves[i].len);
+
+      g_assert_true (mshed_utf_insert_child (utf, root, G_MAXUINT,
+                                             mshed_utf_node_new_file (utf, leaves[i].name, data),
+                                             NULL));
+    }
+  doc = mshed_document_new_for_utf (utf, MSHED_MODE_TOLERANT);
+  root = mshed_utf_get_root (mshed_document_get_utf (doc));
+  for (guint i = 0; i < G_N_ELEMENTS (leaves); i++)
+    {
+      gboolean resizable = !leaves[i].resizable;
+      MshedUtfNode *node = mshed_utf_node_lookup (root, leaves[i].name);
+
+      g_test_message ("%s", leaves[i].name);
+      g_assert_cmpint (mshed_utf_leaf_kind_for_node (doc, node, &resizable), ==, leaves[i].kind);
+      g_assert_cmpint (resizable, ==, leaves[i].resizable);
+    }
+  g_assert_cmpint (mshed_utf_leaf_kind_for_node (doc, root, NULL), ==, MSHED_UTF_LEAF_UNTYPED);
+}
+
+static void
+select_in_window (MshedWindow  *window,
+                  MshedUtfNode *node)
+{
+  g_assert_true (mshed_utf_tree_select_node (window->utf_tree, node));
+  g_signal_emit_by_name (window->utf_tree, "node-selected", node);
+  widget_test_iterate (100);
+}
+
+/* The typed editor in the window: Level fractions (docs/dfm.md §5.1, floats) edited with real
+ * keys, an element added with +; the Exporter Version as text; undo restores the bytes. */
+static void
+test_typed_editor (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("mshed-gui-utf-XXXXXX", NULL);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *path = write_head (dir, "typed.dfm", 3, &bytes);
+  MshedWindow *window;
+  MshedDocument *doc;
+  MshedUtfNode *fractions;
+  MshedUtfLeafEditor *editor;
+  GtkEditable *entry;
+  const guint8 *data;
+  gsize size = 0, old_size = 0;
+  g_autofree guint8 *old = NULL;
+
+  if (!gui_test_have_xdotool ())
+    {
+      mshed_test_skip ("needs xdotool and an X display");
+      return;
+    }
+  window = gui_test_window (app);
+  g_assert_true (mshed_window_open (window, path));
+  widget_test_iterate (300);
+  gui_test_focus_window (GTK_WINDOW (window));
+  doc = mshed_window_get_document (window);
+  editor = window->leaf_editor;
+  fractions = lookup (window, "\\MultiLevel\\Fractions");
+  g_assert_nonnull (fractions);
+  data = mshed_utf_node_peek_data (fractions, &old_size);
+  old = g_memdup2 (data, old_size);
+  g_assert_cmpuint (old_size, >=, 4);
+
+  select_in_window (window, fractions);
+  gtk_notebook_set_current_page (window->side_notebook,
+                                 gtk_notebook_page_num (window->side_notebook,
+                                                        GTK_WIDGET (editor)));
+  widget_test_iterate (100);
+  g_assert_cmpint (mshed_utf_leaf_editor_get_kind (editor), ==, MSHED_UTF_LEAF_FLOAT);
+  entry = mshed_utf_leaf_editor_get_entry (editor, 0);
+  g_assert_nonnull (entry);
+  g_assert_true (gtk_widget_grab_focus (GTK_WIDGET (entry)));
+  widget_test_iterate (50);
+  gui_test_key ("ctrl+a");
+  gui_test_xdo ("type --delay 10 '0.5'");
+  gui_test_key ("Return");
+  /* 0.5f = 0x3F000000, little-endian; the rest unchanged */
+  data = mshed_utf_node_peek_data (fractions, &size);
+  g_assert_cmpuint (size, ==, old_size);
+  g_assert_cmpmem (data, 4, "\0\0\0\x3f", 4);
+  g_assert_cmpmem (data + 4, size - 4, old + 4, old_size - 4);
+  g_assert_cmpstr (gtk_editable_get_text (mshed_utf_leaf_editor_get_entry (editor, 0)), ==,
+                   "0.5");
+  shot (window, "utf-typed-editor");
+  /* one undo step: the exact bytes, and the entry shows them */
+  g_assert_true (mshed_document_undo (doc));
+  data = mshed_utf_node_peek_data (fractions, &size);
+  g_assert_cmpmem (data, size, old, old_size);
+  {
+    g_autoptr(GBytes) undone = mshed_document_serialize_file (doc);
+
+    g_assert_true (g_bytes_equal (undone, bytes));
+  }
+
+  /* not a number: refused, nothing changes */
+  entry = mshed_utf_leaf_editor_get_entry (editor, 0);
+  gtk_editable_set_text (entry, "zero");
+  g_signal_emit_by_name (entry, "activate");
+  g_assert_false (mshed_document_can_undo (doc));
+
+  /* + adds a 0 at the end, one undo step */
+  {
+    GtkWidget *plus = NULL;
+
+    for (GtkWidget *w = GTK_WIDGET (editor); w != NULL && plus == NULL;)
+      {
+        /* depth first through the editor for the button with the add icon */
+        GtkWidget *next = gtk_widget_get_first_child (w);
+
+        if (GTK_IS_BUTTON (w) && gtk_widget_get_tooltip_text (w) != NULL &&
+            strstr (gtk_widget_get_tooltip_text (w), "Add") != NULL)
+          plus = w;
+        while (next == NULL && w != GTK_WIDGET (editor))
+          {
+            next = gtk_widget_get_next_sibling (w);
+            if (next == NULL)
+              w = gtk_widget_get_parent (w);
+          }
+        w = next;
+      }
+    g_assert_nonnull (plus);
+    g_assert_true (gtk_widget_get_mapped (plus));
+    /* the focus scrolls the button into view */
+    g_assert_true (gtk_widget_grab_focus (plus));
+    widget_test_iterate (200);
+    gui_test_click (GTK_WINDOW (window), plus, gtk_widget_get_width (plus) / 2.0,
+                    gtk_widget_get_height (plus) / 2.0);
+    data = mshed_utf_node_peek_data (fractions, &size);
+    g_assert_cmpuint (size, ==, old_size + 4);
+    g_assert_cmpmem (data + old_size, 4, "\0\0\0\0", 4);
+    g_assert_true (mshed_document_undo (doc));
+  }
+
+  /* a string leaf */
+  select_in_window (window, lookup (window, "\\Exporter Version"));
+  g_assert_cmpint (mshed_utf_leaf_editor_get_kind (editor), ==, MSHED_UTF_LEAF_STRING);
+  /* a directory: no editor */
+  select_in_window (window, lookup (window, "\\MultiLevel"));
+  g_assert_cmpint (mshed_utf_leaf_editor_get_kind (editor), ==, MSHED_UTF_LEAF_UNTYPED);
+  g_assert_null (mshed_utf_leaf_editor_get_entry (editor, 0));
+  g_assert_false (mshed_document_get_modified (doc));
+  gui_test_close (window);
+  remove_dir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -408,5 +574,7 @@ main (int   argc,
   g_test_add_func ("/app/utf-tree/copy-paste", test_copy_paste);
   g_test_add_func ("/app/utf-tree/drag-move", test_drag_move);
   g_test_add_func ("/app/utf-tree/import-export", test_import_export);
+  g_test_add_func ("/app/utf-tree/leaf-kinds", test_leaf_kinds);
+  g_test_add_func ("/app/utf-tree/typed-editor", test_typed_editor);
   return g_test_run ();
 }

@@ -15,6 +15,7 @@
 #include "mshed-source.h"
 #include "mshed-table-view.h"
 #include "mshed-unknown-table.h"
+#include "mshed-utf-leaf-editor.h"
 #include "mshed-utf-tree.h"
 #include "mshed-window.h"
 
@@ -69,6 +70,7 @@ struct _MshedWindow {
   GtkWidget           *tree_box;
   MshedNodeTree       *node_tree;
   MshedUtfTree        *utf_tree;
+  MshedUtfLeafEditor  *leaf_editor;
   MshedDiagnosticsView *diagnostics_view;
   MshedDepsView       *deps_view;
   MshedHexView        *hex_view;

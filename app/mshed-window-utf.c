@@ -21,6 +21,7 @@
 #define SIDE_PAGE_PREVIEW 0
 #define SIDE_PAGE_HEX     1
 #define SIDE_PAGE_UNKNOWN 2
+#define SIDE_PAGE_VALUE   3  /* the typed leaf editor, UTF documents only */
 
 gboolean
 _mshed_window_is_utf (MshedWindow *self)
@@ -326,6 +327,7 @@ on_utf_node_selected (MshedWindow  *self,
   /* the grid of a typed file */
   if (node != NULL && mshed_document_get_dfm (self->document) != NULL)
     select_dfm_grid (self, MSHED_DFM_TABLE_ID (mshed_dfm_schema_table_for_node (node)));
+  mshed_utf_leaf_editor_set_node (self->leaf_editor, self->document, node);
   /* a file's payload, or the whole file for a directory */
   mshed_hex_view_show_utf_node (self->hex_view,
                                 node != NULL && !mshed_utf_node_is_directory (node) ? node
@@ -364,6 +366,8 @@ _mshed_window_utf_set_document (MshedWindow   *self,
   mshed_model_view_set_document (self->model_view, msh);
   set_page_visible (self->side_notebook, SIDE_PAGE_PREVIEW, !utf);
   set_page_visible (self->side_notebook, SIDE_PAGE_UNKNOWN, !utf);
+  set_page_visible (self->side_notebook, SIDE_PAGE_VALUE, utf);
+  mshed_utf_leaf_editor_set_node (self->leaf_editor, utf ? document : NULL, NULL);
   set_dfm_document (self, utf ? document : NULL);
   if (utf)
     gtk_notebook_set_current_page (self->side_notebook, SIDE_PAGE_HEX);
@@ -401,4 +405,8 @@ _mshed_window_utf_init (MshedWindow *self)
   g_signal_connect_object (self->utf_tree, "node-selected", G_CALLBACK (on_utf_node_selected),
                            self, G_CONNECT_SWAPPED);
   init_dfm_grids (self);
+  self->leaf_editor = MSHED_UTF_LEAF_EDITOR (mshed_utf_leaf_editor_new ());
+  gtk_notebook_append_page (self->side_notebook, GTK_WIDGET (self->leaf_editor),
+                            gtk_label_new (_("Value")));
+  set_page_visible (self->side_notebook, SIDE_PAGE_VALUE, FALSE);
 }

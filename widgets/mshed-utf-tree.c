@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "mshed-dfm-schema.h"
-#include "mshed-utf-tree.h"
+#include "mshed-utf-tree-private.h"
 
 /* MshedUtfTreeItem: one node of the tree shown now ------------------------------------------ */
 
@@ -44,31 +44,6 @@ item_new (MshedUtfNode *node)
   item->node = node;
   return item;
 }
-
-/* MshedUtfTree ------------------------------------------------------------------------------- */
-
-struct _MshedUtfTree
-{
-  GtkWidget           parent_instance;
-
-  MshedDocument      *document;
-  GSignalGroup       *document_signals;
-  GtkTreeListModel   *tree;
-  GHashTable         *expanded;   /* MshedUtfNode* of expanded directories (pointers only) */
-  GHashTable         *bound;      /* GtkListItem* bound now */
-  MshedCellEditor    *editor;
-  MshedUtfNode       *rename_node;
-  guint               block_selection;
-  gboolean            stale;      /* the tree changed: rebuild before the rows are used */
-  guint               rebuild_id; /* the rebuild when idle: one for many changes (a group) */
-
-  /* template children */
-  GtkWidget          *box;
-  GtkSearchEntry     *search_entry;
-  GtkScrolledWindow  *scroller;
-  GtkListView        *list_view;
-  GtkSingleSelection *selection;
-};
 
 enum {
   NODE_SELECTED,
@@ -248,6 +223,7 @@ factory_setup_cb (MshedUtfTree             *self,
   gtk_box_append (GTK_BOX (box), size);
   gtk_box_append (GTK_BOX (box), kind);
   gtk_list_item_set_child (list_item, box);
+  _mshed_utf_tree_clip_setup_row (self, list_item, box);
 }
 
 static void
@@ -846,6 +822,8 @@ mshed_utf_tree_size_allocate (GtkWidget *widget,
   gtk_widget_allocate (self->box, width, height, baseline, NULL);
   if (self->editor != NULL)
     gtk_popover_present (GTK_POPOVER (self->editor));
+  if (self->context_popover != NULL)
+    gtk_popover_present (GTK_POPOVER (self->context_popover));
 }
 
 static gboolean
@@ -864,6 +842,7 @@ mshed_utf_tree_dispose (GObject *object)
       gtk_widget_unparent (GTK_WIDGET (self->editor));
       self->editor = NULL;
     }
+  _mshed_utf_tree_clip_dispose (self);
   if (self->document_signals != NULL)
     g_signal_group_set_target (self->document_signals, NULL);
   gtk_widget_dispose_template (GTK_WIDGET (self), MSHED_TYPE_UTF_TREE);
@@ -921,6 +900,7 @@ mshed_utf_tree_class_init (MshedUtfTreeClass *klass)
   gtk_widget_class_bind_template_child (widget_class, MshedUtfTree, scroller);
   gtk_widget_class_bind_template_child (widget_class, MshedUtfTree, list_view);
   gtk_widget_class_bind_template_child (widget_class, MshedUtfTree, selection);
+  gtk_widget_class_bind_template_child (widget_class, MshedUtfTree, context_menu);
   gtk_widget_class_bind_template_callback (widget_class, factory_setup_cb);
   gtk_widget_class_bind_template_callback (widget_class, factory_bind_cb);
   gtk_widget_class_bind_template_callback (widget_class, factory_unbind_cb);
@@ -951,6 +931,7 @@ mshed_utf_tree_class_init (MshedUtfTreeClass *klass)
                                        "utf-tree.add-directory", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_d, GDK_CONTROL_MASK,
                                        "utf-tree.duplicate", NULL);
+  _mshed_utf_tree_clip_class_init (widget_class);
   gtk_widget_class_set_css_name (widget_class, "utftree");
 }
 
@@ -967,6 +948,7 @@ mshed_utf_tree_init (MshedUtfTree *self)
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->editor, "closed", G_CALLBACK (editor_closed_cb), self,
                            G_CONNECT_SWAPPED);
+  _mshed_utf_tree_clip_init (self);
 
   self->document_signals = g_signal_group_new (MSHED_TYPE_DOCUMENT);
   g_signal_group_connect_swapped (self->document_signals, "changed",
@@ -1080,4 +1062,33 @@ mshed_utf_tree_get_editor (MshedUtfTree *self)
   g_return_val_if_fail (MSHED_IS_UTF_TREE (self), NULL);
 
   return self->editor;
+}
+
+/* Shared with mshed-utf-tree-clip.c -------------------------------------------------------- */
+
+MshedUtfNode *
+_mshed_utf_tree_row_node (gpointer row)
+{
+  return row_node (row);
+}
+
+gboolean
+_mshed_utf_tree_node_in_tree (MshedUtfTree       *self,
+                              const MshedUtfNode *node)
+{
+  return node_in_tree (self, node);
+}
+
+void
+_mshed_utf_tree_report (MshedUtfTree *self,
+                        GError       *error)
+{
+  report (self, error);
+}
+
+void
+_mshed_utf_tree_select_and_announce (MshedUtfTree *self,
+                                     MshedUtfNode *node)
+{
+  select_and_announce (self, node);
 }

@@ -13,8 +13,14 @@
  *  - node-selected (gpointer node): the user selected a node (an MshedUtfNode of the
  *    document's tree, NULL for none).
  *
+ * Copy, cut and paste (Ctrl+C, Ctrl+X, Ctrl+V) carry a subtree between two open files
+ * through the clipboard (mshed-utf-clip.h); rows drag to move before, into or after a node;
+ * a file's payload imports from and exports to a file. The context menu (right click) offers
+ * them all.
+ *
  * Actions (prefix "utf-tree."): rename, delete, add-file, add-directory, add-file-after,
- * add-directory-after, duplicate, move-up, move-down, move-out, move-in.
+ * add-directory-after, duplicate, move-up, move-down, move-out, move-in, copy, cut, paste,
+ * import, export.
  */
 #pragma once
 
@@ -27,6 +33,13 @@ G_BEGIN_DECLS
 
 #define MSHED_TYPE_UTF_TREE (mshed_utf_tree_get_type ())
 G_DECLARE_FINAL_TYPE (MshedUtfTree, mshed_utf_tree, MSHED, UTF_TREE, GtkWidget)
+
+/* Where a dragged node goes relative to the row it is dropped on. */
+typedef enum {
+  MSHED_UTF_DROP_BEFORE,
+  MSHED_UTF_DROP_INTO,
+  MSHED_UTF_DROP_AFTER,
+} MshedUtfDropPosition;
 
 GtkWidget     *mshed_utf_tree_new           (void);
 void           mshed_utf_tree_set_document  (MshedUtfTree *self,
@@ -46,6 +59,31 @@ gboolean       mshed_utf_tree_find          (MshedUtfTree *self,
                                              gboolean      backwards);
 /* Rows shown now (expanded directories' children included), for tests. */
 guint          mshed_utf_tree_get_n_rows    (MshedUtfTree *self);
+/* The selected subtree to the clipboard. */
+gboolean       mshed_utf_tree_copy          (MshedUtfTree *self,
+                                             GError      **error);
+/* Reads the clipboard and pastes its subtree into the selected directory (after the selected
+ * file) as one undo step, or says why not; finishes later (mshed_utf_tree_get_n_pastes_done). */
+void           mshed_utf_tree_paste         (MshedUtfTree *self);
+guint          mshed_utf_tree_get_n_pastes_done (MshedUtfTree *self);
+/* What a drop of @node on @target's row does: one undoable move; refused (FALSE) into the
+ * node's own subtree, for the root, or for a node of another tree. INTO a file means AFTER
+ * it; BEFORE or AFTER the root means into it. */
+gboolean       mshed_utf_tree_drop_node     (MshedUtfTree         *self,
+                                             MshedUtfNode         *node,
+                                             MshedUtfNode         *target,
+                                             MshedUtfDropPosition  position,
+                                             GError              **error);
+/* The selected file's payload replaced by @file's bytes (one undo step), or written to @file
+ * atomically. */
+gboolean       mshed_utf_tree_import_file   (MshedUtfTree *self,
+                                             GFile        *file,
+                                             GError      **error);
+gboolean       mshed_utf_tree_export_file   (MshedUtfTree *self,
+                                             GFile        *file,
+                                             GError      **error);
+/* The context menu (tests). */
+GtkPopover    *mshed_utf_tree_get_context_menu (MshedUtfTree *self);
 /* The rename editor (tests). */
 MshedCellEditor *mshed_utf_tree_get_editor  (MshedUtfTree *self);
 

@@ -4,21 +4,19 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
 #   blender --background --factory-startup --python tests/gltf/blender-roundtrip.py -- \
-#       IN OUT [--move OBJECT DX DY DZ] [--rename OBJECT NEW] [--delete-faces OBJECT N]
-#       [--add-cube PARENT NAME] [--subdivide OBJECT]
 #       IN OUT [--move OBJECT DX DY DZ] [--move-group OBJECT GROUP DX DY DZ]
-#       [--rename OBJECT NEW] [--plain]
+#       [--rename OBJECT NEW] [--delete-faces OBJECT N] [--add-cube PARENT NAME]
+#       [--subdivide OBJECT] [--plain]
 #
 # Imports IN into an empty scene (bpy.ops.import_scene.gltf), applies the edits and exports
 # OUT (.glb or .gltf, the buffer embedded) with custom properties (export_extras=True), as a
 # user exporting with "Include: Custom Properties" does. --move adds (DX, DY, DZ), in the
-# mesh's own glTF axes, to every vertex of OBJECT's mesh; --rename renames an object;
-# --delete-faces deletes the first N faces of OBJECT's mesh; --add-cube adds a cube mesh
-# object NAME (size 0.5) as a child of PARENT; --subdivide cuts every edge of OBJECT's mesh
-# once (bmesh, so the new vertices interpolate the UV maps, the id map included).
 # mesh's own glTF axes, to every vertex of OBJECT's mesh; --move-group only to the vertices
 # that vertex group GROUP (a bone of a skinned mesh) weighs; --rename renames an object;
-# --plain exports without custom properties, as a glTF from elsewhere.
+# --delete-faces deletes the first N faces of OBJECT's mesh; --add-cube adds a cube mesh
+# object NAME (size 0.5) as a child of PARENT; --subdivide cuts every edge of OBJECT's mesh
+# once (bmesh, so the new vertices interpolate the UV maps, the id map included); --plain
+# exports without custom properties, as a glTF from elsewhere.
 # Prints "MSHED-BLENDER-ROUNDTRIP OK" and exits 0, or exits 1 with the reason.
 import sys
 

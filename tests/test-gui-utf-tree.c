@@ -562,19 +562,13 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_setenv ("GTK_A11Y", "none", FALSE);
-  g_setenv ("GSETTINGS_BACKEND", "memory", FALSE);
-  g_test_init (&argc, &argv, NULL);
-  if (!gtk_init_check ())
+  if (!gui_test_init (&argc, &argv, &app))
     return mshed_test_skip_program ("no display (run under xvfb-run)");
-  app = mshed_application_new ();
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
-  g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
 
   g_test_add_func ("/app/utf-tree/copy-paste", test_copy_paste);
   g_test_add_func ("/app/utf-tree/drag-move", test_drag_move);
   g_test_add_func ("/app/utf-tree/import-export", test_import_export);
   g_test_add_func ("/app/utf-tree/leaf-kinds", test_leaf_kinds);
   g_test_add_func ("/app/utf-tree/typed-editor", test_typed_editor);
-  return g_test_run ();
+  return gui_test_run (app);
 }

@@ -52,7 +52,7 @@ void                 mshed_render_scene_free           (MshedRenderScene       *
 MshedModel          *mshed_render_scene_get_model      (MshedRenderScene       *self);
 
 /* A deformable model (docs/dfm.md): one level (set_view's @lod), skinned by the scene's pose
- * (docs/dfm.md §6.3). Vertices are the level's elements (§6.1) and the draw items its face
+ * (docs/dfm.md §6.3). Vertices are the level's elements (docs/dfm.md §6.1) and the draw items its face
  * groups (item.batch is the group, item.node and item.slot MSHED_NONE); model is NULL. */
 MshedRenderScene    *mshed_render_scene_new_for_dfm    (MshedDfm               *dfm);
 MshedDfm            *mshed_render_scene_get_dfm        (MshedRenderScene       *self);
@@ -119,7 +119,7 @@ const float         *mshed_render_scene_get_world      (MshedRenderScene       *
 MshedAnimIssue       mshed_render_scene_get_node_issues (MshedRenderScene      *self,
                                                         guint                   node);
 
-/* docs/msh.md leaves the Res7 descriptor <-> triangle correspondence open (§12.4); the project's
+/* The Res7 descriptor <-> triangle correspondence is open (docs/msh.md §12.4); the project's
  * convention (mshed-recompute.h): slot s owns descriptors [triStart, +triCount), and when
  * triCount equals the number of triangles (indexCount / 3) of its batches in batch order
  * and the range fits Res7, descriptor triStart + j is the slot's j-th triangle.

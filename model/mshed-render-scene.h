@@ -51,8 +51,8 @@ MshedRenderScene    *mshed_render_scene_new            (MshedModel             *
 void                 mshed_render_scene_free           (MshedRenderScene       *self);
 MshedModel          *mshed_render_scene_get_model      (MshedRenderScene       *self);
 
-/* A deformable model: one level (set_view's @lod), skinned by the scene's pose (docs/dfm.md
- * §6.3). Vertices are the level's elements (docs/dfm.md §6.1) and the draw items its face
+/* A deformable model: one level (set_view's @lod), skinned by the scene's pose
+ * (docs/dfm.md §6.3). Vertices are the level's elements (docs/dfm.md §6.1) and the draw items its face
  * groups (item.batch is the group, item.node and item.slot MSHED_NONE); model is NULL. */
 MshedRenderScene    *mshed_render_scene_new_for_dfm    (MshedDfm               *dfm);
 MshedDfm            *mshed_render_scene_get_dfm        (MshedRenderScene       *self);

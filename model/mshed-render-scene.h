@@ -52,8 +52,9 @@ void                 mshed_render_scene_free           (MshedRenderScene       *
 MshedModel          *mshed_render_scene_get_model      (MshedRenderScene       *self);
 
 /* A deformable model: one level (set_view's @lod), skinned by the scene's pose
- * (docs/dfm.md §6.3). Vertices are the level's elements (docs/dfm.md §6.1) and the draw items its face
- * groups (item.batch is the group, item.node and item.slot MSHED_NONE); model is NULL. */
+ * (docs/dfm.md §6.3). Vertices are the level's elements (docs/dfm.md §6.1) and the draw
+ * items its face groups (item.batch is the group, item.node and item.slot MSHED_NONE);
+ * model is NULL. */
 MshedRenderScene    *mshed_render_scene_new_for_dfm    (MshedDfm               *dfm);
 MshedDfm            *mshed_render_scene_get_dfm        (MshedRenderScene       *self);
 /* The pose the scene skins with (NULL for an MSH model): change its values, then call

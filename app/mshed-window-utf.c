@@ -167,6 +167,7 @@ on_level_changed (MshedWindow *self)
       if (scope == MSHED_DFM_SCOPE_GEOMETRY || scope == MSHED_DFM_SCOPE_GROUP)
         mshed_table_view_set_dfm_scope (self->dfm_grids[i], level, 0);
     }
+  _mshed_window_pose_set_level (self, level);
 }
 
 /* The DFM grids for @document (NULL: hidden), each tab shown when its file exists. */
@@ -281,10 +282,14 @@ _mshed_window_utf_set_document (MshedWindow   *self,
     }
   mshed_unknown_table_set_document (self->unknown_table, msh);
   mshed_model_view_set_document (self->model_view, msh);
-  set_page_visible (self->side_notebook, SIDE_PAGE_PREVIEW, !utf);
   set_page_visible (self->side_notebook, SIDE_PAGE_UNKNOWN, !utf);
   set_dfm_document (self, utf ? document : NULL);
-  if (utf)
+  _mshed_window_pose_set_document (self, utf ? document : NULL);
+  set_page_visible (self->side_notebook, SIDE_PAGE_PREVIEW,
+                    !utf || _mshed_window_pose_has_dfm (self));
+  if (utf && _mshed_window_pose_has_dfm (self))
+    gtk_notebook_set_current_page (self->side_notebook, SIDE_PAGE_PREVIEW);
+  else if (utf)
     gtk_notebook_set_current_page (self->side_notebook, SIDE_PAGE_HEX);
   else if (document != NULL && gtk_notebook_get_current_page (self->grid_notebook) >= 0 &&
            !gtk_widget_get_visible (gtk_notebook_get_nth_page (self->grid_notebook,
@@ -320,4 +325,5 @@ _mshed_window_utf_init (MshedWindow *self)
   g_signal_connect_object (self->utf_tree, "node-selected", G_CALLBACK (on_utf_node_selected),
                            self, G_CONNECT_SWAPPED);
   init_dfm_grids (self);
+  _mshed_window_pose_init (self);
 }

@@ -6,7 +6,8 @@
  * The preview of a DFM in the window: the model view draws the model skinned (the level the
  * level grids show), and a Pose panel under it lists the joints (name, kind) with a slider
  * per degree of freedom bounded by its limits (docs/conventions.md "Posing a DFM"), a Reset
- * Pose button and the DFM overlays. Posing is view state: it never touches the document.
+ * Pose button and the DFM overlays; selecting a row of the Bones grid shades the model by
+ * that bone's weights. Posing is view state: it never touches the document.
  */
 #define G_LOG_DOMAIN "mshed-window"
 
@@ -151,6 +152,7 @@ _mshed_window_pose_set_document (MshedWindow   *self,
   if (dfm != NULL && mshed_dfm_get_n_levels (dfm) == 0)
     dfm = NULL;
   mshed_model_view_set_dfm (self->model_view, dfm);
+  mshed_renderer_set_weight_bone (mshed_model_view_get_renderer (self->model_view), -1);
   if (toolbar)
     gtk_widget_set_visible (toolbar, dfm == NULL);
   gtk_widget_set_visible (self->pose_panel, dfm != NULL);
@@ -164,6 +166,19 @@ gboolean
 _mshed_window_pose_has_dfm (MshedWindow *self)
 {
   return gtk_widget_get_visible (self->pose_panel);
+}
+
+/* a row of the Bones grid: the heat map of that bone's weights */
+static void
+on_bone_selected (MshedWindow *self,
+                  guint        row)
+{
+  MshedRenderer *renderer = mshed_model_view_get_renderer (self->model_view);
+
+  if (mshed_renderer_get_dfm (renderer) == NULL)
+    return;
+  mshed_renderer_set_weight_bone (renderer, (gint) row);
+  mshed_model_view_dfm_changed (self->model_view, FALSE);
 }
 
 static GtkWidget *
@@ -223,4 +238,10 @@ _mshed_window_pose_init (MshedWindow *self)
   gtk_box_append (GTK_BOX (self->pose_panel), scrolled);
   gtk_widget_set_visible (self->pose_panel, FALSE);
   gtk_box_append (GTK_BOX (parent), self->pose_panel);
+
+  for (guint i = 0; i < MSHED_WINDOW_N_DFM_GRIDS; i++)
+    if (mshed_table_view_get_table (self->dfm_grids[i]) ==
+        MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_BONE_TO_ROOT))
+      g_signal_connect_object (self->dfm_grids[i], "row-selected",
+                               G_CALLBACK (on_bone_selected), self, G_CONNECT_SWAPPED);
 }

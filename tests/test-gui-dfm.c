@@ -580,6 +580,12 @@ test_preview_pose (void)
   reset = grab (GTK_WIDGET (window), GTK_WIDGET (window->model_view), &w2, &h2);
   g_assert_cmpmem (reset, (gsize) w * h * 4, bind, (gsize) w * h * 4);
 
+  /* a row of the Bones grid: the heat map of that bone's weights */
+  g_signal_emit_by_name (window->dfm_grids[6], "row-selected", 3u);
+  g_assert_cmpint (mshed_renderer_get_weight_bone (mshed_model_view_get_renderer (
+                     window->model_view)), ==, 3);
+  g_signal_emit_by_name (window->dfm_grids[6], "row-selected", 0u);
+
   /* posed with the skeleton, for the pictures */
   gtk_range_set_value (slider, 45.0);
   mshed_model_view_set_overlays (window->model_view,

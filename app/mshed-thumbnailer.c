@@ -7,8 +7,8 @@
  * (data/org.mshed.Mshed.thumbnailer). A model is drawn offscreen by the renderer of the GL
  * view and `mshed-cli render` (EGL surfaceless, no display needed); an archive shows its first
  * nested model; a Freelancer DFM is drawn skinned in its bind pose, level 0
- * (docs/dfm.md §6.3). Another UTF file, or a DFM without a level, gets a drawn placeholder (a card with a
- * triangle), so a file manager still shows that mshed knows the file.
+ * (docs/dfm.md §6.3). Another UTF file, or a DFM without a level, gets a drawn placeholder
+ * (a card with a triangle), so a file manager still shows that mshed knows the file.
  */
 #define G_LOG_DOMAIN "mshed-thumbnailer"
 

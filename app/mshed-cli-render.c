@@ -90,6 +90,83 @@ parse_color (const char *text,
   return TRUE;
 }
 
+/* A DFM (by its UTF signature, utf.md §2), or NULL with @status set when the file cannot be
+ * read or parsed; NULL with @status 0 when the file is no UTF file. */
+static MshedDfm *
+open_dfm (const char *path,
+          int        *status)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  MshedDfm *dfm;
+  gsize size;
+  const guint8 *data;
+
+  *status = 0;
+  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    return NULL;   /* ARCHIVE:ENTRY, or mshed_cli_open_model reports what it is */
+  bytes = mshed_load_file (path, &error);
+  if (bytes == NULL)
+    return NULL;   /* mshed_cli_open_model reports it */
+  data = g_bytes_get_data (bytes, &size);
+  if (size < 4 || memcmp (data, "UTF ", 4) != 0)
+    return NULL;
+  dfm = mshed_dfm_new_from_bytes (bytes, MSHED_MODE_TOLERANT, NULL, &error);
+  if (dfm == NULL)
+    {
+      mshed_cli_error ("%s: %s", path, error->message);
+      *status = MSHED_CLI_EXIT_PROBLEMS;
+    }
+  return dfm;
+}
+
+/* --joint NAME=V[,V…]: degrees for turns, model units for slides, in the joint's order
+ * (docs/conventions.md "Posing a DFM") */
+static gboolean
+apply_joints (MshedDfmPose *pose,
+              char        **joints)
+{
+  for (guint i = 0; joints && joints[i]; i++)
+    {
+      const char *eq = strchr (joints[i], '=');
+      g_autofree char *name = eq ? g_strndup (joints[i], (gsize) (eq - joints[i])) : NULL;
+      g_auto(GStrv) values = NULL;
+      const MshedDfmPoseJoint *joint;
+      gint k;
+
+      k = name ? mshed_dfm_pose_find_joint (pose, name) : -1;
+      if (eq == NULL)
+        {
+          mshed_cli_error (_("--joint %s: expected NAME=ANGLE"), joints[i]);
+          return FALSE;
+        }
+      if (k < 0)
+        {
+          mshed_cli_error (_("--joint %s: the model has no joint named “%s”"), joints[i], name);
+          return FALSE;
+        }
+      joint = mshed_dfm_pose_get_joint (pose, (guint) k);
+      values = g_strsplit (eq + 1, ",", -1);
+      if (g_strv_length (values) == 0 || g_strv_length (values) > joint->n_dof)
+        {
+          mshed_cli_error (_("--joint %s: joint “%s” (%s) takes 1 to %u values"), joints[i], name,
+                           mshed_dfm_joint_kind_name (joint->kind), joint->n_dof);
+          return FALSE;
+        }
+      for (guint d = 0; values[d]; d++)
+        {
+          float v = 0.0f;
+
+          if (!parse_float ("--joint", values[d], &v))
+            return FALSE;
+          if (joint->dof[d].kind == MSHED_DFM_DOF_TURN)
+            v = glm_rad (v);
+          mshed_dfm_pose_set_value (pose, (guint) k, d, v);
+        }
+    }
+  return TRUE;
+}
+
 int
 mshed_cli_render (int    argc,
                   char **argv)
@@ -99,6 +176,11 @@ mshed_cli_render (int    argc,
   g_autoptr(MshedSource) source = NULL;
   g_autoptr(MshedDiagnostics) diags = mshed_diagnostics_new ();
   g_autoptr(MshedOffscreen) offscreen = NULL;
+  g_autoptr(MshedDfm) dfm = NULL;
+  g_auto(GStrv) joints = NULL;
+  g_autofree char *level_text = NULL;
+  gboolean skeleton = FALSE, hardpoints = FALSE;
+  guint level = 0;
   g_autofree guint8 *pixels = NULL;
   g_autofree char *output = NULL;
   g_autofree char *lod_text = NULL, *group_text = NULL, *frame_text = NULL, *size_text = NULL;
@@ -141,13 +223,21 @@ mshed_cli_render (int    argc,
     { "materials", 'm', 0, G_OPTION_ARG_NONE, &materials,
       N_("Tint batches by material index"), NULL },
     { "uv-checker", 0, 0, G_OPTION_ARG_NONE, &uv, N_("Modulate with a UV checker"), NULL },
+    { "level", 0, 0, G_OPTION_ARG_STRING, &level_text,
+      N_("DFM: the level to draw (default 0)"), "N" },
+    { "joint", 'j', 0, G_OPTION_ARG_STRING_ARRAY, &joints,
+      N_("DFM: turn a joint, in degrees (slides in model units; Sphere and Loose take "
+         "x,y,z[,dx,dy,dz]); repeatable"), "NAME=ANGLE" },
+    { "skeleton", 0, 0, G_OPTION_ARG_NONE, &skeleton, N_("DFM: draw the skeleton"), NULL },
+    { "hardpoints", 0, 0, G_OPTION_ARG_NONE, &hardpoints,
+      N_("DFM: draw the hardpoints' axes"), NULL },
     { NULL }
   };
 
   context = mshed_cli_context_new ("FILE|ARCHIVE:ENTRY",
-                                   _("Draw a model as the game would (node poses, LOD, group) to "
-                                     "a PNG image. Needs no display: it uses EGL's surfaceless "
-                                     "platform."),
+                                   _("Draw a model as the game would (node poses, LOD, group; "
+                                     "for a DFM the level, skinned in a pose) to a PNG image. "
+                                     "Needs no display: it uses EGL's surfaceless platform."),
                                    entries);
   if (!mshed_cli_parse (context, &argc, &argv))
     return MSHED_CLI_EXIT_TROUBLE;
@@ -181,9 +271,32 @@ mshed_cli_render (int    argc,
 
   if (!mshed_cli_check_output (output))
     return MSHED_CLI_EXIT_PROBLEMS;
-  source = mshed_cli_open_model (argv[1], diags, &status);
-  if (source == NULL)
+  dfm = open_dfm (argv[1], &status);
+  if (dfm == NULL && status != 0)
     return status;
+  if (dfm == NULL && (level_text || joints || skeleton || hardpoints))
+    {
+      mshed_cli_error (_("--level, --joint, --skeleton and --hardpoints are for DFM files"));
+      return MSHED_CLI_EXIT_TROUBLE;
+    }
+  if (dfm)
+    {
+      guint n_levels = mshed_dfm_get_n_levels (dfm);
+
+      if (n_levels == 0)
+        {
+          mshed_cli_error (_("%s: the deformable model has no level to draw"), argv[1]);
+          return MSHED_CLI_EXIT_PROBLEMS;
+        }
+      if (!mshed_cli_parse_count ("--level", level_text, 0, n_levels - 1, &level))
+        return MSHED_CLI_EXIT_TROUBLE;
+    }
+  else
+    {
+      source = mshed_cli_open_model (argv[1], diags, &status);
+      if (source == NULL)
+        return status;
+    }
 
   offscreen = mshed_offscreen_new (width, height, (int) samples, &error);
   if (offscreen == NULL)
@@ -202,6 +315,10 @@ mshed_cli_render (int    argc,
     overlays |= MSHED_OVERLAY_MATERIALS;
   if (uv)
     overlays |= MSHED_OVERLAY_UV_CHECKER;
+  if (skeleton)
+    overlays |= MSHED_OVERLAY_SKELETON;
+  if (hardpoints)
+    overlays |= MSHED_OVERLAY_HARDPOINTS;
 
   renderer = mshed_renderer_new ();
   if (!mshed_renderer_realize (renderer, &error))
@@ -220,10 +337,28 @@ mshed_cli_render (int    argc,
   mshed_renderer_set_background (renderer, background);
   mshed_renderer_set_overlays (renderer, overlays);
   mshed_renderer_set_pose_options (renderer, &pose);
-  mshed_renderer_set_view (renderer, lod, group);
-  mshed_renderer_set_time (renderer, frame);
-  mshed_renderer_set_model (renderer, source->model);
-  mshed_renderer_frame_all (renderer, (float) width / height);
+  if (dfm)
+    {
+      mshed_renderer_set_dfm (renderer, dfm);
+      mshed_renderer_set_view (renderer, level, 0);
+      /* framed on the bind pose, so that a pose moves parts within the same view */
+      mshed_renderer_frame_all (renderer, (float) width / height);
+      if (!apply_joints (mshed_render_scene_get_dfm_pose (mshed_renderer_get_scene (renderer)),
+                         joints))
+        {
+          mshed_renderer_unrealize (renderer);
+          mshed_renderer_free (renderer);
+          return MSHED_CLI_EXIT_TROUBLE;
+        }
+      mshed_renderer_pose_changed (renderer);
+    }
+  else
+    {
+      mshed_renderer_set_view (renderer, lod, group);
+      mshed_renderer_set_time (renderer, frame);
+      mshed_renderer_set_model (renderer, source->model);
+      mshed_renderer_frame_all (renderer, (float) width / height);
+    }
 
   mshed_offscreen_bind (offscreen);
   mshed_renderer_draw (renderer, width, height);

@@ -6,7 +6,8 @@
  * mshed-thumbnailer -s SIZE -i INPUT -o OUTPUT: the picture a file manager shows for a model
  * (data/org.mshed.Mshed.thumbnailer). A model is drawn offscreen by the renderer of the GL
  * view and `mshed-cli render` (EGL surfaceless, no display needed); an archive shows its first
- * nested model. The renderer does not draw Freelancer DFMs yet: they get a drawn placeholder
+ * nested model; a Freelancer DFM is drawn skinned in its bind pose, level 0
+ * (docs/dfm.md §6.3). Another UTF file, or a DFM without a level, gets a drawn placeholder
  * (a card with a triangle), so a file manager still shows that mshed knows the file.
  */
 #define G_LOG_DOMAIN "mshed-thumbnailer"
@@ -20,6 +21,7 @@
 #include <string.h>
 
 #include "mshed-bytes.h"
+#include "mshed-dfm.h"
 #include "mshed-error.h"
 #include "mshed-offscreen.h"
 #include "mshed-png.h"
@@ -64,8 +66,10 @@ open_model (const char  *path,
   return mshed_model_new (nres, MSHED_MODE_TOLERANT, diags, error);
 }
 
+/* @model, or @dfm when it is not NULL */
 static guint8 *
 render_model (MshedModel  *model,
+              MshedDfm    *dfm,
               int          size,
               GError     **error)
 {
@@ -89,7 +93,10 @@ render_model (MshedModel  *model,
   mshed_renderer_set_pose_options (renderer, &pose);
   mshed_renderer_set_view (renderer, 0, 0);
   mshed_renderer_set_time (renderer, 0.0f);
-  mshed_renderer_set_model (renderer, model);
+  if (dfm)
+    mshed_renderer_set_dfm (renderer, dfm);
+  else
+    mshed_renderer_set_model (renderer, model);
   mshed_renderer_frame_all (renderer, 1.0f);
   mshed_offscreen_bind (offscreen);
   mshed_renderer_draw (renderer, size, size);
@@ -177,6 +184,7 @@ main (int    argc,
   g_autoptr(GError) error = NULL;
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(MshedModel) model = NULL;
+  g_autoptr(MshedDfm) dfm = NULL;
   g_autofree char *input = NULL, *output = NULL, *path = NULL;
   g_autofree guint8 *pixels = NULL;
   int size = 256;
@@ -197,7 +205,8 @@ main (int    argc,
 
   context = g_option_context_new (NULL);
   g_option_context_set_summary (context, _("Draw the thumbnail of a model, the first model of an "
-                                           "archive, or a placeholder for a DFM, as a PNG image."));
+                                           "archive or a DFM (a placeholder for other UTF "
+                                           "files), as a PNG image."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
@@ -219,9 +228,16 @@ main (int    argc,
     }
   if (g_bytes_get_size (bytes) >= 4 &&
       mshed_read_u32 (g_bytes_get_data (bytes, NULL)) == MSHED_UTF_SIGNATURE)
-    pixels = draw_placeholder (size);
+    {
+      dfm = mshed_dfm_new_from_bytes (bytes, MSHED_MODE_TOLERANT, NULL, NULL);
+      if (dfm && mshed_utf_looks_like_dfm (mshed_dfm_get_utf (dfm)) &&
+          mshed_dfm_get_n_levels (dfm) > 0)
+        pixels = render_model (NULL, dfm, size, &error);
+      else
+        pixels = draw_placeholder (size);
+    }
   else if ((model = open_model (path, bytes, &error)) != NULL)
-    pixels = render_model (model, size, &error);
+    pixels = render_model (model, NULL, size, &error);
   if (pixels == NULL)
     {
       g_printerr ("mshed-thumbnailer: %s: %s\n", path, error->message);

@@ -77,6 +77,8 @@ struct _MshedWindow {
   MshedDataInspector  *data_inspector;
   MshedUnknownTable   *unknown_table;
   MshedModelView      *model_view;
+  GtkWidget           *pose_panel;       /* the DFM Pose panel under the preview */
+  GtkWidget           *pose_list;        /* joint titles and their sliders */
   GtkDropDown         *lod_dropdown;
   GtkDropDown         *group_dropdown;
   GtkToggleButton     *play_button;
@@ -145,6 +147,13 @@ gboolean _mshed_window_export_model       (MshedWindow    *self,
 void     _mshed_window_import_gltf        (MshedWindow    *self,
                                            const char     *path,
                                            gboolean        new_window);
+/* mshed-window-pose.c: the skinned preview of a DFM and its Pose panel (view state only) */
+void     _mshed_window_pose_init          (MshedWindow    *self);
+void     _mshed_window_pose_set_document  (MshedWindow    *self,
+                                           MshedDocument  *document);
+void     _mshed_window_pose_set_level     (MshedWindow    *self,
+                                           guint           level);
+gboolean _mshed_window_pose_has_dfm       (MshedWindow    *self);
 
 /* mshed-window-files.c: opening, archives, the Open dialog, recent files, drops */
 void     _mshed_window_files_class_init   (GtkWidgetClass *widget_class);

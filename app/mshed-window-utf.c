@@ -206,6 +206,7 @@ on_group_changed (MshedWindow *self)
       gtk_widget_set_visible (GTK_WIDGET (self->dfm_grids[i]),
                               g_list_model_get_n_items (G_LIST_MODEL (model)) > 0);
     }
+  _mshed_window_pose_set_level (self, level);
 }
 
 /* The groups of the chosen level, "Group<n> (material)". */
@@ -364,12 +365,16 @@ _mshed_window_utf_set_document (MshedWindow   *self,
     }
   mshed_unknown_table_set_document (self->unknown_table, msh);
   mshed_model_view_set_document (self->model_view, msh);
-  set_page_visible (self->side_notebook, SIDE_PAGE_PREVIEW, !utf);
   set_page_visible (self->side_notebook, SIDE_PAGE_UNKNOWN, !utf);
   set_page_visible (self->side_notebook, SIDE_PAGE_VALUE, utf);
   mshed_utf_leaf_editor_set_node (self->leaf_editor, utf ? document : NULL, NULL);
   set_dfm_document (self, utf ? document : NULL);
-  if (utf)
+  _mshed_window_pose_set_document (self, utf ? document : NULL);
+  set_page_visible (self->side_notebook, SIDE_PAGE_PREVIEW,
+                    !utf || _mshed_window_pose_has_dfm (self));
+  if (utf && _mshed_window_pose_has_dfm (self))
+    gtk_notebook_set_current_page (self->side_notebook, SIDE_PAGE_PREVIEW);
+  else if (utf)
     gtk_notebook_set_current_page (self->side_notebook, SIDE_PAGE_HEX);
   else if (document != NULL && gtk_notebook_get_current_page (self->grid_notebook) >= 0 &&
            !gtk_widget_get_visible (gtk_notebook_get_nth_page (self->grid_notebook,
@@ -409,4 +414,5 @@ _mshed_window_utf_init (MshedWindow *self)
   gtk_notebook_append_page (self->side_notebook, GTK_WIDGET (self->leaf_editor),
                             gtk_label_new (_("Value")));
   set_page_visible (self->side_notebook, SIDE_PAGE_VALUE, FALSE);
+  _mshed_window_pose_init (self);
 }

@@ -11,30 +11,7 @@
 #include <string.h>
 
 #include "mshed-bytes.h"
-#include "mshed-render-scene.h"
-
-typedef struct {
-  guint elem_first;
-  guint elem_count;
-  guint tri_first;
-} BatchRange;
-
-struct _MshedRenderScene {
-  MshedModel      *model;
-  GArray          *elements;      /* guint32 */
-  GArray          *tri_map;       /* guint32 */
-  GArray          *batch_ranges;  /* BatchRange, one per Res13 row */
-  GArray          *items;         /* MshedDrawItem */
-  guint            skips[MSHED_SCENE_N_SKIPS];
-  guint            lod;
-  guint            group;
-  gboolean         all_batches;
-  float            time;
-  MshedPoseOptions pose_options;
-  guint            n_nodes;
-  float           *world;         /* 16 per node */
-  MshedAnimIssue  *issues;        /* one per node */
-};
+#include "mshed-render-scene-private.h"
 
 static const float identity[16] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 };
 
@@ -43,19 +20,41 @@ static void build_items    (MshedRenderScene *self);
 static void build_world    (MshedRenderScene *self);
 
 MshedRenderScene *
-mshed_render_scene_new (MshedModel *model)
+_mshed_render_scene_alloc (void)
 {
   MshedRenderScene *self = g_new0 (MshedRenderScene, 1);
 
-  g_return_val_if_fail (model != NULL, NULL);
-  self->model = mshed_model_ref (model);
   self->elements = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->tri_map = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->batch_ranges = g_array_new (FALSE, TRUE, sizeof (BatchRange));
   self->items = g_array_new (FALSE, FALSE, sizeof (MshedDrawItem));
   mshed_pose_options_init (&self->pose_options);
+  return self;
+}
+
+MshedRenderScene *
+mshed_render_scene_new (MshedModel *model)
+{
+  MshedRenderScene *self;
+
+  g_return_val_if_fail (model != NULL, NULL);
+  self = _mshed_render_scene_alloc ();
+  self->model = mshed_model_ref (model);
   build_elements (self);
   build_world (self);
+  build_items (self);
+  return self;
+}
+
+MshedRenderScene *
+mshed_render_scene_new_for_dfm (MshedDfm *dfm)
+{
+  MshedRenderScene *self;
+
+  g_return_val_if_fail (dfm != NULL, NULL);
+  self = _mshed_render_scene_alloc ();
+  self->dfm = mshed_dfm_ref (dfm);
+  build_elements (self);
   build_items (self);
   return self;
 }
@@ -66,6 +65,7 @@ mshed_render_scene_free (MshedRenderScene *self)
   if (self == NULL)
     return;
   g_clear_pointer (&self->model, mshed_model_unref);
+  _mshed_render_scene_dfm_clear (self);
   g_array_unref (self->elements);
   g_array_unref (self->tri_map);
   g_array_unref (self->batch_ranges);
@@ -86,6 +86,8 @@ mshed_render_scene_get_model (MshedRenderScene *self)
 guint
 mshed_render_scene_get_n_vertices (MshedRenderScene *self)
 {
+  if (self->dfm)
+    return self->dfm_pos->len / 3;
   return mshed_model_get_n_rows (self->model, MSHED_TABLE_POSITIONS);
 }
 
@@ -97,13 +99,21 @@ mshed_render_scene_read_vertices (MshedRenderScene *self,
                                   float            *normals,
                                   float            *uvs)
 {
-  guint n_pos = mshed_model_get_n_rows (self->model, MSHED_TABLE_POSITIONS);
-  guint n_nrm = mshed_model_get_n_rows (self->model, MSHED_TABLE_NORMALS);
-  guint n_uv = mshed_model_get_n_rows (self->model, MSHED_TABLE_UVS);
+  guint n_pos, n_nrm, n_uv;
+  const guint8 *pos, *nrm, *uv;
+
+  if (self->dfm)
+    {
+      _mshed_render_scene_dfm_read_vertices (self, first, count, positions, normals, uvs);
+      return;
+    }
+  n_pos = mshed_model_get_n_rows (self->model, MSHED_TABLE_POSITIONS);
+  n_nrm = mshed_model_get_n_rows (self->model, MSHED_TABLE_NORMALS);
+  n_uv = mshed_model_get_n_rows (self->model, MSHED_TABLE_UVS);
   /* Rows are contiguous: the record of row 0 is the start of the table. */
-  const guint8 *pos = mshed_model_get_record (self->model, MSHED_TABLE_POSITIONS, 0);
-  const guint8 *nrm = mshed_model_get_record (self->model, MSHED_TABLE_NORMALS, 0);
-  const guint8 *uv = mshed_model_get_record (self->model, MSHED_TABLE_UVS, 0);
+  pos = mshed_model_get_record (self->model, MSHED_TABLE_POSITIONS, 0);
+  nrm = mshed_model_get_record (self->model, MSHED_TABLE_NORMALS, 0);
+  uv = mshed_model_get_record (self->model, MSHED_TABLE_UVS, 0);
 
   for (guint i = 0; i < count; i++)
     {
@@ -152,10 +162,18 @@ mshed_render_scene_read_vertices (MshedRenderScene *self,
 static void
 build_elements (MshedRenderScene *self)
 {
-  guint n_batches = mshed_model_get_n_rows (self->model, MSHED_TABLE_BATCHES);
-  guint n_indices = mshed_model_get_n_rows (self->model, MSHED_TABLE_INDICES);
-  guint n_vertices = mshed_render_scene_get_n_vertices (self);
-  const guint8 *idx = mshed_model_get_record (self->model, MSHED_TABLE_INDICES, 0);
+  guint n_batches, n_indices, n_vertices;
+  const guint8 *idx;
+
+  if (self->dfm)
+    {
+      _mshed_render_scene_dfm_build (self);
+      return;
+    }
+  n_batches = mshed_model_get_n_rows (self->model, MSHED_TABLE_BATCHES);
+  n_indices = mshed_model_get_n_rows (self->model, MSHED_TABLE_INDICES);
+  n_vertices = mshed_render_scene_get_n_vertices (self);
+  idx = mshed_model_get_record (self->model, MSHED_TABLE_INDICES, 0);
 
   g_array_set_size (self->elements, 0);
   g_array_set_size (self->tri_map, 0);
@@ -277,7 +295,7 @@ build_items (MshedRenderScene *self)
 
   g_array_set_size (self->items, 0);
   self->skips[MSHED_SCENE_SKIP_SLOT_BATCH_RANGE] = 0;
-  self->all_batches = !mshed_model_has_node_records (self->model);
+  self->all_batches = self->dfm != NULL || !mshed_model_has_node_records (self->model);
 
   if (self->all_batches)
     {
@@ -313,6 +331,17 @@ mshed_render_scene_set_view (MshedRenderScene *self,
                              guint             lod,
                              guint             group)
 {
+  if (self->dfm)
+    {
+      /* a DFM: the level; its face groups are all drawn */
+      guint n = mshed_dfm_get_n_levels (self->dfm);
+
+      self->lod = MIN (lod, MAX (n, 1) - 1);
+      self->group = 0;
+      build_elements (self);
+      build_items (self);
+      return;
+    }
   self->lod = MIN (lod, MSHED_N_LODS - 1);
   self->group = MIN (group, MSHED_N_GROUPS - 1);
   build_items (self);
@@ -364,8 +393,10 @@ mshed_render_scene_nodes_changed (MshedRenderScene *self)
 static void
 build_world (MshedRenderScene *self)
 {
-  guint n = mshed_model_get_n_rows (self->model, MSHED_TABLE_NODES);
+  guint n = self->model ? mshed_model_get_n_rows (self->model, MSHED_TABLE_NODES) : 0;
 
+  if (self->model == NULL)
+    return;
   if (n != self->n_nodes)
     {
       g_free (self->world);
@@ -444,7 +475,7 @@ mshed_render_scene_slot_has_tri_mapping (MshedRenderScene *self,
 {
   MshedSlot s;
 
-  if (!mshed_model_get_slot (self->model, slot, &s))
+  if (self->model == NULL || !mshed_model_get_slot (self->model, slot, &s))
     return FALSE;
   if ((guint64) s.tri_start + s.tri_count > mshed_model_get_n_rows (self->model, MSHED_TABLE_TRIS))
     return FALSE;
@@ -535,6 +566,11 @@ read_position (MshedRenderScene *self,
                guint             v,
                float             out[3])
 {
+  if (self->dfm)
+    {
+      memcpy (out, (const float *) self->dfm_pos->data + 3 * (gsize) v, 3 * sizeof (float));
+      return;
+    }
   for (guint k = 0; k < 3; k++)
     out[k] = mshed_read_f32 (pos + 12 * (gsize) v + 4 * k);
 }
@@ -544,7 +580,8 @@ mshed_render_scene_compute_slot_bounds (MshedRenderScene *self,
                                         guint             slot_index,
                                         MshedSlotBounds  *out)
 {
-  const guint8 *pos = mshed_model_get_record (self->model, MSHED_TABLE_POSITIONS, 0);
+  const guint8 *pos = self->model ? mshed_model_get_record (self->model, MSHED_TABLE_POSITIONS, 0)
+                                  : NULL;
   const guint32 *elements = (const guint32 *) self->elements->data;
   MshedSlot slot;
   gboolean any = FALSE;
@@ -606,11 +643,12 @@ mshed_render_scene_compute_world_bounds (MshedRenderScene *self,
                                          float             min[3],
                                          float             max[3])
 {
-  const guint8 *pos = mshed_model_get_record (self->model, MSHED_TABLE_POSITIONS, 0);
+  const guint8 *pos = self->model ? mshed_model_get_record (self->model, MSHED_TABLE_POSITIONS, 0)
+                                  : NULL;
   const guint32 *elements = (const guint32 *) self->elements->data;
   gboolean any = FALSE;
 
-  if (pos == NULL)
+  if (pos == NULL && self->dfm == NULL)
     return FALSE;
   for (guint i = 0; i < self->items->len; i++)
     {

@@ -14,6 +14,8 @@
 #include <glib.h>
 
 #include "mshed-anim.h"
+#include "mshed-dfm-pose.h"
+#include "mshed-dfm.h"
 #include "mshed-model.h"
 
 G_BEGIN_DECLS
@@ -48,6 +50,25 @@ typedef enum {
 MshedRenderScene    *mshed_render_scene_new            (MshedModel             *model);
 void                 mshed_render_scene_free           (MshedRenderScene       *self);
 MshedModel          *mshed_render_scene_get_model      (MshedRenderScene       *self);
+
+/* A deformable model: one level (set_view's @lod), skinned by the scene's pose
+ * (docs/dfm.md §6.3). Vertices are the level's elements (docs/dfm.md §6.1) and the draw
+ * items its face groups (item.batch is the group, item.node and item.slot MSHED_NONE);
+ * model is NULL. */
+MshedRenderScene    *mshed_render_scene_new_for_dfm    (MshedDfm               *dfm);
+MshedDfm            *mshed_render_scene_get_dfm        (MshedRenderScene       *self);
+/* The pose the scene skins with (NULL for an MSH model): change its values, then call
+ * pose_changed to skin again. topology_changed re-reads the DFM after an edit and keeps the
+ * values of the joints that still exist. */
+MshedDfmPose        *mshed_render_scene_get_dfm_pose   (MshedRenderScene       *self);
+void                 mshed_render_scene_pose_changed   (MshedRenderScene       *self);
+/* The DFM point vertex @v shows, G_MAXUINT when none. */
+guint                mshed_render_scene_get_vertex_point (MshedRenderScene     *self,
+                                                        guint                   v);
+/* The summed weight of @bone on vertex @v's point (0 when none). */
+float                mshed_render_scene_get_bone_weight (MshedRenderScene      *self,
+                                                        guint                   v,
+                                                        guint                   bone);
 
 /* Re-reads what depends on the corresponding tables. */
 void                 mshed_render_scene_topology_changed (MshedRenderScene     *self);
@@ -99,7 +120,7 @@ const float         *mshed_render_scene_get_world      (MshedRenderScene       *
 MshedAnimIssue       mshed_render_scene_get_node_issues (MshedRenderScene      *self,
                                                         guint                   node);
 
-/* docs/msh.md leaves the Res7 descriptor <-> triangle correspondence open (§12.4); the project's
+/* The Res7 descriptor <-> triangle correspondence is open (docs/msh.md §12.4); the project's
  * convention (mshed-recompute.h): slot s owns descriptors [triStart, +triCount), and when
  * triCount equals the number of triangles (indexCount / 3) of its batches in batch order
  * and the range fits Res7, descriptor triStart + j is the slot's j-th triangle.

@@ -775,6 +775,135 @@ test_open_large (void)
   remove_dir (dir);
 }
 
+/* @widget's part of @window's composited rendering, as 32-bit pixels (w x h into *@out). */
+static guint32 *
+grab (GtkWidget *window,
+      GtkWidget *widget,
+      int       *out_w,
+      int       *out_h)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (window);
+  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autofree guint32 *pixels = NULL;
+  int w = gtk_widget_get_width (window), h = gtk_widget_get_height (window);
+  graphene_rect_t b;
+  guint32 *part;
+  int bw, bh;
+
+  g_assert_true (gtk_widget_compute_bounds (widget, window, &b));
+  gdk_paintable_snapshot (paintable, snapshot, w, h);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, w, h));
+  pixels = g_new (guint32, (gsize) w * h);
+  gdk_texture_download (texture, (guchar *) pixels, (gsize) w * 4);
+  bw = MIN ((int) b.size.width, w - (int) b.origin.x);
+  bh = MIN ((int) b.size.height, h - (int) b.origin.y);
+  g_assert_cmpint (bw, >, 20);
+  g_assert_cmpint (bh, >, 20);
+  part = g_new (guint32, (gsize) bw * bh);
+  for (int y = 0; y < bh; y++)
+    memcpy (part + (gsize) y * bw, pixels + (gsize) (y + (int) b.origin.y) * w + (int) b.origin.x,
+            (gsize) bw * 4);
+  *out_w = bw;
+  *out_h = bh;
+  return part;
+}
+
+static GtkRange *
+first_slider (MshedWindow *window)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (window->pose_list); c;
+       c = gtk_widget_get_next_sibling (c))
+    if (GTK_IS_RANGE (c))
+      return GTK_RANGE (c);
+  return NULL;
+}
+
+/* A DFM's preview: the skinned model draws in the model view; moving a joint's slider
+ * changes the picture and leaves the document as it was (no undo step, same bytes); Reset
+ * Pose brings the bind pose back. */
+static void
+test_preview_pose (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("mshed-gui-dfm-XXXXXX", NULL);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr(GBytes) after = NULL;
+  g_autofree guint32 *bind = NULL, *posed = NULL, *reset = NULL;
+  MshedDfmGenParams params;
+  MshedWindow *window = gui_test_window (app);
+  MshedDocument *doc;
+  GtkRange *slider;
+  GHashTable *colours = g_hash_table_new (NULL, NULL);
+  int w, h, w2, h2;
+  guint changed = 0;
+
+  mshed_dfm_gen_params_init (&params, MSHED_DFM_GEN_BODY, 4);
+  bytes = mshed_dfm_generate_bytes (&params);
+  path = gui_test_write (dir, "body.dfm", bytes);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 740);
+  g_assert_true (mshed_window_open (window, path));
+  widget_test_iterate (500);
+  doc = mshed_window_get_document (window);
+  g_assert_true (gtk_widget_get_visible (window->pose_panel));
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (window->model_view)));
+  g_assert_nonnull (mshed_renderer_get_dfm (mshed_model_view_get_renderer (window->model_view)));
+
+  bind = grab (GTK_WIDGET (window), GTK_WIDGET (window->model_view), &w, &h);
+  for (int i = 0; i < w * h; i++)
+    g_hash_table_add (colours, GUINT_TO_POINTER (bind[i]));
+  g_test_message ("%u colours in the preview", g_hash_table_size (colours));
+  g_assert_cmpuint (g_hash_table_size (colours), >, 20);   /* shaded, not a flat clear */
+  g_hash_table_unref (colours);
+
+  slider = first_slider (window);
+  g_assert_nonnull (slider);
+  gtk_range_set_value (slider, 45.0);
+  widget_test_iterate (300);
+  posed = grab (GTK_WIDGET (window), GTK_WIDGET (window->model_view), &w2, &h2);
+  g_assert_cmpint (w2, ==, w);
+  g_assert_cmpint (h2, ==, h);
+  for (int i = 0; i < w * h; i++)
+    changed += posed[i] != bind[i];
+  g_test_message ("%u pixels changed", changed);
+  g_assert_cmpuint (changed, >, 20);
+  g_assert_false (mshed_document_get_modified (doc));
+  g_assert_false (mshed_document_can_undo (doc));
+
+  /* Reset Pose: the bind pose again */
+  for (GtkWidget *c = gtk_widget_get_first_child (window->pose_panel); c;
+       c = gtk_widget_get_next_sibling (c))
+    for (GtkWidget *b = gtk_widget_get_first_child (c); b; b = gtk_widget_get_next_sibling (b))
+      if (GTK_IS_BUTTON (b))
+        g_signal_emit_by_name (b, "clicked");
+  widget_test_iterate (300);
+  g_assert_cmpfloat (gtk_range_get_value (slider), ==, 0.0);
+  reset = grab (GTK_WIDGET (window), GTK_WIDGET (window->model_view), &w2, &h2);
+  g_assert_cmpmem (reset, (gsize) w * h * 4, bind, (gsize) w * h * 4);
+
+  /* a row of the Bones grid: the heat map of that bone's weights */
+  g_signal_emit_by_name (window->dfm_grids[6], "row-selected", 3u);
+  g_assert_cmpint (mshed_renderer_get_weight_bone (mshed_model_view_get_renderer (
+                     window->model_view)), ==, 3);
+  g_signal_emit_by_name (window->dfm_grids[6], "row-selected", 0u);
+
+  /* posed with the skeleton, for the pictures */
+  gtk_range_set_value (slider, 45.0);
+  mshed_model_view_set_overlays (window->model_view,
+                                 mshed_model_view_get_overlays (window->model_view) |
+                                 MSHED_OVERLAY_SKELETON);
+  shot (window, "dfm-preview.png");
+  g_assert_false (mshed_document_get_modified (doc));
+
+  gui_test_close (window);
+  after = gui_test_file_bytes (path);
+  g_assert_true (g_bytes_equal (bytes, after));
+  remove_dir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -803,5 +932,6 @@ main (int   argc,
   g_test_add_func ("/app/dfm/edit-undo-save", test_edit_undo_save);
   g_test_add_func ("/app/dfm/grids-edit-undo-save", test_grids_edit_undo_save);
   g_test_add_func ("/app/dfm/open-large", test_open_large);
+  g_test_add_func ("/app/dfm/preview-pose", test_preview_pose);
   return g_test_run ();
 }

@@ -336,6 +336,41 @@ mshed_model_view_set_document (MshedModelView *self,
   redraw (self);
 }
 
+void
+mshed_model_view_set_dfm (MshedModelView *self,
+                          MshedDfm       *dfm)
+{
+  g_return_if_fail (MSHED_IS_MODEL_VIEW (self));
+
+  if (dfm == mshed_renderer_get_dfm (self->renderer))
+    return;
+  if (dfm)
+    mshed_renderer_set_dfm (self->renderer, dfm);
+  else if (self->document == NULL)
+    mshed_renderer_set_model (self->renderer, NULL);
+  memset (&self->last_pick, 0, sizeof self->last_pick);
+  self->needs_framing = TRUE;
+  redraw (self);
+}
+
+void
+mshed_model_view_dfm_changed (MshedModelView *self,
+                              gboolean        topology)
+{
+  MshedRenderScene *scene = mshed_renderer_get_scene (self->renderer);
+
+  g_return_if_fail (MSHED_IS_MODEL_VIEW (self));
+  if (scene == NULL || mshed_renderer_get_dfm (self->renderer) == NULL)
+    return;
+  if (topology)
+    {
+      mshed_render_scene_topology_changed (scene);
+      mshed_renderer_topology_changed (self->renderer);
+    }
+  mshed_renderer_pose_changed (self->renderer);
+  redraw (self);
+}
+
 MshedDocument *
 mshed_model_view_get_document (MshedModelView *self)
 {
@@ -966,7 +1001,7 @@ mshed_model_view_render (GtkGLArea    *area,
   if (gtk_gl_area_get_error (area) != NULL || !self->gl_ready)
     return FALSE;
   device_size (self, &w, &h);
-  if (self->needs_framing && current_model (self))
+  if (self->needs_framing && (current_model (self) || mshed_renderer_get_dfm (self->renderer)))
     {
       mshed_renderer_frame_all (self->renderer, (float) w / h);
       self->needs_framing = FALSE;

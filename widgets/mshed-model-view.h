@@ -42,6 +42,13 @@ GtkWidget     *mshed_model_view_new               (void);
 void           mshed_model_view_set_document      (MshedModelView       *self,
                                                    MshedDocument        *document);
 MshedDocument *mshed_model_view_get_document      (MshedModelView       *self);
+/* A deformable model instead of the document's model (docs/dfm.md), drawn skinned by the
+ * renderer scene's pose; NULL: none. */
+void           mshed_model_view_set_dfm           (MshedModelView       *self,
+                                                   MshedDfm             *dfm);
+/* The pose changed (or with @topology, the DFM itself): skin again and redraw. */
+void           mshed_model_view_dfm_changed       (MshedModelView       *self,
+                                                   gboolean              topology);
 
 void           mshed_model_view_set_lod           (MshedModelView       *self,
                                                    guint                 lod);

@@ -358,7 +358,7 @@ _mshed_renderer_build_bounds (MshedRenderer *self)
       }
 
   if (!(self->overlays & (MSHED_OVERLAY_HULL | MSHED_OVERLAY_HEADER_SPHERE |
-                          MSHED_OVERLAY_CAPSULE)) ||
+                          MSHED_OVERLAY_CAPSULE)) || self->model == NULL ||
       !mshed_model_get_header (self->model, &header))
     return;
   {
@@ -407,4 +407,85 @@ _mshed_renderer_draw_lines (MshedRenderer *self,
   self->stats.n_draw_calls++;
   glBindBuffer (GL_ARRAY_BUFFER, 0);
   glBindVertexArray (0);
+}
+
+/* DFM skeleton and hardpoints -------------------------------------------------------------- */
+
+static const float bone_color[4] = { 1.0f, 0.80f, 0.20f, 1.0f };
+static const float axis_colors[3][4] = {
+  { 0.95f, 0.25f, 0.25f, 1.0f }, { 0.30f, 0.90f, 0.30f, 1.0f }, { 0.30f, 0.50f, 1.0f, 1.0f },
+};
+
+/* the 3×4 pose transform (rows, translation) as a column-major 4×4 */
+static void
+affine_to_mat4 (const float a[12],
+                float       m[16])
+{
+  for (guint r = 0; r < 3; r++)
+    {
+      for (guint c = 0; c < 3; c++)
+        m[4 * c + r] = a[3 * r + c];
+      m[12 + r] = a[9 + r];
+      m[4 * r + 3] = 0.0f;
+    }
+  m[15] = 1.0f;
+}
+
+void
+_mshed_renderer_build_skeleton (MshedRenderer *self)
+{
+  MshedDfmPose *pose;
+  guint n_bones;
+  float mark = MAX (self->camera.scene_radius * 0.02f, 1e-4f);
+  float axis_len = MAX (self->camera.scene_radius * 0.06f, 1e-4f);
+
+  if (self->dfm == NULL || self->scene == NULL ||
+      !(self->overlays & (MSHED_OVERLAY_SKELETON | MSHED_OVERLAY_HARDPOINTS)))
+    return;
+  pose = mshed_render_scene_get_dfm_pose (self->scene);
+  n_bones = mshed_dfm_pose_get_n_bones (pose);
+  for (guint b = 0; b < n_bones; b++)
+    {
+      float w[16];
+      const float *origin = mshed_dfm_pose_get_world (pose, b) + 9;
+      gboolean selected = self->weight_bone >= 0 && (guint) self->weight_bone == b;
+      const float *col = selected ? _mshed_renderer_select_line : bone_color;
+      MshedDfmBone bone;
+
+      if (!mshed_dfm_get_bone (self->dfm, b, &bone))
+        continue;
+      if (self->overlays & MSHED_OVERLAY_SKELETON)
+        {
+          if (bone.parent >= 0 && (guint) bone.parent < n_bones)
+            {
+              float from[3];
+
+              memcpy (from, mshed_dfm_pose_get_world (pose, (guint) bone.parent) + 9, sizeof from);
+              line (self, from, origin, col);
+            }
+          cross_mark (self, origin, mark, col);
+        }
+      if (!(self->overlays & MSHED_OVERLAY_HARDPOINTS))
+        continue;
+      affine_to_mat4 (mshed_dfm_pose_get_world (pose, b), w);
+      for (guint h = 0; h < bone.n_hardpoints; h++)
+        {
+          MshedDfmHardpoint hp;
+          float o[3], tip[3];
+
+          if (!mshed_dfm_get_hardpoint (self->dfm, b, h, &hp))
+            continue;
+          transform_point (w, hp.position, o);
+          for (guint k = 0; k < 3; k++)
+            {
+              /* the k-th column of the orientation is the hardpoint's k-th axis */
+              float p[3] = { hp.position[0] + axis_len * hp.orientation[k],
+                             hp.position[1] + axis_len * hp.orientation[3 + k],
+                             hp.position[2] + axis_len * hp.orientation[6 + k] };
+
+              transform_point (w, p, tip);
+              line (self, o, tip, axis_colors[k]);
+            }
+        }
+    }
 }

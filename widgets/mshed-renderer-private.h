@@ -24,6 +24,7 @@ G_BEGIN_DECLS
 #define MODE_SHADED  0
 #define MODE_CHECKER 1
 #define MODE_FLAT    2
+#define MODE_HEAT    3   /* a DFM bone's weights, carried in the UV's u */
 
 typedef struct {
   float p[3];
@@ -54,6 +55,8 @@ typedef struct {
 
 struct _MshedRenderer {
   MshedModel       *model;
+  MshedDfm         *dfm;
+  gint              weight_bone;
   MshedRenderScene *scene;
   gboolean          framed_once;
   MshedCamera       camera;
@@ -125,6 +128,7 @@ void     _mshed_renderer_delete_programs (MshedRenderer       *self);
 float    _mshed_renderer_luminance       (const float          c[4]);
 void     _mshed_renderer_build_grid      (MshedRenderer       *self);
 void     _mshed_renderer_build_bounds    (MshedRenderer       *self);
+void     _mshed_renderer_build_skeleton  (MshedRenderer       *self);
 void     _mshed_renderer_draw_lines      (MshedRenderer       *self,
                                           const mat4           vp);
 

@@ -53,6 +53,9 @@ static const char mesh_vs[] =
   "  vec3 l = normalize (u_eye - v_world);\n" \
   "  float d = abs (dot (n, l));\n"  /* two-sided headlight: MSH winding is undocumented */ \
   "  vec3 base = u_color.rgb;\n" \
+  "  if (u_mode == 3)\n"   /* heat: blue (0) to red (1) through green */ \
+  "    base = clamp (vec3 (2.0 * v_uv.x - 0.5, 1.0 - abs (2.0 * v_uv.x - 1.0),\n" \
+  "                        1.5 - 2.0 * v_uv.x), 0.0, 1.0);\n" \
   "  if (u_mode == 1) {\n" \
   "    float c = mod (floor (v_uv.x * 8.0) + floor (v_uv.y * 8.0), 2.0);\n" \
   "    base *= mix (0.3, 1.0, c);\n" \

@@ -100,6 +100,7 @@ mshed_renderer_new (void)
   mshed_camera_init (&self->camera);
   mshed_pose_options_init (&self->pose_options);
   self->overlays = MSHED_OVERLAY_DEFAULT;
+  self->weight_bone = -1;
   memcpy (self->background, default_bg, sizeof default_bg);
   self->hidden_nodes = g_hash_table_new (NULL, NULL);
   for (guint k = 0; k < MSHED_N_SELECT_KINDS; k++)
@@ -123,6 +124,7 @@ mshed_renderer_free (MshedRenderer *self)
     g_warning ("MshedRenderer freed while realized: GL objects leak");
   g_clear_pointer (&self->scene, mshed_render_scene_free);
   g_clear_pointer (&self->model, mshed_model_unref);
+  g_clear_pointer (&self->dfm, mshed_dfm_unref);
   g_hash_table_unref (self->hidden_nodes);
   for (guint k = 0; k < MSHED_N_SELECT_KINDS; k++)
     g_hash_table_unref (self->selection[k]);
@@ -267,10 +269,12 @@ void
 mshed_renderer_set_model (MshedRenderer *self,
                           MshedModel    *model)
 {
-  if (model == self->model)
+  if (model != NULL && model == self->model)
     return;
   g_clear_pointer (&self->scene, mshed_render_scene_free);
   g_clear_pointer (&self->model, mshed_model_unref);
+  g_clear_pointer (&self->dfm, mshed_dfm_unref);
+  self->weight_bone = -1;
   g_hash_table_remove_all (self->hidden_nodes);
   for (guint k = 0; k < MSHED_N_SELECT_KINDS; k++)
     g_hash_table_remove_all (self->selection[k]);
@@ -296,6 +300,58 @@ MshedModel *
 mshed_renderer_get_model (MshedRenderer *self)
 {
   return self->model;
+}
+
+void
+mshed_renderer_set_dfm (MshedRenderer *self,
+                        MshedDfm      *dfm)
+{
+  if (dfm != NULL && dfm == self->dfm)
+    return;
+  mshed_renderer_set_model (self, NULL);
+  if (dfm == NULL)
+    return;
+  self->dfm = mshed_dfm_ref (dfm);
+  self->scene = mshed_render_scene_new_for_dfm (dfm);
+  mshed_render_scene_set_view (self->scene, self->lod, 0);
+  if (!self->framed_once)
+    {
+      mshed_renderer_frame_all (self, 1.0f);
+      self->framed_once = TRUE;
+    }
+  invalidate_all (self);
+}
+
+MshedDfm *
+mshed_renderer_get_dfm (MshedRenderer *self)
+{
+  return self->dfm;
+}
+
+void
+mshed_renderer_pose_changed (MshedRenderer *self)
+{
+  if (self->scene == NULL || self->dfm == NULL)
+    return;
+  mshed_render_scene_pose_changed (self->scene);
+  self->dirty_vertices_all = TRUE;
+}
+
+void
+mshed_renderer_set_weight_bone (MshedRenderer *self,
+                                gint           bone)
+{
+  bone = MAX (bone, -1);
+  if (bone == self->weight_bone)
+    return;
+  self->weight_bone = bone;
+  self->dirty_vertices_all = TRUE;
+}
+
+gint
+mshed_renderer_get_weight_bone (MshedRenderer *self)
+{
+  return self->weight_bone;
 }
 
 MshedRenderScene *
@@ -372,7 +428,8 @@ mshed_renderer_set_view (MshedRenderer *self,
                          guint          lod,
                          guint          group)
 {
-  self->lod = MIN (lod, MSHED_N_LODS - 1);
+  /* a DFM's level may be past the MSH LODs; the scene clamps to what the model has */
+  self->lod = self->dfm ? MIN (lod, 255) : MIN (lod, MSHED_N_LODS - 1);
   self->group = MIN (group, MSHED_N_GROUPS - 1);
   if (self->scene)
     mshed_render_scene_set_view (self->scene, self->lod, self->group);
@@ -544,7 +601,7 @@ mshed_renderer_set_selection (MshedRenderer        *self,
   select_rows (self, MSHED_SELECT_BATCH, selection->batches);
   if (self->scene && selection->tris && selection->tris->len > 0)
     {
-      guint n_slots = mshed_model_get_n_rows (self->model, MSHED_TABLE_SLOTS);
+      guint n_slots = self->model ? mshed_model_get_n_rows (self->model, MSHED_TABLE_SLOTS) : 0;
 
       for (guint s = 0; s < n_slots; s++)
         mshed_render_scene_descriptors_to_triangles (self->scene, s,
@@ -685,6 +742,10 @@ upload_vertices (MshedRenderer *self,
   gsize n2 = 2 * sizeof (float) * (gsize) count;
 
   mshed_render_scene_read_vertices (self->scene, first, count, pos, nrm, uv);
+  if (self->dfm && self->weight_bone >= 0)
+    for (guint i = 0; i < count; i++)
+      uv[2 * (gsize) i] = mshed_render_scene_get_bone_weight (self->scene, first + i,
+                                                              (guint) self->weight_bone);
   if (allocate)
     {
       glBindBuffer (GL_ARRAY_BUFFER, self->vbo_pos);
@@ -895,8 +956,10 @@ draw_items (MshedRenderer *self,
           MshedBatch batch;
           float c[4] = { clay[0], clay[1], clay[2], 1.0f };
 
-          if ((self->overlays & MSHED_OVERLAY_MATERIALS) &&
-              mshed_model_get_batch (self->model, item->batch, &batch))
+          if ((self->overlays & MSHED_OVERLAY_MATERIALS) && self->dfm)
+            memcpy (c, material_palette[item->batch % 8], 3 * sizeof (float));
+          else if ((self->overlays & MSHED_OVERLAY_MATERIALS) &&
+                   mshed_model_get_batch (self->model, item->batch, &batch))
             memcpy (c, material_palette[batch.material_index % 8], 3 * sizeof (float));
           glUniform4fv (prog->u_color, 1, c);
         }
@@ -1033,6 +1096,7 @@ mshed_renderer_draw (MshedRenderer *self,
           glUniformMatrix4fv (prog->u_vp, 1, GL_FALSE, (const float *) vp);
           glUniform3fv (prog->u_eye, 1, eye);
           glUniform1i (prog->u_mode,
+                       self->dfm && self->weight_bone >= 0 ? MODE_HEAT :
                        (self->overlays & MSHED_OVERLAY_UV_CHECKER) ? MODE_CHECKER : MODE_SHADED);
           if (wire)
             glUniform4fv (prog->u_wire, 1, wire_color);
@@ -1069,8 +1133,37 @@ mshed_renderer_draw (MshedRenderer *self,
       _mshed_renderer_build_bounds (self);
     }
   _mshed_renderer_draw_lines (self, vp);
+  if (self->dfm && (self->overlays & (MSHED_OVERLAY_SKELETON | MSHED_OVERLAY_HARDPOINTS)))
+    {
+      /* the skeleton lies inside the skin: drawn on top */
+      g_array_set_size (self->lines, 0);
+      _mshed_renderer_build_skeleton (self);
+      glDisable (GL_DEPTH_TEST);
+      _mshed_renderer_draw_lines (self, vp);
+      glEnable (GL_DEPTH_TEST);
+    }
   glUseProgram (0);
   check_gl (self, "draw");
+}
+
+gboolean
+mshed_renderer_project (MshedRenderer *self,
+                        int            width,
+                        int            height,
+                        const float    p[3],
+                        float         *x,
+                        float         *y)
+{
+  mat4 vp;
+  vec4 in = { p[0], p[1], p[2], 1.0f }, out;
+
+  view_projection (self, width, height, vp);
+  glm_mat4_mulv (vp, in, out);
+  if (!(out[3] > 1e-6f))
+    return FALSE;
+  *x = (out[0] / out[3] * 0.5f + 0.5f) * (float) width;
+  *y = (0.5f - out[1] / out[3] * 0.5f) * (float) height;
+  return isfinite (*x) && isfinite (*y);
 }
 
 /* Picking -------------------------------------------------------------------------------- */
@@ -1188,7 +1281,7 @@ mshed_renderer_pick (MshedRenderer *self,
     out->slot = item->slot;
     out->batch = item->batch;
     out->triangle = tri_map[item->tri_first + prim];
-    if (mshed_model_get_batch (self->model, item->batch, &batch))
+    if (self->model && mshed_model_get_batch (self->model, item->batch, &batch))
       out->index_position = batch.index_start + 3 * out->triangle;
     if (item->slot != MSHED_NONE)
       out->descriptor = mshed_render_scene_triangle_to_descriptor (self->scene, item->slot,

@@ -49,7 +49,9 @@ typedef enum {
   MSHED_OVERLAY_CAPSULE        = 1 << 8,
   MSHED_OVERLAY_GRID           = 1 << 9,
   MSHED_OVERLAY_AXES           = 1 << 10,
-  MSHED_OVERLAY_MATERIALS      = 1 << 11,  /* tint batches by materialIndex */
+  MSHED_OVERLAY_MATERIALS      = 1 << 11,  /* tint batches by materialIndex (DFM: by group) */
+  MSHED_OVERLAY_SKELETON       = 1 << 12,  /* DFM: bones from parent to child */
+  MSHED_OVERLAY_HARDPOINTS     = 1 << 13,  /* DFM: hardpoint frames as three axes */
 } MshedOverlays;
 
 #define MSHED_OVERLAY_DEFAULT (MSHED_OVERLAY_SHADED | MSHED_OVERLAY_GRID | MSHED_OVERLAY_AXES)
@@ -103,6 +105,26 @@ void           mshed_renderer_set_model        (MshedRenderer       *self,
                                                 MshedModel          *model);
 MshedModel    *mshed_renderer_get_model        (MshedRenderer       *self);
 MshedRenderScene *mshed_renderer_get_scene     (MshedRenderer       *self);
+
+/* A deformable model instead (NULL: nothing), drawn skinned by the scene's pose
+ * (mshed_render_scene_get_dfm_pose); set_view's @lod is the level. */
+void           mshed_renderer_set_dfm          (MshedRenderer       *self,
+                                                MshedDfm            *dfm);
+MshedDfm      *mshed_renderer_get_dfm          (MshedRenderer       *self);
+/* The pose's values changed: skin again. */
+void           mshed_renderer_pose_changed     (MshedRenderer       *self);
+/* Shade a DFM by the weights of @bone (a heat map; -1: normal shading). */
+void           mshed_renderer_set_weight_bone  (MshedRenderer       *self,
+                                                gint                 bone);
+gint           mshed_renderer_get_weight_bone  (MshedRenderer       *self);
+/* Where model point @p lands in a @width x @height view (top-left origin); FALSE when it is
+ * behind the camera. */
+gboolean       mshed_renderer_project          (MshedRenderer       *self,
+                                                int                  width,
+                                                int                  height,
+                                                const float          p[3],
+                                                float               *x,
+                                                float               *y);
 
 /* What changed in the model since the last draw. */
 void           mshed_renderer_vertices_changed (MshedRenderer       *self,

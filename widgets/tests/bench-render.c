@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include "mshed-bytes.h"
+#include "mshed-dfm-generator.h"
 #include "mshed-generator.h"
 #include "mshed-offscreen.h"
 #include "mshed-renderer.h"
@@ -189,5 +190,61 @@ main (int   argc,
   g_assert_cmpuint (stats.n_gl_errors, ==, 0);
   mshed_renderer_unrealize (r);
   mshed_renderer_free (r);
+
+  /* the largest generated body (as bench-document-dfm): skinned on the CPU, drawn */
+  {
+    MshedDfmGenParams params;
+    g_autoptr(GBytes) bytes = NULL;
+    g_autoptr(MshedDfm) dfm = NULL;
+    MshedDfmPose *pose;
+    MshedDfmLevel level;
+    double t_open, t_pose_frame;
+
+    mshed_dfm_gen_params_init (&params, MSHED_DFM_GEN_BODY, 7);
+    params.n_bones = 57;
+    params.n_points = 8000;
+    params.n_groups = 4;
+    params.uv1 = TRUE;
+    params.edges = TRUE;
+    bytes = mshed_dfm_generate_bytes (&params);
+    dfm = mshed_dfm_new_from_bytes (bytes, MSHED_MODE_TOLERANT, NULL, NULL);
+    g_assert (dfm != NULL);
+    mshed_dfm_get_level (dfm, 0, &level);
+    r = mshed_renderer_new ();
+    g_assert (mshed_renderer_realize (r, NULL));
+    t0 = now_ms ();
+    mshed_renderer_set_dfm (r, dfm);
+    mshed_renderer_frame_all (r, (float) WIDTH / HEIGHT);
+    mshed_offscreen_bind (off);
+    mshed_renderer_draw (r, WIDTH, HEIGHT);
+    glFinish ();
+    t_open = now_ms () - t0;
+    printf ("DFM body:                    %u points, %u elements, %u bones\n", level.n_points,
+            level.n_elements, mshed_dfm_get_n_bones (dfm));
+    printf ("DFM first frame (skin+upload): %.1f ms\n", t_open);
+    printf ("DFM frame time, shaded:      %.2f ms (median of 15)\n", time_frames (r, off, 15));
+    pose = mshed_render_scene_get_dfm_pose (mshed_renderer_get_scene (r));
+    {
+      g_autofree double *t = g_new (double, 9);
+
+      for (guint i = 0; i < 9; i++)
+        {
+          t0 = now_ms ();
+          mshed_dfm_pose_set_value (pose, 0, 0, 0.05f * (float) (i + 1));
+          mshed_renderer_pose_changed (r);
+          mshed_offscreen_bind (off);
+          mshed_renderer_draw (r, WIDTH, HEIGHT);
+          glFinish ();
+          t[i] = now_ms () - t0;
+        }
+      t_pose_frame = median (t, 9);
+    }
+    printf ("DFM frame after a joint move: %.2f ms (median of 9: skin on the CPU + upload)\n",
+            t_pose_frame);
+    mshed_renderer_get_stats (r, &stats);
+    g_assert_cmpuint (stats.n_gl_errors, ==, 0);
+    mshed_renderer_unrealize (r);
+    mshed_renderer_free (r);
+  }
   return 0;
 }

@@ -1,0 +1,247 @@
+/* mshed-window-pose.c
+ *
+ * Copyright 2026 The mshed authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The preview of a DFM in the window: the model view draws the model skinned (the level the
+ * level grids show), and a Pose panel under it lists the joints (name, kind) with a slider
+ * per degree of freedom bounded by its limits (docs/conventions.md "Posing a DFM"), a Reset
+ * Pose button and the DFM overlays; selecting a row of the Bones grid shades the model by
+ * that bone's weights. Posing is view state: it never touches the document.
+ */
+#define G_LOG_DOMAIN "mshed-window"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+#include "mshed-window-private.h"
+
+#define SLIDE_RANGE 0.25   /* model units either way for a slide without limits */
+
+static MshedDfmPose *
+current_pose (MshedWindow *self)
+{
+  MshedRenderScene *scene = mshed_renderer_get_scene (mshed_model_view_get_renderer (
+                                                        self->model_view));
+
+  return scene ? mshed_render_scene_get_dfm_pose (scene) : NULL;
+}
+
+static void
+on_slider_changed (GtkRange    *range,
+                   MshedWindow *self)
+{
+  MshedDfmPose *pose = current_pose (self);
+  guint joint = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (range), "joint"));
+  guint dof = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (range), "dof"));
+  const MshedDfmPoseJoint *j;
+  double v = gtk_range_get_value (range);
+
+  if (pose == NULL || (j = mshed_dfm_pose_get_joint (pose, joint)) == NULL || dof >= j->n_dof)
+    return;
+  if (j->dof[dof].kind == MSHED_DFM_DOF_TURN)
+    v = v * G_PI / 180.0;
+  mshed_dfm_pose_set_value (pose, joint, dof, (float) v);
+  mshed_model_view_dfm_changed (self->model_view, FALSE);
+}
+
+static void
+on_reset_clicked (MshedWindow *self)
+{
+  GtkWidget *child;
+
+  /* every slider back to 0: each sets its value, the last redraws */
+  for (child = gtk_widget_get_first_child (self->pose_list); child;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_RANGE (child))
+      gtk_range_set_value (GTK_RANGE (child), 0.0);
+  if (current_pose (self))
+    mshed_dfm_pose_reset (current_pose (self));
+  mshed_model_view_dfm_changed (self->model_view, FALSE);
+}
+
+static void
+on_overlay_toggled (GtkCheckButton *button,
+                    MshedWindow    *self)
+{
+  MshedOverlays bit = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (button), "overlay"));
+  MshedOverlays overlays = mshed_model_view_get_overlays (self->model_view);
+
+  if (gtk_check_button_get_active (button))
+    overlays |= bit;
+  else
+    overlays &= ~bit;
+  mshed_model_view_set_overlays (self->model_view, overlays);
+}
+
+static void
+rebuild_joints (MshedWindow *self)
+{
+  MshedDfmPose *pose = current_pose (self);
+  GtkWidget *child;
+  static const char *const axes[] = { "x", "y", "z", "dx", "dy", "dz" };
+
+  while ((child = gtk_widget_get_first_child (self->pose_list)) != NULL)
+    gtk_box_remove (GTK_BOX (self->pose_list), child);
+  for (guint j = 0; pose && j < mshed_dfm_pose_get_n_joints (pose); j++)
+    {
+      const MshedDfmPoseJoint *joint = mshed_dfm_pose_get_joint (pose, j);
+      g_autofree char *title = g_strdup_printf (_("%s (%s)"), joint->name,
+                                                mshed_dfm_joint_kind_name (joint->kind));
+      GtkWidget *label = gtk_label_new (title);
+
+      gtk_label_set_xalign (GTK_LABEL (label), 0.0f);
+      gtk_widget_add_css_class (label, "heading");
+      gtk_box_append (GTK_BOX (self->pose_list), label);
+      for (guint d = 0; d < joint->n_dof; d++)
+        {
+          const MshedDfmDof *dof = &joint->dof[d];
+          gboolean turn = dof->kind == MSHED_DFM_DOF_TURN;
+          double lo = turn ? dof->min * 180.0 / G_PI : (dof->limited ? dof->min : -SLIDE_RANGE);
+          double hi = turn ? dof->max * 180.0 / G_PI : (dof->limited ? dof->max : SLIDE_RANGE);
+          GtkWidget *scale = gtk_scale_new_with_range (GTK_ORIENTATION_HORIZONTAL, lo, hi,
+                                                       turn ? 1.0 : (hi - lo) / 100.0);
+          double v = mshed_dfm_pose_get_value (pose, j, d);
+
+          gtk_range_set_value (GTK_RANGE (scale), turn ? v * 180.0 / G_PI : v);
+          gtk_scale_set_draw_value (GTK_SCALE (scale), TRUE);
+          gtk_scale_set_value_pos (GTK_SCALE (scale), GTK_POS_LEFT);
+          gtk_scale_add_mark (GTK_SCALE (scale), 0.0, GTK_POS_BOTTOM, NULL);
+          if (joint->n_dof > 1)
+            gtk_widget_set_tooltip_text (scale, axes[MIN (d, 5)]);
+          g_object_set_data (G_OBJECT (scale), "joint", GUINT_TO_POINTER (j));
+          g_object_set_data (G_OBJECT (scale), "dof", GUINT_TO_POINTER (d));
+          gtk_widget_set_name (scale, "pose-slider");
+          g_signal_connect_object (scale, "value-changed", G_CALLBACK (on_slider_changed), self,
+                                   0);
+          gtk_box_append (GTK_BOX (self->pose_list), scale);
+        }
+    }
+}
+
+static void
+on_document_changed (MshedWindow *self)
+{
+  /* an edit of the DFM: the skeleton and the mesh again, the pose kept by joint name */
+  if (mshed_renderer_get_dfm (mshed_model_view_get_renderer (self->model_view)) == NULL)
+    return;
+  mshed_model_view_dfm_changed (self->model_view, TRUE);
+}
+
+void
+_mshed_window_pose_set_level (MshedWindow *self,
+                              guint        level)
+{
+  MshedRenderer *renderer = mshed_model_view_get_renderer (self->model_view);
+
+  if (mshed_renderer_get_dfm (renderer) == NULL)
+    return;
+  mshed_renderer_set_view (renderer, level, 0);
+  mshed_model_view_dfm_changed (self->model_view, FALSE);
+}
+
+void
+_mshed_window_pose_set_document (MshedWindow   *self,
+                                 MshedDocument *document)
+{
+  MshedDfm *dfm = document ? mshed_document_get_dfm (document) : NULL;
+  GtkWidget *toolbar = gtk_widget_get_prev_sibling (GTK_WIDGET (self->model_view));
+
+  if (dfm != NULL && mshed_dfm_get_n_levels (dfm) == 0)
+    dfm = NULL;
+  mshed_model_view_set_dfm (self->model_view, dfm);
+  mshed_renderer_set_weight_bone (mshed_model_view_get_renderer (self->model_view), -1);
+  if (toolbar)
+    gtk_widget_set_visible (toolbar, dfm == NULL);
+  gtk_widget_set_visible (self->pose_panel, dfm != NULL);
+  if (document && dfm)
+    g_signal_connect_object (document, "changed", G_CALLBACK (on_document_changed), self,
+                             G_CONNECT_SWAPPED);
+  rebuild_joints (self);
+}
+
+gboolean
+_mshed_window_pose_has_dfm (MshedWindow *self)
+{
+  return gtk_widget_get_visible (self->pose_panel);
+}
+
+/* a row of the Bones grid: the heat map of that bone's weights */
+static void
+on_bone_selected (MshedWindow *self,
+                  guint        row)
+{
+  MshedRenderer *renderer = mshed_model_view_get_renderer (self->model_view);
+
+  if (mshed_renderer_get_dfm (renderer) == NULL)
+    return;
+  mshed_renderer_set_weight_bone (renderer, (gint) row);
+  mshed_model_view_dfm_changed (self->model_view, FALSE);
+}
+
+static GtkWidget *
+overlay_check (MshedWindow  *self,
+               const char   *label,
+               MshedOverlays bit)
+{
+  GtkWidget *check = gtk_check_button_new_with_mnemonic (label);
+
+  g_object_set_data (G_OBJECT (check), "overlay", GUINT_TO_POINTER (bit));
+  g_signal_connect_object (check, "toggled", G_CALLBACK (on_overlay_toggled), self, 0);
+  return check;
+}
+
+void
+_mshed_window_pose_init (MshedWindow *self)
+{
+  GtkWidget *parent = gtk_widget_get_parent (GTK_WIDGET (self->model_view));
+  GtkWidget *header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *checks = gtk_flow_box_new ();
+  GtkWidget *title = gtk_label_new (_("Pose"));
+  GtkWidget *reset = gtk_button_new_with_mnemonic (_("_Reset Pose"));
+  GtkWidget *scrolled = gtk_scrolled_window_new ();
+
+  self->pose_panel = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+  gtk_widget_set_margin_start (self->pose_panel, 6);
+  gtk_widget_set_margin_end (self->pose_panel, 6);
+  gtk_widget_set_margin_bottom (self->pose_panel, 4);
+  gtk_widget_add_css_class (title, "heading");
+  gtk_widget_set_hexpand (title, TRUE);
+  gtk_label_set_xalign (GTK_LABEL (title), 0.0f);
+  gtk_widget_set_tooltip_text (reset, _("Every joint back to the bind pose (posing is not an "
+                                        "edit of the file)"));
+  g_signal_connect_object (reset, "clicked", G_CALLBACK (on_reset_clicked), self,
+                           G_CONNECT_SWAPPED);
+  gtk_box_append (GTK_BOX (header), title);
+  gtk_box_append (GTK_BOX (header), reset);
+  gtk_box_append (GTK_BOX (self->pose_panel), header);
+
+  gtk_flow_box_set_selection_mode (GTK_FLOW_BOX (checks), GTK_SELECTION_NONE);
+  gtk_flow_box_set_max_children_per_line (GTK_FLOW_BOX (checks), 4);
+  gtk_flow_box_append (GTK_FLOW_BOX (checks),
+                       overlay_check (self, _("_Skeleton"), MSHED_OVERLAY_SKELETON));
+  gtk_flow_box_append (GTK_FLOW_BOX (checks),
+                       overlay_check (self, _("_Hardpoints"), MSHED_OVERLAY_HARDPOINTS));
+  gtk_flow_box_append (GTK_FLOW_BOX (checks),
+                       overlay_check (self, _("_Wireframe"), MSHED_OVERLAY_WIREFRAME));
+  gtk_flow_box_append (GTK_FLOW_BOX (checks),
+                       overlay_check (self, _("_Normals"), MSHED_OVERLAY_NORMALS));
+  gtk_box_append (GTK_BOX (self->pose_panel), checks);
+
+  self->pose_list = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), self->pose_list);
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER,
+                                  GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (scrolled), 160);
+  gtk_box_append (GTK_BOX (self->pose_panel), scrolled);
+  gtk_widget_set_visible (self->pose_panel, FALSE);
+  gtk_box_append (GTK_BOX (parent), self->pose_panel);
+
+  for (guint i = 0; i < MSHED_WINDOW_N_DFM_GRIDS; i++)
+    if (mshed_table_view_get_table (self->dfm_grids[i]) ==
+        MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_BONE_TO_ROOT))
+      g_signal_connect_object (self->dfm_grids[i], "row-selected",
+                               G_CALLBACK (on_bone_selected), self, G_CONNECT_SWAPPED);
+}

@@ -809,9 +809,10 @@ mshed_compare_window_new (MshedApplication *app,
   return self;
 }
 
-static MshedDocument *
-open_document (const char  *spec,
-               GError     **error)
+/* FILE or ARCHIVE:ENTRY, strictly, else tolerantly (the merge window opens its inputs so). */
+MshedDocument *
+_mshed_open_input (const char  *spec,
+                   GError     **error)
 {
   g_autoptr(GError) local = NULL;
   MshedDocument *doc = mshed_document_open (spec, MSHED_MODE_STRICT, &local);
@@ -832,8 +833,8 @@ mshed_compare_window_open (MshedApplication  *app,
                            const char        *right,
                            GError           **error)
 {
-  g_autoptr(MshedDocument) a = open_document (left, error);
-  g_autoptr(MshedDocument) b = a ? open_document (right, error) : NULL;
+  g_autoptr(MshedDocument) a = _mshed_open_input (left, error);
+  g_autoptr(MshedDocument) b = a ? _mshed_open_input (right, error) : NULL;
 
   if (b == NULL)
     return NULL;

@@ -40,6 +40,9 @@ MshedCompareWindow *mshed_compare_window_open         (MshedApplication   *app,
                                                        const char         *left,
                                                        const char         *right,
                                                        GError            **error);
+/* FILE or ARCHIVE:ENTRY opened strictly, else tolerantly (the compare and merge windows). */
+MshedDocument      *_mshed_open_input                 (const char         *spec,
+                                                       GError            **error);
 MshedDocument      *mshed_compare_window_get_document (MshedCompareWindow *self,
                                                        MshedCompareSide    side);
 /* The grid of the table shown now, NULL for UTF files. */

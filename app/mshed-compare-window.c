@@ -29,6 +29,7 @@ struct _MshedCompareWindow
   GtkStack           *view_stack;
   GtkWidget          *view_switcher;
   GtkBox             *grids_box;
+  GtkBox             *hex_box;
   GtkBox             *preview_box;
   GtkOverlay         *ghost_overlay;
   GtkCheckButton     *ghost_check;
@@ -44,6 +45,10 @@ struct _MshedCompareWindow
   MshedTableView     *grids[2];
   gulong              scroll_ids[2][2];  /* [side][vertical, horizontal] */
   GtkWidget          *previews[2];
+  MshedHexView       *hexes[2];
+  gulong              hex_scroll_ids[2];
+  guint               hex_sync_idle;
+  guint               hex_sync_from;   /* the hex view scrolled last */
   MshedCamera         camera;          /* the last camera both previews were given */
 
   MshedDiff          *diff;
@@ -256,6 +261,101 @@ reveal_idle_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+/* Bytes ---------------------------------------------------------------------------------- */
+
+/* The payload a bytes difference is in on @side: an NRes resource or a UTF file. */
+static const guint8 *
+item_payload (MshedCompareWindow  *self,
+              const MshedDiffItem *item,
+              MshedCompareSide     side,
+              gsize               *n,
+              gint                *res,
+              MshedUtfNode       **node)
+{
+  MshedDocument *doc = self->docs[side];
+  MshedModel *model = mshed_document_get_model (doc);
+
+  *res = side == MSHED_COMPARE_LEFT ? item->res_a : item->res_b;
+  *node = NULL;
+  if (model != NULL && *res >= 0 &&
+      (guint) *res < mshed_nres_get_n_entries (mshed_model_get_nres (model)))
+    return mshed_nres_entry_get_data (mshed_nres_peek_entry (mshed_model_get_nres (model),
+                                                             (guint) *res), n);
+  if (model == NULL && item->path != NULL && mshed_document_get_utf (doc) != NULL)
+    *node = mshed_utf_lookup (mshed_document_get_utf (doc), item->path);
+  if (*node != NULL && !mshed_utf_node_is_directory (*node))
+    return mshed_utf_node_peek_data (*node, n);
+  *node = NULL;
+  return NULL;
+}
+
+/* The Bytes page for a difference in bytes no field describes: each side's payload in its
+ * hex view at the difference, every byte that differs from the other side's marked. FALSE
+ * when one side lacks the payload. */
+static gboolean
+show_bytes (MshedCompareWindow  *self,
+            const MshedDiffItem *item)
+{
+  const guint8 *data[2];
+  gsize n[2] = { 0, 0 };
+  gint res[2];
+  MshedUtfNode *node[2];
+
+  for (guint s = 0; s < 2; s++)
+    {
+      data[s] = item_payload (self, item, s, &n[s], &res[s], &node[s]);
+      if (data[s] == NULL && n[s] > 0)
+        return FALSE;
+      if (res[s] < 0 && node[s] == NULL)
+        return FALSE;
+    }
+  for (guint s = 0; s < 2; s++)
+    {
+      g_autofree guint8 *mask = g_malloc0 (MAX (n[s], 1));
+      g_autoptr(GBytes) bytes = NULL;
+
+      for (gsize i = 0; i < n[s]; i++)
+        mask[i] = i >= n[!s] || data[s][i] != data[!s][i];
+      bytes = g_bytes_new_take (g_steal_pointer (&mask), n[s]);
+      if (node[s] != NULL)
+        mshed_hex_view_show_utf_node (self->hexes[s], node[s]);
+      else
+        mshed_hex_view_show_resource (self->hexes[s], res[s]);
+      mshed_hex_view_set_marked (self->hexes[s], bytes);
+      mshed_hex_view_goto_offset (self->hexes[s], MIN (item->offset, n[s] ? n[s] - 1 : 0));
+    }
+  gtk_stack_set_visible_child_name (self->view_stack, "bytes");
+  return TRUE;
+}
+
+static gboolean
+hex_sync_cb (gpointer data)
+{
+  MshedCompareWindow *self = data;
+  guint s = self->hex_sync_from;
+
+  self->hex_sync_idle = 0;
+  self->syncing = TRUE;
+  gtk_adjustment_set_value (mshed_hex_view_get_vadjustment (self->hexes[!s]),
+                            gtk_adjustment_get_value (
+                              mshed_hex_view_get_vadjustment (self->hexes[s])));
+  self->syncing = FALSE;
+  return G_SOURCE_REMOVE;
+}
+
+/* One hex view scrolled: the other follows, from an idle (a view scrolls while it is being
+ * allocated, when the other one may already have its allocation for this frame). */
+static void
+hex_scroll_cb (GtkAdjustment      *adjustment,
+               MshedCompareWindow *self)
+{
+  if (self->syncing)
+    return;
+  self->hex_sync_from = adjustment == mshed_hex_view_get_vadjustment (self->hexes[0]) ? 0 : 1;
+  if (self->hex_sync_idle == 0)
+    self->hex_sync_idle = g_idle_add (hex_sync_cb, self);
+}
+
 /* Selects and scrolls both sides to the selected difference. */
 static void
 jump (MshedCompareWindow *self)
@@ -265,6 +365,10 @@ jump (MshedCompareWindow *self)
 
   if (item == NULL || self->block_jump)
     return;
+  if (item->kind == MSHED_DIFF_BYTES && show_bytes (self, item))
+    return;
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->view_stack), "bytes") == 0)
+    gtk_stack_set_visible_child_name (self->view_stack, "tables");
   table = item_grid_table (item);
   if (table == MSHED_TABLE_NONE)
     return;
@@ -679,6 +783,7 @@ mshed_compare_window_dispose (GObject *object)
 
   g_clear_handle_id (&self->refresh_idle, g_source_remove);
   g_clear_handle_id (&self->reveal_idle, g_source_remove);
+  g_clear_handle_id (&self->hex_sync_idle, g_source_remove);
   for (guint s = 0; s < 2; s++)
     {
       if (self->docs[s] != NULL)
@@ -688,8 +793,12 @@ mshed_compare_window_dispose (GObject *object)
         }
       if (self->grids[s] != NULL)
         unlink_grid (self, s);
+      if (self->hexes[s] != NULL)
+        g_clear_signal_handler (&self->hex_scroll_ids[s],
+                                mshed_hex_view_get_vadjustment (self->hexes[s]));
       self->grids[s] = NULL;
       self->previews[s] = NULL;
+      self->hexes[s] = NULL;
     }
   gtk_widget_dispose_template (GTK_WIDGET (self), MSHED_TYPE_COMPARE_WINDOW);
   for (guint s = 0; s < 2; s++)
@@ -714,6 +823,7 @@ mshed_compare_window_class_init (MshedCompareWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, MshedCompareWindow, view_stack);
   gtk_widget_class_bind_template_child (widget_class, MshedCompareWindow, view_switcher);
   gtk_widget_class_bind_template_child (widget_class, MshedCompareWindow, grids_box);
+  gtk_widget_class_bind_template_child (widget_class, MshedCompareWindow, hex_box);
   gtk_widget_class_bind_template_child (widget_class, MshedCompareWindow, preview_box);
   gtk_widget_class_bind_template_child (widget_class, MshedCompareWindow, ghost_overlay);
   gtk_widget_class_bind_template_child (widget_class, MshedCompareWindow, ghost_check);
@@ -787,6 +897,14 @@ mshed_compare_window_new (MshedApplication *app,
                                                        G_CALLBACK (document_changed_cb), self);
       self->modified_ids[s] = g_signal_connect_swapped (self->docs[s], "notify::modified",
                                                         G_CALLBACK (update_titles), self);
+      self->hexes[s] = MSHED_HEX_VIEW (mshed_hex_view_new ());
+      gtk_widget_set_hexpand (GTK_WIDGET (self->hexes[s]), TRUE);
+      gtk_widget_set_vexpand (GTK_WIDGET (self->hexes[s]), TRUE);
+      mshed_hex_view_set_document (self->hexes[s], self->docs[s]);
+      gtk_box_append (self->hex_box, GTK_WIDGET (self->hexes[s]));
+      self->hex_scroll_ids[s] = g_signal_connect (
+        mshed_hex_view_get_vadjustment (self->hexes[s]), "value-changed",
+        G_CALLBACK (hex_scroll_cb), self);
     }
   if (mshed_document_get_model (left) != NULL && mshed_document_get_model (right) != NULL)
     show_table (self, MSHED_TABLE_NODES);
@@ -864,6 +982,15 @@ mshed_compare_window_get_grid (MshedCompareWindow *self,
   g_return_val_if_fail (MSHED_IS_COMPARE_WINDOW (self), NULL);
 
   return self->grids[side != MSHED_COMPARE_LEFT];
+}
+
+MshedHexView *
+mshed_compare_window_get_hex_view (MshedCompareWindow *self,
+                                   MshedCompareSide    side)
+{
+  g_return_val_if_fail (MSHED_IS_COMPARE_WINDOW (self), NULL);
+
+  return self->hexes[side != MSHED_COMPARE_LEFT];
 }
 
 const MshedDiff *

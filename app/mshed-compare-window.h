@@ -6,9 +6,10 @@
  * Two documents side by side (docs/diff.md §7): the grids of one table aligned row to row and
  * scrolled together with the changed cells marked, the list of differences
  * (mshed_diff_documents) with next and previous (F7, Shift+F7) that select and scroll both
- * sides, copy across of the selected difference (mshed-copy.h) and the two previews with one
- * camera. Each side stays a normal document: edits, undo (Ctrl+Z on the focused side) and
- * save; the list follows every change.
+ * sides (a difference in bytes no field describes: the two hex views of the Bytes page, the
+ * differing bytes marked), copy across of the selected difference (mshed-copy.h) and the two
+ * previews with one camera. Each side stays a normal document: edits, undo (Ctrl+Z on the
+ * focused side) and save; the list follows every change.
  */
 #pragma once
 
@@ -17,6 +18,7 @@
 #include "mshed-application.h"
 #include "mshed-diff.h"
 #include "mshed-document.h"
+#include "mshed-hex-view.h"
 #include "mshed-table-view.h"
 
 G_BEGIN_DECLS
@@ -47,6 +49,9 @@ MshedDocument      *mshed_compare_window_get_document (MshedCompareWindow *self,
                                                        MshedCompareSide    side);
 /* The grid of the table shown now, NULL for UTF files. */
 MshedTableView     *mshed_compare_window_get_grid     (MshedCompareWindow *self,
+                                                       MshedCompareSide    side);
+/* The hex view of each side (the Bytes page: bytes no field describes, opaque resources). */
+MshedHexView       *mshed_compare_window_get_hex_view (MshedCompareWindow *self,
                                                        MshedCompareSide    side);
 const MshedDiff    *mshed_compare_window_get_diff     (MshedCompareWindow *self);
 /* The selected difference, G_MAXUINT when none. */

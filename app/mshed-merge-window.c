@@ -368,6 +368,7 @@ question (MshedMergeWindow *self,
                                               GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE, "%s",
                                               primary);
 
+  gtk_window_set_destroy_with_parent (GTK_WINDOW (dialog), TRUE);  /* never answers late */
   gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", secondary);
   gtk_dialog_add_buttons (GTK_DIALOG (dialog), _("_Cancel"), GTK_RESPONSE_CANCEL, accept,
                           GTK_RESPONSE_ACCEPT, NULL);

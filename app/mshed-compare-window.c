@@ -14,6 +14,7 @@
 
 #include "mshed-compare-window.h"
 #include "mshed-copy.h"
+#include "mshed-dfm-schema.h"
 #include "mshed-error.h"
 #include "mshed-model-view.h"
 #include "mshed-renderer.h"
@@ -68,30 +69,82 @@ G_DEFINE_FINAL_TYPE (MshedCompareWindow, mshed_compare_window, GTK_TYPE_APPLICAT
 
 #define N_TABLES MSHED_WINDOW_N_GRIDS
 
+/* The DFM tables a compare or merge grid offers (level 0). */
+const MshedDfmTable mshed_compare_dfm_tables[MSHED_COMPARE_N_DFM_TABLES] = {
+  MSHED_DFM_TABLE_POINTS,
+  MSHED_DFM_TABLE_POINT_INDICES,
+  MSHED_DFM_TABLE_UV0,
+  MSHED_DFM_TABLE_BONE_ID_CHAIN,
+  MSHED_DFM_TABLE_TRISTRIP,
+  MSHED_DFM_TABLE_FRACTIONS,
+  MSHED_DFM_TABLE_BONE_TO_ROOT,
+  MSHED_DFM_TABLE_CONS_FIX,
+  MSHED_DFM_TABLE_CONS_REV,
+  MSHED_DFM_TABLE_CONS_PRIS,
+  MSHED_DFM_TABLE_CONS_CYL,
+  MSHED_DFM_TABLE_CONS_SPHERE,
+  MSHED_DFM_TABLE_CONS_LOOSE,
+};
+
 /* Grids ------------------------------------------------------------------------------------ */
 
-static guint
-table_position (MshedTableId table)
+/* Two deformable models: DFM grids (level 0). */
+static gboolean
+is_dfm (MshedCompareWindow *self)
 {
+  return mshed_document_get_dfm (self->docs[0]) != NULL &&
+         mshed_document_get_dfm (self->docs[1]) != NULL;
+}
+
+static guint
+table_position (MshedCompareWindow *self,
+                MshedTableId        table)
+{
+  if (is_dfm (self))
+    {
+      for (guint i = 0; i < MSHED_COMPARE_N_DFM_TABLES; i++)
+        if ((MshedTableId) mshed_compare_dfm_tables[i] == table)
+          return i;
+      return GTK_INVALID_LIST_POSITION;
+    }
   for (guint i = 0; i < N_TABLES; i++)
     if (mshed_window_grid_tables[i] == table)
       return i;
   return GTK_INVALID_LIST_POSITION;
 }
 
-/* The grid showing a difference, MSHED_TABLE_NONE when none does (UTF files). */
 static MshedTableId
-item_grid_table (const MshedDiffItem *item)
+table_at (MshedCompareWindow *self,
+          guint               pos)
+{
+  if (is_dfm (self))
+    return pos < MSHED_COMPARE_N_DFM_TABLES ? (MshedTableId) mshed_compare_dfm_tables[pos]
+                                            : MSHED_TABLE_NONE;
+  return pos < N_TABLES ? mshed_window_grid_tables[pos] : MSHED_TABLE_NONE;
+}
+
+/* The grid showing a difference, MSHED_TABLE_NONE when none does (UTF files other than
+ * deformable models, DFM levels past the first). */
+static MshedTableId
+item_grid_table (MshedCompareWindow  *self,
+                 const MshedDiffItem *item)
 {
   MshedTableId table = (MshedTableId) item->table;
 
   if (item->path != NULL)
-    return MSHED_TABLE_NONE;
+    {
+      const char *mesh = strstr (item->path, "\\Mesh");
+
+      if (!is_dfm (self) || (mesh != NULL && !g_str_has_prefix (mesh, "\\Mesh0\\")))
+        return MSHED_TABLE_NONE;
+      return table_position (self, table) != GTK_INVALID_LIST_POSITION ? table
+                                                                       : MSHED_TABLE_NONE;
+    }
   if (table == MSHED_TABLE_NORMALS || table == MSHED_TABLE_UVS)
     table = MSHED_TABLE_POSITIONS;  /* one vertex grid */
   if (item->table < 0 && (item->res_a >= 0 || item->res_b >= 0))
     table = MSHED_TABLE_DIRECTORY;
-  return table_position (table) != GTK_INVALID_LIST_POSITION ? table : MSHED_TABLE_NONE;
+  return table_position (self, table) != GTK_INVALID_LIST_POSITION ? table : MSHED_TABLE_NONE;
 }
 
 /* The row of @side a difference is about in its grid, G_MAXUINT when none. */
@@ -126,7 +179,7 @@ mark_changed (MshedCompareWindow *self)
           const MshedDiffItem *item = mshed_diff_get_item (self->diff, i);
           guint row = item_row (item, s);
 
-          if (item_grid_table (item) != self->table || row == G_MAXUINT)
+          if (item_grid_table (self, item) != self->table || row == G_MAXUINT)
             continue;
           g_array_append_val (rows, row);
           g_ptr_array_add (fields, (gpointer) (item->kind == MSHED_DIFF_FIELD ||
@@ -185,11 +238,13 @@ show_table (MshedCompareWindow *self,
         self->grids[s] = NULL;
       }
   self->table = table;
-  if (mshed_document_get_model (self->docs[0]) == NULL)
+  if (mshed_document_get_model (self->docs[0]) == NULL && !is_dfm (self))
     return;
   for (guint s = 0; s < 2; s++)
     {
-      self->grids[s] = MSHED_TABLE_VIEW (mshed_table_view_new (table));
+      self->grids[s] = MSHED_TABLE_VIEW (is_dfm (self)
+                                         ? mshed_table_view_new_dfm ((MshedDfmTable) table, 0, 0)
+                                         : mshed_table_view_new (table));
       gtk_widget_set_hexpand (GTK_WIDGET (self->grids[s]), TRUE);
       mshed_table_view_set_document (self->grids[s], self->docs[s]);
       gtk_box_append (self->grids_box, GTK_WIDGET (self->grids[s]));
@@ -199,7 +254,7 @@ show_table (MshedCompareWindow *self,
                                                    G_CALLBACK (scroll_changed_cb), self);
     }
   self->block_jump++;
-  gtk_drop_down_set_selected (self->table_dropdown, table_position (table));
+  gtk_drop_down_set_selected (self->table_dropdown, table_position (self, table));
   self->block_jump--;
   mark_changed (self);
 }
@@ -209,8 +264,8 @@ table_selected_cb (MshedCompareWindow *self)
 {
   guint pos = gtk_drop_down_get_selected (self->table_dropdown);
 
-  if (pos < N_TABLES && !self->block_jump)
-    show_table (self, mshed_window_grid_tables[pos]);
+  if (table_at (self, pos) != MSHED_TABLE_NONE && !self->block_jump)
+    show_table (self, table_at (self, pos));
 }
 
 /* The differences ------------------------------------------------------------------------ */
@@ -369,7 +424,7 @@ jump (MshedCompareWindow *self)
     return;
   if (g_strcmp0 (gtk_stack_get_visible_child_name (self->view_stack), "bytes") == 0)
     gtk_stack_set_visible_child_name (self->view_stack, "tables");
-  table = item_grid_table (item);
+  table = item_grid_table (self, item);
   if (table == MSHED_TABLE_NONE)
     return;
   if (table != self->table)
@@ -848,15 +903,10 @@ mshed_compare_window_class_init (MshedCompareWindowClass *klass)
 static void
 mshed_compare_window_init (MshedCompareWindow *self)
 {
-  g_autoptr(GtkStringList) titles = gtk_string_list_new (NULL);
   g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
 
   gtk_widget_init_template (GTK_WIDGET (self));
   self->table = MSHED_TABLE_NONE;
-  for (guint i = 0; i < N_TABLES; i++)
-    gtk_string_list_append (titles,
-                            _(mshed_schema_get_table (mshed_window_grid_tables[i])->title));
-  gtk_drop_down_set_model (self->table_dropdown, G_LIST_MODEL (titles));
   g_signal_connect_swapped (self->table_dropdown, "notify::selected",
                             G_CALLBACK (table_selected_cb), self);
 
@@ -906,9 +956,25 @@ mshed_compare_window_new (MshedApplication *app,
         mshed_hex_view_get_vadjustment (self->hexes[s]), "value-changed",
         G_CALLBACK (hex_scroll_cb), self);
     }
+  {
+    g_autoptr(GtkStringList) titles = gtk_string_list_new (NULL);
+
+    for (guint i = 0; table_at (self, i) != MSHED_TABLE_NONE; i++)
+      gtk_string_list_append (titles, is_dfm (self)
+                              ? _(mshed_dfm_schema_get_table (mshed_compare_dfm_tables[i])->title)
+                              : _(mshed_schema_get_table (table_at (self, i))->title));
+    self->block_jump++;
+    gtk_drop_down_set_model (self->table_dropdown, G_LIST_MODEL (titles));
+    self->block_jump--;
+  }
   if (mshed_document_get_model (left) != NULL && mshed_document_get_model (right) != NULL)
     show_table (self, MSHED_TABLE_NODES);
-  else  /* UTF files: no grids or preview for them yet, the list and copy across */
+  else if (is_dfm (self))  /* deformable models: the grids of level 0, no preview yet */
+    {
+      show_table (self, (MshedTableId) mshed_compare_dfm_tables[0]);
+      gtk_widget_set_visible (self->view_switcher, FALSE);
+    }
+  else  /* other UTF files: no grids or preview for them, the list and copy across */
     {
       GtkWidget *note = gtk_label_new (_("Freelancer UTF files are compared in the list below "
                                          "(copy across works on them); the window has no grids "

@@ -16,12 +16,17 @@
 #include <gtk/gtk.h>
 
 #include "mshed-application.h"
+#include "mshed-dfm-schema.h"
 #include "mshed-diff.h"
 #include "mshed-document.h"
 #include "mshed-hex-view.h"
 #include "mshed-table-view.h"
 
 G_BEGIN_DECLS
+
+/* The DFM tables (level 0) the compare and merge windows show in their grids. */
+#define MSHED_COMPARE_N_DFM_TABLES 13
+extern const MshedDfmTable mshed_compare_dfm_tables[MSHED_COMPARE_N_DFM_TABLES];
 
 typedef enum {
   MSHED_COMPARE_LEFT,

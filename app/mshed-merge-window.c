@@ -56,23 +56,6 @@ struct _MshedMergeWindow
 
 G_DEFINE_FINAL_TYPE (MshedMergeWindow, mshed_merge_window, GTK_TYPE_APPLICATION_WINDOW)
 
-/* The DFM tables the result grid offers (level 0). */
-static const MshedDfmTable dfm_tables[] = {
-  MSHED_DFM_TABLE_POINTS,
-  MSHED_DFM_TABLE_POINT_INDICES,
-  MSHED_DFM_TABLE_UV0,
-  MSHED_DFM_TABLE_BONE_ID_CHAIN,
-  MSHED_DFM_TABLE_TRISTRIP,
-  MSHED_DFM_TABLE_FRACTIONS,
-  MSHED_DFM_TABLE_BONE_TO_ROOT,
-  MSHED_DFM_TABLE_CONS_FIX,
-  MSHED_DFM_TABLE_CONS_REV,
-  MSHED_DFM_TABLE_CONS_PRIS,
-  MSHED_DFM_TABLE_CONS_CYL,
-  MSHED_DFM_TABLE_CONS_SPHERE,
-  MSHED_DFM_TABLE_CONS_LOOSE,
-};
-
 static gboolean
 is_dfm (MshedMergeWindow *self)
 {
@@ -805,12 +788,13 @@ fill_tables (MshedMergeWindow *self)
   g_autoptr(GtkStringList) titles = gtk_string_list_new (NULL);
 
   if (is_dfm (self))
-    for (guint i = 0; i < G_N_ELEMENTS (dfm_tables); i++)
+    for (guint i = 0; i < MSHED_COMPARE_N_DFM_TABLES; i++)
       {
-        gint t = dfm_tables[i];
+        gint t = mshed_compare_dfm_tables[i];
 
         g_array_append_val (self->tables, t);
-        gtk_string_list_append (titles, _(mshed_dfm_schema_get_table (dfm_tables[i])->title));
+        gtk_string_list_append (titles,
+                                _(mshed_dfm_schema_get_table (mshed_compare_dfm_tables[i])->title));
       }
   else
     for (guint i = 0; i < MSHED_WINDOW_N_GRIDS; i++)

@@ -338,7 +338,7 @@ test_preview_shared_camera (void)
   fixture_teardown (&f);
 }
 
-/* Two deformable models: the list and Copy to Right work without grids. */
+/* Two deformable models: the DFM grids (level 0) follow F7, and Copy to Right works. */
 static void
 test_dfm (void)
 {
@@ -363,10 +363,25 @@ test_dfm (void)
   gtk_window_present (GTK_WINDOW (f.window));
   widget_test_iterate (300);
   gui_test_focus_window (GTK_WINDOW (f.window));
-  g_assert_null (mshed_compare_window_get_grid (f.window, MSHED_COMPARE_LEFT));
   g_assert_cmpuint (n_differences (&f), ==, 2);  /* the geometry line and Points[5].y */
   gui_test_key ("F7");
   g_assert_cmpuint (mshed_compare_window_get_selected (f.window), ==, 0);
+  /* the DFM grids: Points[5].y selected and marked on both sides */
+  gui_test_key ("F7");
+  g_assert_cmpuint (mshed_compare_window_get_selected (f.window), ==, 1);
+  for (guint s = 0; s < 2; s++)
+    {
+      MshedTableView *grid = mshed_compare_window_get_grid (f.window, s);
+      guint row = G_MAXUINT;
+
+      g_assert_nonnull (grid);
+      g_assert_cmpint (mshed_table_view_get_table (grid), ==, MSHED_DFM_TABLE_POINTS);
+      g_assert_true (gui_test_wait_row_visible (grid, 5, 2000));
+      g_assert_true (mshed_table_view_get_selected_row (grid, &row));
+      g_assert_cmpuint (row, ==, 5);
+      g_assert_true (gtk_widget_has_css_class (
+        gtk_widget_get_parent (_mshed_table_view_find_cell (grid, 5, "y")), "changed"));
+    }
   click_button (&f, "Copy to Right");
   g_assert_cmpuint (n_differences (&f), ==, 0);
   widget_test_screenshot (GTK_WIDGET (f.window), "compare-dfm.png");

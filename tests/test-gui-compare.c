@@ -43,19 +43,6 @@ typedef struct {
   MshedCompareWindow *window;
 } Fixture;
 
-static void
-run_cli (const char *args)
-{
-  g_autofree char *cmd = g_strdup_printf ("%s %s", g_getenv ("MSHED_CLI"), args);
-  g_autofree char *out = NULL;
-  g_autofree char *err = NULL;
-  int status = 0;
-
-  g_assert_true (g_spawn_command_line_sync (cmd, &out, &err, &status, NULL));
-  if (status != 0)
-    g_error ("%s failed: %s", cmd, err);
-}
-
 static gboolean
 fixture_setup (Fixture *f)
 {
@@ -72,11 +59,11 @@ fixture_setup (Fixture *f)
   f->left = g_build_filename (f->dir, "left.msh", NULL);
   f->right = g_build_filename (f->dir, "right.msh", NULL);
   args = g_strdup_printf ("generate -s 5 -t 300 -o %s", f->left);
-  run_cli (args);
+  gui_test_run_cli (args);
   g_free (args);
   args = g_strdup_printf ("edit --set nodes[1].hdr0=0x33 --set slots[2].unk30=7 "
                           "--set batches[1].unk6=5 --no-backup -o %s %s", f->right, f->left);
-  run_cli (args);
+  gui_test_run_cli (args);
   f->window = mshed_compare_window_open (app, f->left, f->right, &error);
   g_assert_no_error (error);
   gtk_window_set_default_size (GTK_WINDOW (f->window), 1200, 760);
@@ -236,7 +223,7 @@ test_step_copy_undo_save (void)
     g_autofree char *args = g_strdup_printf ("generate -s 5 -t 300 -o %s/fresh.msh", f.dir);
     g_autofree char *fresh = g_build_filename (f.dir, "fresh.msh", NULL);
 
-    run_cli (args);
+    gui_test_run_cli (args);
     expected = mshed_document_open (fresh, MSHED_MODE_STRICT, &error);
     g_assert_no_error (error);
     g_assert_true (mshed_document_set_field (expected, MSHED_TABLE_SLOTS, 2, "unk30", 7, &error));
@@ -356,8 +343,8 @@ test_dfm (void)
       mshed_test_skip ("needs xdotool and an X display");
       return;
     }
-  run_cli (gen);
-  run_cli (edit);
+  gui_test_run_cli (gen);
+  gui_test_run_cli (edit);
   f.window = mshed_compare_window_open (app, a, b, &error);
   g_assert_no_error (error);
   gtk_window_present (GTK_WINDOW (f.window));
@@ -407,7 +394,7 @@ write_with_notes (const char *dir,
   g_autoptr(MshedDocument) doc = NULL;
   g_autoptr(GError) error = NULL;
 
-  run_cli (args);
+  gui_test_run_cli (args);
   for (guint i = 0; i < 4096; i++)
     payload[i] = (guint8) (i * 7);
   payload[3000] = mark;
@@ -524,8 +511,8 @@ test_command_line (void)
       return;
     }
   g_assert_nonnull (mshed);
-  run_cli (gen);
-  run_cli (edit);
+  gui_test_run_cli (gen);
+  gui_test_run_cli (edit);
   g_assert_true (g_spawn_async (NULL, (char **) argv, env, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL,
                                 &pid, &error));
   g_assert_no_error (error);

@@ -30,19 +30,6 @@ typedef struct {
   MshedMergeWindow *window;
 } Fixture;
 
-static void
-run_cli (const char *args)
-{
-  g_autofree char *cmd = g_strdup_printf ("%s %s", g_getenv ("MSHED_CLI"), args);
-  g_autofree char *out = NULL;
-  g_autofree char *err = NULL;
-  int status = 0;
-
-  g_assert_true (g_spawn_command_line_sync (cmd, &out, &err, &status, NULL));
-  if (status != 0)
-    g_error ("%s failed: %s", cmd, err);
-}
-
 /* The bytes `mshed-cli merge --prefer @side` writes for the fixture's three files. */
 static GBytes *
 cli_merge (Fixture    *f,
@@ -53,7 +40,7 @@ cli_merge (Fixture    *f,
                                            f->paths[1], f->paths[2], side, out);
   GBytes *bytes;
 
-  run_cli (args);
+  gui_test_run_cli (args);
   bytes = gui_test_file_bytes (out);
   g_unlink (out);
   return bytes;
@@ -86,7 +73,7 @@ fixture_setup (Fixture    *f,
       args = s == 0 ? g_strdup_printf ("generate %s -o %s", generate, f->paths[0])
                     : g_strdup_printf ("edit %s --no-backup -o %s %s", edits[s], f->paths[s],
                                        f->paths[0]);
-      run_cli (args);
+      gui_test_run_cli (args);
     }
   f->window = mshed_merge_window_open (app, f->paths[0], f->paths[1], f->paths[2], &error);
   g_assert_no_error (error);

@@ -13,6 +13,7 @@
 
 #include "mshed-application.h"
 #include "mshed-compare-window.h"
+#include "mshed-merge-window.h"
 #include "mshed-source.h"
 #include "mshed-window-private.h"
 
@@ -21,6 +22,7 @@ struct _MshedApplication {
   GSettings     *settings;
   GStrv          recent;      /* without settings */
   char          *compare;     /* mshed --compare A B: A (B comes as the file to open) */
+  char          *merge;       /* mshed --merge BASE MINE THEIRS: BASE */
 };
 
 G_DEFINE_FINAL_TYPE (MshedApplication, mshed_application, GTK_TYPE_APPLICATION)
@@ -150,6 +152,7 @@ mshed_application_open_spec (MshedApplication *self,
 }
 
 static void open_compare (MshedApplication *self, GFile **files, int n_files);
+static void open_merge (MshedApplication *self, char **specs, guint n);
 
 static void
 mshed_application_activate (GApplication *app)
@@ -159,6 +162,11 @@ mshed_application_activate (GApplication *app)
   if (MSHED_APPLICATION (app)->compare != NULL)  /* --compare A without B */
     {
       open_compare (MSHED_APPLICATION (app), NULL, 0);
+      return;
+    }
+  if (MSHED_APPLICATION (app)->merge != NULL)  /* --merge BASE without MINE and THEIRS */
+    {
+      open_merge (MSHED_APPLICATION (app), NULL, 0);
       return;
     }
 
@@ -198,6 +206,35 @@ open_compare (MshedApplication  *self,
   _mshed_window_show_error (window, primary, error->message);
 }
 
+/* mshed --merge BASE MINE THEIRS (app/mshed-merge-window.c); a failure as for --compare. */
+static void
+open_merge (MshedApplication  *self,
+            char             **specs,
+            guint              n)
+{
+  g_autofree char *base = g_steal_pointer (&self->merge);
+  g_autoptr(GError) error = NULL;
+  MshedMergeWindow *merge = NULL;
+  g_autofree char *primary = NULL;
+  MshedWindow *window;
+
+  if (n != 2 || specs[0] == NULL || specs[1] == NULL)
+    g_set_error_literal (&error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                         _("--merge BASE MINE THEIRS takes three files"));
+  else
+    merge = mshed_merge_window_open (self, base, specs[0], specs[1], &error);
+  if (merge != NULL)
+    {
+      gtk_window_present (GTK_WINDOW (merge));
+      return;
+    }
+  primary = g_strdup_printf (_("Could not merge against “%s”"), base);
+  g_printerr ("mshed: %s: %s\n", primary, error->message);
+  window = mshed_window_new (self);
+  gtk_window_present (GTK_WINDOW (window));
+  _mshed_window_show_error (window, primary, error->message);
+}
+
 static void
 mshed_application_open (GApplication  *app,
                         GFile        **files,
@@ -207,6 +244,15 @@ mshed_application_open (GApplication  *app,
   if (MSHED_APPLICATION (app)->compare != NULL)
     {
       open_compare (MSHED_APPLICATION (app), files, n_files);
+      return;
+    }
+  if (MSHED_APPLICATION (app)->merge != NULL)
+    {
+      g_autoptr(GPtrArray) specs = g_ptr_array_new_with_free_func (g_free);
+
+      for (int i = 0; i < n_files; i++)
+        g_ptr_array_add (specs, g_file_get_path (files[i]));
+      open_merge (MSHED_APPLICATION (app), (char **) specs->pdata, specs->len);
       return;
     }
   for (int i = 0; i < n_files; i++)
@@ -238,6 +284,11 @@ mshed_application_handle_local_options (GApplication *app,
       g_free (self->compare);
       self->compare = g_canonicalize_filename (left, NULL);
     }
+  if (g_variant_dict_lookup (options, "merge", "^&ay", &left))
+    {
+      g_free (self->merge);
+      self->merge = g_canonicalize_filename (left, NULL);
+    }
   return -1;
 }
 
@@ -247,6 +298,7 @@ mshed_application_command_line (GApplication            *app,
 {
   MshedApplication *self = MSHED_APPLICATION (app);
   g_auto(GStrv) argv = g_application_command_line_get_arguments (cmdline, NULL);
+  g_autoptr(GPtrArray) specs = g_ptr_array_new_with_free_func (g_free);
   gboolean opened = FALSE;
 
   if (self->compare != NULL)  /* --compare A B: B is the one argument left */
@@ -275,10 +327,15 @@ mshed_application_command_line (GApplication            *app,
                    ? g_strdup (argv[i])
                    : g_build_filename (g_application_command_line_get_cwd (cmdline), argv[i], NULL);
         }
-      mshed_application_open_spec (self, spec);
+      if (self->merge != NULL)
+        g_ptr_array_add (specs, g_steal_pointer (&spec));
+      else
+        mshed_application_open_spec (self, spec);
       opened = TRUE;
     }
-  if (!opened)
+  if (self->merge != NULL)
+    open_merge (self, (char **) specs->pdata, specs->len);
+  else if (!opened)
     g_application_activate (app);
   return 0;
 }
@@ -443,6 +500,7 @@ mshed_application_finalize (GObject *object)
   g_clear_object (&MSHED_APPLICATION (object)->settings);
   g_strfreev (MSHED_APPLICATION (object)->recent);
   g_free (MSHED_APPLICATION (object)->compare);
+  g_free (MSHED_APPLICATION (object)->merge);
   G_OBJECT_CLASS (mshed_application_parent_class)->finalize (object);
 }
 
@@ -466,4 +524,8 @@ mshed_application_init (MshedApplication *self)
                                  G_OPTION_ARG_FILENAME,
                                  _("Compare model A with the file after it, side by side"),
                                  "A");
+  g_application_add_main_option (G_APPLICATION (self), "merge", 0, G_OPTION_FLAG_NONE,
+                                 G_OPTION_ARG_FILENAME,
+                                 _("Merge MINE and THEIRS, the two files after it, against "
+                                   "BASE"), "BASE");
 }

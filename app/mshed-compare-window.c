@@ -14,6 +14,7 @@
 
 #include "mshed-compare-window.h"
 #include "mshed-copy.h"
+#include "mshed-dfm-schema.h"
 #include "mshed-error.h"
 #include "mshed-model-view.h"
 #include "mshed-renderer.h"
@@ -29,6 +30,7 @@ struct _MshedCompareWindow
   GtkStack           *view_stack;
   GtkWidget          *view_switcher;
   GtkBox             *grids_box;
+  GtkBox             *hex_box;
   GtkBox             *preview_box;
   GtkOverlay         *ghost_overlay;
   GtkCheckButton     *ghost_check;
@@ -44,6 +46,10 @@ struct _MshedCompareWindow
   MshedTableView     *grids[2];
   gulong              scroll_ids[2][2];  /* [side][vertical, horizontal] */
   GtkWidget          *previews[2];
+  MshedHexView       *hexes[2];
+  gulong              hex_scroll_ids[2];
+  guint               hex_sync_idle;
+  guint               hex_sync_from;   /* the hex view scrolled last */
   MshedCamera         camera;          /* the last camera both previews were given */
 
   MshedDiff          *diff;
@@ -63,30 +69,82 @@ G_DEFINE_FINAL_TYPE (MshedCompareWindow, mshed_compare_window, GTK_TYPE_APPLICAT
 
 #define N_TABLES MSHED_WINDOW_N_GRIDS
 
+/* The DFM tables a compare or merge grid offers (level 0). */
+const MshedDfmTable mshed_compare_dfm_tables[MSHED_COMPARE_N_DFM_TABLES] = {
+  MSHED_DFM_TABLE_POINTS,
+  MSHED_DFM_TABLE_POINT_INDICES,
+  MSHED_DFM_TABLE_UV0,
+  MSHED_DFM_TABLE_BONE_ID_CHAIN,
+  MSHED_DFM_TABLE_TRISTRIP,
+  MSHED_DFM_TABLE_FRACTIONS,
+  MSHED_DFM_TABLE_BONE_TO_ROOT,
+  MSHED_DFM_TABLE_CONS_FIX,
+  MSHED_DFM_TABLE_CONS_REV,
+  MSHED_DFM_TABLE_CONS_PRIS,
+  MSHED_DFM_TABLE_CONS_CYL,
+  MSHED_DFM_TABLE_CONS_SPHERE,
+  MSHED_DFM_TABLE_CONS_LOOSE,
+};
+
 /* Grids ------------------------------------------------------------------------------------ */
 
-static guint
-table_position (MshedTableId table)
+/* Two deformable models: DFM grids (level 0). */
+static gboolean
+is_dfm (MshedCompareWindow *self)
 {
+  return mshed_document_get_dfm (self->docs[0]) != NULL &&
+         mshed_document_get_dfm (self->docs[1]) != NULL;
+}
+
+static guint
+table_position (MshedCompareWindow *self,
+                MshedTableId        table)
+{
+  if (is_dfm (self))
+    {
+      for (guint i = 0; i < MSHED_COMPARE_N_DFM_TABLES; i++)
+        if ((MshedTableId) mshed_compare_dfm_tables[i] == table)
+          return i;
+      return GTK_INVALID_LIST_POSITION;
+    }
   for (guint i = 0; i < N_TABLES; i++)
     if (mshed_window_grid_tables[i] == table)
       return i;
   return GTK_INVALID_LIST_POSITION;
 }
 
-/* The grid showing a difference, MSHED_TABLE_NONE when none does (UTF files). */
 static MshedTableId
-item_grid_table (const MshedDiffItem *item)
+table_at (MshedCompareWindow *self,
+          guint               pos)
+{
+  if (is_dfm (self))
+    return pos < MSHED_COMPARE_N_DFM_TABLES ? (MshedTableId) mshed_compare_dfm_tables[pos]
+                                            : MSHED_TABLE_NONE;
+  return pos < N_TABLES ? mshed_window_grid_tables[pos] : MSHED_TABLE_NONE;
+}
+
+/* The grid showing a difference, MSHED_TABLE_NONE when none does (UTF files other than
+ * deformable models, DFM levels past the first). */
+static MshedTableId
+item_grid_table (MshedCompareWindow  *self,
+                 const MshedDiffItem *item)
 {
   MshedTableId table = (MshedTableId) item->table;
 
   if (item->path != NULL)
-    return MSHED_TABLE_NONE;
+    {
+      const char *mesh = strstr (item->path, "\\Mesh");
+
+      if (!is_dfm (self) || (mesh != NULL && !g_str_has_prefix (mesh, "\\Mesh0\\")))
+        return MSHED_TABLE_NONE;
+      return table_position (self, table) != GTK_INVALID_LIST_POSITION ? table
+                                                                       : MSHED_TABLE_NONE;
+    }
   if (table == MSHED_TABLE_NORMALS || table == MSHED_TABLE_UVS)
     table = MSHED_TABLE_POSITIONS;  /* one vertex grid */
   if (item->table < 0 && (item->res_a >= 0 || item->res_b >= 0))
     table = MSHED_TABLE_DIRECTORY;
-  return table_position (table) != GTK_INVALID_LIST_POSITION ? table : MSHED_TABLE_NONE;
+  return table_position (self, table) != GTK_INVALID_LIST_POSITION ? table : MSHED_TABLE_NONE;
 }
 
 /* The row of @side a difference is about in its grid, G_MAXUINT when none. */
@@ -121,7 +179,7 @@ mark_changed (MshedCompareWindow *self)
           const MshedDiffItem *item = mshed_diff_get_item (self->diff, i);
           guint row = item_row (item, s);
 
-          if (item_grid_table (item) != self->table || row == G_MAXUINT)
+          if (item_grid_table (self, item) != self->table || row == G_MAXUINT)
             continue;
           g_array_append_val (rows, row);
           g_ptr_array_add (fields, (gpointer) (item->kind == MSHED_DIFF_FIELD ||
@@ -180,11 +238,13 @@ show_table (MshedCompareWindow *self,
         self->grids[s] = NULL;
       }
   self->table = table;
-  if (mshed_document_get_model (self->docs[0]) == NULL)
+  if (mshed_document_get_model (self->docs[0]) == NULL && !is_dfm (self))
     return;
   for (guint s = 0; s < 2; s++)
     {
-      self->grids[s] = MSHED_TABLE_VIEW (mshed_table_view_new (table));
+      self->grids[s] = MSHED_TABLE_VIEW (is_dfm (self)
+                                         ? mshed_table_view_new_dfm ((MshedDfmTable) table, 0, 0)
+                                         : mshed_table_view_new (table));
       gtk_widget_set_hexpand (GTK_WIDGET (self->grids[s]), TRUE);
       mshed_table_view_set_document (self->grids[s], self->docs[s]);
       gtk_box_append (self->grids_box, GTK_WIDGET (self->grids[s]));
@@ -194,7 +254,7 @@ show_table (MshedCompareWindow *self,
                                                    G_CALLBACK (scroll_changed_cb), self);
     }
   self->block_jump++;
-  gtk_drop_down_set_selected (self->table_dropdown, table_position (table));
+  gtk_drop_down_set_selected (self->table_dropdown, table_position (self, table));
   self->block_jump--;
   mark_changed (self);
 }
@@ -204,8 +264,8 @@ table_selected_cb (MshedCompareWindow *self)
 {
   guint pos = gtk_drop_down_get_selected (self->table_dropdown);
 
-  if (pos < N_TABLES && !self->block_jump)
-    show_table (self, mshed_window_grid_tables[pos]);
+  if (table_at (self, pos) != MSHED_TABLE_NONE && !self->block_jump)
+    show_table (self, table_at (self, pos));
 }
 
 /* The differences ------------------------------------------------------------------------ */
@@ -256,6 +316,101 @@ reveal_idle_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+/* Bytes ---------------------------------------------------------------------------------- */
+
+/* The payload a bytes difference is in on @side: an NRes resource or a UTF file. */
+static const guint8 *
+item_payload (MshedCompareWindow  *self,
+              const MshedDiffItem *item,
+              MshedCompareSide     side,
+              gsize               *n,
+              gint                *res,
+              MshedUtfNode       **node)
+{
+  MshedDocument *doc = self->docs[side];
+  MshedModel *model = mshed_document_get_model (doc);
+
+  *res = side == MSHED_COMPARE_LEFT ? item->res_a : item->res_b;
+  *node = NULL;
+  if (model != NULL && *res >= 0 &&
+      (guint) *res < mshed_nres_get_n_entries (mshed_model_get_nres (model)))
+    return mshed_nres_entry_get_data (mshed_nres_peek_entry (mshed_model_get_nres (model),
+                                                             (guint) *res), n);
+  if (model == NULL && item->path != NULL && mshed_document_get_utf (doc) != NULL)
+    *node = mshed_utf_lookup (mshed_document_get_utf (doc), item->path);
+  if (*node != NULL && !mshed_utf_node_is_directory (*node))
+    return mshed_utf_node_peek_data (*node, n);
+  *node = NULL;
+  return NULL;
+}
+
+/* The Bytes page for a difference in bytes no field describes: each side's payload in its
+ * hex view at the difference, every byte that differs from the other side's marked. FALSE
+ * when one side lacks the payload. */
+static gboolean
+show_bytes (MshedCompareWindow  *self,
+            const MshedDiffItem *item)
+{
+  const guint8 *data[2];
+  gsize n[2] = { 0, 0 };
+  gint res[2];
+  MshedUtfNode *node[2];
+
+  for (guint s = 0; s < 2; s++)
+    {
+      data[s] = item_payload (self, item, s, &n[s], &res[s], &node[s]);
+      if (data[s] == NULL && n[s] > 0)
+        return FALSE;
+      if (res[s] < 0 && node[s] == NULL)
+        return FALSE;
+    }
+  for (guint s = 0; s < 2; s++)
+    {
+      g_autofree guint8 *mask = g_malloc0 (MAX (n[s], 1));
+      g_autoptr(GBytes) bytes = NULL;
+
+      for (gsize i = 0; i < n[s]; i++)
+        mask[i] = i >= n[!s] || data[s][i] != data[!s][i];
+      bytes = g_bytes_new_take (g_steal_pointer (&mask), n[s]);
+      if (node[s] != NULL)
+        mshed_hex_view_show_utf_node (self->hexes[s], node[s]);
+      else
+        mshed_hex_view_show_resource (self->hexes[s], res[s]);
+      mshed_hex_view_set_marked (self->hexes[s], bytes);
+      mshed_hex_view_goto_offset (self->hexes[s], MIN (item->offset, n[s] ? n[s] - 1 : 0));
+    }
+  gtk_stack_set_visible_child_name (self->view_stack, "bytes");
+  return TRUE;
+}
+
+static gboolean
+hex_sync_cb (gpointer data)
+{
+  MshedCompareWindow *self = data;
+  guint s = self->hex_sync_from;
+
+  self->hex_sync_idle = 0;
+  self->syncing = TRUE;
+  gtk_adjustment_set_value (mshed_hex_view_get_vadjustment (self->hexes[!s]),
+                            gtk_adjustment_get_value (
+                              mshed_hex_view_get_vadjustment (self->hexes[s])));
+  self->syncing = FALSE;
+  return G_SOURCE_REMOVE;
+}
+
+/* One hex view scrolled: the other follows, from an idle (a view scrolls while it is being
+ * allocated, when the other one may already have its allocation for this frame). */
+static void
+hex_scroll_cb (GtkAdjustment      *adjustment,
+               MshedCompareWindow *self)
+{
+  if (self->syncing)
+    return;
+  self->hex_sync_from = adjustment == mshed_hex_view_get_vadjustment (self->hexes[0]) ? 0 : 1;
+  if (self->hex_sync_idle == 0)
+    self->hex_sync_idle = g_idle_add (hex_sync_cb, self);
+}
+
 /* Selects and scrolls both sides to the selected difference. */
 static void
 jump (MshedCompareWindow *self)
@@ -265,7 +420,11 @@ jump (MshedCompareWindow *self)
 
   if (item == NULL || self->block_jump)
     return;
-  table = item_grid_table (item);
+  if (item->kind == MSHED_DIFF_BYTES && show_bytes (self, item))
+    return;
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->view_stack), "bytes") == 0)
+    gtk_stack_set_visible_child_name (self->view_stack, "tables");
+  table = item_grid_table (self, item);
   if (table == MSHED_TABLE_NONE)
     return;
   if (table != self->table)
@@ -679,6 +838,7 @@ mshed_compare_window_dispose (GObject *object)
 
   g_clear_handle_id (&self->refresh_idle, g_source_remove);
   g_clear_handle_id (&self->reveal_idle, g_source_remove);
+  g_clear_handle_id (&self->hex_sync_idle, g_source_remove);
   for (guint s = 0; s < 2; s++)
     {
       if (self->docs[s] != NULL)
@@ -688,8 +848,12 @@ mshed_compare_window_dispose (GObject *object)
         }
       if (self->grids[s] != NULL)
         unlink_grid (self, s);
+      if (self->hexes[s] != NULL)
+        g_clear_signal_handler (&self->hex_scroll_ids[s],
+                                mshed_hex_view_get_vadjustment (self->hexes[s]));
       self->grids[s] = NULL;
       self->previews[s] = NULL;
+      self->hexes[s] = NULL;
     }
   gtk_widget_dispose_template (GTK_WIDGET (self), MSHED_TYPE_COMPARE_WINDOW);
   for (guint s = 0; s < 2; s++)
@@ -714,6 +878,7 @@ mshed_compare_window_class_init (MshedCompareWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, MshedCompareWindow, view_stack);
   gtk_widget_class_bind_template_child (widget_class, MshedCompareWindow, view_switcher);
   gtk_widget_class_bind_template_child (widget_class, MshedCompareWindow, grids_box);
+  gtk_widget_class_bind_template_child (widget_class, MshedCompareWindow, hex_box);
   gtk_widget_class_bind_template_child (widget_class, MshedCompareWindow, preview_box);
   gtk_widget_class_bind_template_child (widget_class, MshedCompareWindow, ghost_overlay);
   gtk_widget_class_bind_template_child (widget_class, MshedCompareWindow, ghost_check);
@@ -738,15 +903,10 @@ mshed_compare_window_class_init (MshedCompareWindowClass *klass)
 static void
 mshed_compare_window_init (MshedCompareWindow *self)
 {
-  g_autoptr(GtkStringList) titles = gtk_string_list_new (NULL);
   g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
 
   gtk_widget_init_template (GTK_WIDGET (self));
   self->table = MSHED_TABLE_NONE;
-  for (guint i = 0; i < N_TABLES; i++)
-    gtk_string_list_append (titles,
-                            _(mshed_schema_get_table (mshed_window_grid_tables[i])->title));
-  gtk_drop_down_set_model (self->table_dropdown, G_LIST_MODEL (titles));
   g_signal_connect_swapped (self->table_dropdown, "notify::selected",
                             G_CALLBACK (table_selected_cb), self);
 
@@ -787,10 +947,34 @@ mshed_compare_window_new (MshedApplication *app,
                                                        G_CALLBACK (document_changed_cb), self);
       self->modified_ids[s] = g_signal_connect_swapped (self->docs[s], "notify::modified",
                                                         G_CALLBACK (update_titles), self);
+      self->hexes[s] = MSHED_HEX_VIEW (mshed_hex_view_new ());
+      gtk_widget_set_hexpand (GTK_WIDGET (self->hexes[s]), TRUE);
+      gtk_widget_set_vexpand (GTK_WIDGET (self->hexes[s]), TRUE);
+      mshed_hex_view_set_document (self->hexes[s], self->docs[s]);
+      gtk_box_append (self->hex_box, GTK_WIDGET (self->hexes[s]));
+      self->hex_scroll_ids[s] = g_signal_connect (
+        mshed_hex_view_get_vadjustment (self->hexes[s]), "value-changed",
+        G_CALLBACK (hex_scroll_cb), self);
     }
+  {
+    g_autoptr(GtkStringList) titles = gtk_string_list_new (NULL);
+
+    for (guint i = 0; table_at (self, i) != MSHED_TABLE_NONE; i++)
+      gtk_string_list_append (titles, is_dfm (self)
+                              ? _(mshed_dfm_schema_get_table (mshed_compare_dfm_tables[i])->title)
+                              : _(mshed_schema_get_table (table_at (self, i))->title));
+    self->block_jump++;
+    gtk_drop_down_set_model (self->table_dropdown, G_LIST_MODEL (titles));
+    self->block_jump--;
+  }
   if (mshed_document_get_model (left) != NULL && mshed_document_get_model (right) != NULL)
     show_table (self, MSHED_TABLE_NODES);
-  else  /* UTF files: no grids or preview for them yet, the list and copy across */
+  else if (is_dfm (self))  /* deformable models: the grids of level 0, no preview yet */
+    {
+      show_table (self, (MshedTableId) mshed_compare_dfm_tables[0]);
+      gtk_widget_set_visible (self->view_switcher, FALSE);
+    }
+  else  /* other UTF files: no grids or preview for them, the list and copy across */
     {
       GtkWidget *note = gtk_label_new (_("Freelancer UTF files are compared in the list below "
                                          "(copy across works on them); the window has no grids "
@@ -809,9 +993,10 @@ mshed_compare_window_new (MshedApplication *app,
   return self;
 }
 
-static MshedDocument *
-open_document (const char  *spec,
-               GError     **error)
+/* FILE or ARCHIVE:ENTRY, strictly, else tolerantly (the merge window opens its inputs so). */
+MshedDocument *
+_mshed_open_input (const char  *spec,
+                   GError     **error)
 {
   g_autoptr(GError) local = NULL;
   MshedDocument *doc = mshed_document_open (spec, MSHED_MODE_STRICT, &local);
@@ -832,8 +1017,8 @@ mshed_compare_window_open (MshedApplication  *app,
                            const char        *right,
                            GError           **error)
 {
-  g_autoptr(MshedDocument) a = open_document (left, error);
-  g_autoptr(MshedDocument) b = a ? open_document (right, error) : NULL;
+  g_autoptr(MshedDocument) a = _mshed_open_input (left, error);
+  g_autoptr(MshedDocument) b = a ? _mshed_open_input (right, error) : NULL;
 
   if (b == NULL)
     return NULL;
@@ -863,6 +1048,15 @@ mshed_compare_window_get_grid (MshedCompareWindow *self,
   g_return_val_if_fail (MSHED_IS_COMPARE_WINDOW (self), NULL);
 
   return self->grids[side != MSHED_COMPARE_LEFT];
+}
+
+MshedHexView *
+mshed_compare_window_get_hex_view (MshedCompareWindow *self,
+                                   MshedCompareSide    side)
+{
+  g_return_val_if_fail (MSHED_IS_COMPARE_WINDOW (self), NULL);
+
+  return self->hexes[side != MSHED_COMPARE_LEFT];
 }
 
 const MshedDiff *

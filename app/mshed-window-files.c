@@ -16,6 +16,7 @@
 
 #include "mshed-archive.h"
 #include "mshed-compare-window.h"
+#include "mshed-merge-window.h"
 #include "mshed-error.h"
 #include "mshed-thumbnails.h"
 #include "mshed-window-private.h"
@@ -619,6 +620,68 @@ compare_with_action (GtkWidget  *widget,
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
 
+/* Merge… ----------------------------------------------------------------------------------- */
+
+/* The window's document is MINE; BASE, then THEIRS, are chosen (app/mshed-merge-window.c). */
+static void choose_merge_input (MshedWindow *self, char *base);
+
+static void
+on_merge_response (GtkNativeDialog *dialog,
+                   int               response,
+                   MshedWindow     *self)
+{
+  g_autofree char *base = g_strdup (g_object_get_data (G_OBJECT (dialog), "base"));
+  g_autoptr(GFile) file = response == GTK_RESPONSE_ACCEPT
+                          ? gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog)) : NULL;
+  g_autofree char *path = file ? g_file_get_path (file) : NULL;
+
+  g_object_unref (dialog);
+  if (path == NULL || self->document == NULL)
+    return;
+  if (base == NULL)
+    choose_merge_input (self, g_steal_pointer (&path));
+  else
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(MshedDocument) b = _mshed_open_input (base, &error);
+      g_autoptr(MshedDocument) t = b ? _mshed_open_input (path, &error) : NULL;
+      MshedMergeWindow *merge = t ? mshed_merge_window_new (
+        MSHED_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))), b, self->document,
+        t, &error) : NULL;
+
+      if (merge == NULL)
+        _mshed_window_show_error (self, _("Could not merge"), error->message);
+      else
+        gtk_window_present (GTK_WINDOW (merge));
+    }
+}
+
+/* Asks for BASE (@base NULL), else for THEIRS; takes @base. */
+static void
+choose_merge_input (MshedWindow *self,
+                    char        *base)
+{
+  GtkFileChooserNative *dialog =
+    gtk_file_chooser_native_new (base ? _("Merge: Their Version (THEIRS)")
+                                      : _("Merge: the Common Ancestor (BASE)"),
+                                 GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_OPEN,
+                                 base ? _("_Merge") : _("_Next"), _("_Cancel"));
+
+  g_object_set_data_full (G_OBJECT (dialog), "base", base, g_free);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_merge_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+static void
+merge_action (GtkWidget  *widget,
+              const char *action,
+              GVariant   *param)
+{
+  if (MSHED_WINDOW (widget)->document != NULL)
+    choose_merge_input (MSHED_WINDOW (widget), NULL);
+}
+
 /* Recent files --------------------------------------------------------------------------- */
 
 static void
@@ -732,6 +795,7 @@ _mshed_window_files_class_init (GtkWidgetClass *widget_class)
 {
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
   gtk_widget_class_install_action (widget_class, "win.compare-with", NULL, compare_with_action);
+  gtk_widget_class_install_action (widget_class, "win.merge", NULL, merge_action);
   gtk_widget_class_install_action (widget_class, "win.open-recent", "s", open_recent_action);
   gtk_widget_class_install_action (widget_class, "win.show-archive-entries", NULL,
                                    show_archive_entries_action);

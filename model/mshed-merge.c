@@ -1262,10 +1262,9 @@ mshed_merge_apply (MshedMerge  *self,
  * Returns: (transfer full): one line naming the unit and its three values
  */
 char *
-mshed_merge_conflict_format (const MshedMergeConflict *c)
+mshed_merge_conflict_format_where (const MshedMergeConflict *c)
 {
   GString *s = g_string_new (NULL);
-  const char *absent = _("absent");
 
   if (c->path)
     g_string_append (s, c->path);
@@ -1280,9 +1279,18 @@ mshed_merge_conflict_format (const MshedMergeConflict *c)
     g_string_append_printf (s, ".%s", c->field);
   if (c->kind == MSHED_MERGE_CONFLICT_BYTES)
     g_string_append_printf (s, " @0x%" G_GINT64_MODIFIER "X", c->offset);
-  g_string_append_printf (s, _(": base %s, mine %s, theirs %s"),
-                          c->base_value ? c->base_value : absent,
-                          c->mine_value ? c->mine_value : absent,
-                          c->theirs_value ? c->theirs_value : absent);
   return g_string_free (s, FALSE);
+}
+
+char *
+mshed_merge_conflict_format (const MshedMergeConflict *c)
+{
+  g_autofree char *where = mshed_merge_conflict_format_where (c);
+  const char *absent = _("absent");
+  g_autofree char *values = g_strdup_printf (_(": base %s, mine %s, theirs %s"),
+                                             c->base_value ? c->base_value : absent,
+                                             c->mine_value ? c->mine_value : absent,
+                                             c->theirs_value ? c->theirs_value : absent);
+
+  return g_strconcat (where, values, NULL);
 }

@@ -88,6 +88,8 @@ MshedDocument            *mshed_merge_apply           (MshedMerge         *self,
                                                        GError            **error);
 /* One line, e.g. "slots[3].batchCount: base 2, mine 3, theirs 4". */
 char                     *mshed_merge_conflict_format (const MshedMergeConflict *conflict);
+/* Where the conflict is, e.g. "slots[3].batchCount" or "Res9 “name” @0x6". */
+char                     *mshed_merge_conflict_format_where (const MshedMergeConflict *conflict);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (MshedMerge, mshed_merge_free)
 

@@ -288,6 +288,20 @@ gui_test_xdo (const char *args)
   return status == 0;
 }
 
+/* Runs `mshed-cli ARGS` ($MSHED_CLI) and fails the test when it does not exit with 0. */
+static inline void
+gui_test_run_cli (const char *args)
+{
+  g_autofree char *cmd = g_strdup_printf ("%s %s", g_getenv ("MSHED_CLI"), args);
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  int status = 0;
+
+  g_assert_true (g_spawn_command_line_sync (cmd, &out, &err, &status, NULL));
+  if (status != 0)
+    g_error ("%s failed: %s", cmd, err);
+}
+
 /* Gives @window the X input focus, so xdotool's keys (XTEST) reach it. */
 static inline void
 gui_test_focus_window (GtkWindow *window)

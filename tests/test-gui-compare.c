@@ -43,19 +43,6 @@ typedef struct {
   MshedCompareWindow *window;
 } Fixture;
 
-static void
-run_cli (const char *args)
-{
-  g_autofree char *cmd = g_strdup_printf ("%s %s", g_getenv ("MSHED_CLI"), args);
-  g_autofree char *out = NULL;
-  g_autofree char *err = NULL;
-  int status = 0;
-
-  g_assert_true (g_spawn_command_line_sync (cmd, &out, &err, &status, NULL));
-  if (status != 0)
-    g_error ("%s failed: %s", cmd, err);
-}
-
 static gboolean
 fixture_setup (Fixture *f)
 {
@@ -72,11 +59,11 @@ fixture_setup (Fixture *f)
   f->left = g_build_filename (f->dir, "left.msh", NULL);
   f->right = g_build_filename (f->dir, "right.msh", NULL);
   args = g_strdup_printf ("generate -s 5 -t 300 -o %s", f->left);
-  run_cli (args);
+  gui_test_run_cli (args);
   g_free (args);
   args = g_strdup_printf ("edit --set nodes[1].hdr0=0x33 --set slots[2].unk30=7 "
                           "--set batches[1].unk6=5 --no-backup -o %s %s", f->right, f->left);
-  run_cli (args);
+  gui_test_run_cli (args);
   f->window = mshed_compare_window_open (app, f->left, f->right, &error);
   g_assert_no_error (error);
   gtk_window_set_default_size (GTK_WINDOW (f->window), 1200, 760);
@@ -236,7 +223,7 @@ test_step_copy_undo_save (void)
     g_autofree char *args = g_strdup_printf ("generate -s 5 -t 300 -o %s/fresh.msh", f.dir);
     g_autofree char *fresh = g_build_filename (f.dir, "fresh.msh", NULL);
 
-    run_cli (args);
+    gui_test_run_cli (args);
     expected = mshed_document_open (fresh, MSHED_MODE_STRICT, &error);
     g_assert_no_error (error);
     g_assert_true (mshed_document_set_field (expected, MSHED_TABLE_SLOTS, 2, "unk30", 7, &error));
@@ -338,7 +325,7 @@ test_preview_shared_camera (void)
   fixture_teardown (&f);
 }
 
-/* Two deformable models: the list and Copy to Right work without grids. */
+/* Two deformable models: the DFM grids (level 0) follow F7, and Copy to Right works. */
 static void
 test_dfm (void)
 {
@@ -356,17 +343,32 @@ test_dfm (void)
       mshed_test_skip ("needs xdotool and an X display");
       return;
     }
-  run_cli (gen);
-  run_cli (edit);
+  gui_test_run_cli (gen);
+  gui_test_run_cli (edit);
   f.window = mshed_compare_window_open (app, a, b, &error);
   g_assert_no_error (error);
   gtk_window_present (GTK_WINDOW (f.window));
   widget_test_iterate (300);
   gui_test_focus_window (GTK_WINDOW (f.window));
-  g_assert_null (mshed_compare_window_get_grid (f.window, MSHED_COMPARE_LEFT));
   g_assert_cmpuint (n_differences (&f), ==, 2);  /* the geometry line and Points[5].y */
   gui_test_key ("F7");
   g_assert_cmpuint (mshed_compare_window_get_selected (f.window), ==, 0);
+  /* the DFM grids: Points[5].y selected and marked on both sides */
+  gui_test_key ("F7");
+  g_assert_cmpuint (mshed_compare_window_get_selected (f.window), ==, 1);
+  for (guint s = 0; s < 2; s++)
+    {
+      MshedTableView *grid = mshed_compare_window_get_grid (f.window, s);
+      guint row = G_MAXUINT;
+
+      g_assert_nonnull (grid);
+      g_assert_cmpint (mshed_table_view_get_table (grid), ==, MSHED_DFM_TABLE_POINTS);
+      g_assert_true (gui_test_wait_row_visible (grid, 5, 2000));
+      g_assert_true (mshed_table_view_get_selected_row (grid, &row));
+      g_assert_cmpuint (row, ==, 5);
+      g_assert_true (gtk_widget_has_css_class (
+        gtk_widget_get_parent (_mshed_table_view_find_cell (grid, 5, "y")), "changed"));
+    }
   click_button (&f, "Copy to Right");
   g_assert_cmpuint (n_differences (&f), ==, 0);
   widget_test_screenshot (GTK_WIDGET (f.window), "compare-dfm.png");
@@ -377,6 +379,112 @@ test_dfm (void)
   g_unlink (a);
   g_unlink (b);
   g_rmdir (dir);
+}
+
+/* Writes the model generated into @path with an opaque resource ("notes", a type no schema
+ * describes) of 4096 bytes whose byte 3000 is @mark. */
+static void
+write_with_notes (const char *dir,
+                  const char *path,
+                  guint8      mark)
+{
+  g_autofree char *args = g_strdup_printf ("generate -s 5 -t 100 -o %s", path);
+  g_autofree guint8 *payload = g_malloc (4096);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(MshedDocument) doc = NULL;
+  g_autoptr(GError) error = NULL;
+
+  gui_test_run_cli (args);
+  for (guint i = 0; i < 4096; i++)
+    payload[i] = (guint8) (i * 7);
+  payload[3000] = mark;
+  bytes = g_bytes_new_take (g_steal_pointer (&payload), 4096);
+  doc = mshed_document_open (path, MSHED_MODE_STRICT, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (mshed_document_add_resource (doc, G_MAXUINT, 0x4C4C554Eu, "notes", 1, 0, 0,
+                                                bytes, &error), >=, 0);
+  g_assert_no_error (error);
+  g_assert_true (mshed_document_save_as (doc, path, MSHED_SAVE_NO_BACKUP, &error));
+  g_assert_no_error (error);
+}
+
+/* Two models that differ in one byte of an opaque resource: F7 shows the Bytes page, the two
+ * hex views show that resource at the byte, exactly that byte is marked on both sides, and
+ * the wheel over one view scrolls both. */
+static void
+test_hex_diff (void)
+{
+  Fixture f = { 0 };
+  g_autoptr(GError) error = NULL;
+  gint64 deadline;
+  const MshedDiffItem *item;
+  MshedHexView *hex[2];
+
+  if (!gui_test_have_xdotool ())
+    {
+      mshed_test_skip ("needs xdotool and an X display");
+      return;
+    }
+  f.dir = g_dir_make_tmp ("mshed-compare-XXXXXX", NULL);
+  f.left = g_build_filename (f.dir, "left.msh", NULL);
+  f.right = g_build_filename (f.dir, "right.msh", NULL);
+  write_with_notes (f.dir, f.left, 0x11);
+  write_with_notes (f.dir, f.right, 0x99);
+  f.window = mshed_compare_window_open (app, f.left, f.right, &error);
+  g_assert_no_error (error);
+  gtk_window_set_default_size (GTK_WINDOW (f.window), 1200, 760);
+  gtk_window_present (GTK_WINDOW (f.window));
+  deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  while (!gtk_widget_get_mapped (GTK_WIDGET (f.window)) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  widget_test_iterate (300);
+  gui_test_focus_window (GTK_WINDOW (f.window));
+
+  g_assert_cmpuint (n_differences (&f), ==, 1);
+  item = mshed_diff_get_item (mshed_compare_window_get_diff (f.window), 0);
+  g_assert_cmpint (item->kind, ==, MSHED_DIFF_BYTES);
+  g_assert_cmpuint (item->offset, ==, 3000);
+  gui_test_key ("F7");
+  widget_test_iterate (300);
+  for (guint s = 0; s < 2; s++)
+    {
+      gsize start = 0, end = 0;
+      guint marked = 0;
+
+      hex[s] = mshed_compare_window_get_hex_view (f.window, s);
+      g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (hex[s])));
+      g_assert_cmpint (mshed_hex_model_get_res_index (mshed_hex_view_get_model (hex[s])), ==,
+                       s == 0 ? item->res_a : item->res_b);
+      for (gsize i = 0; i < 4096; i++)
+        marked += mshed_hex_view_is_marked (hex[s], i);
+      g_assert_cmpuint (marked, ==, 1);
+      g_assert_true (mshed_hex_view_is_marked (hex[s], 3000));
+      g_assert_cmpuint (mshed_hex_view_get_cursor_offset (hex[s]), ==, 3000);
+      mshed_hex_view_get_visible_range (hex[s], &start, &end);
+      g_assert_cmpuint (start, <=, 3000);
+      g_assert_cmpuint (end, >, 3000);
+    }
+  widget_test_screenshot (GTK_WIDGET (f.window), "compare-bytes.png");
+  gtk_window_set_default_size (GTK_WINDOW (f.window), 800, 600);
+  widget_test_iterate (300);
+  widget_test_screenshot (GTK_WIDGET (f.window), "compare-bytes-800x600.png");
+  gtk_window_set_default_size (GTK_WINDOW (f.window), 1600, 1000);
+  widget_test_iterate (300);
+  widget_test_screenshot (GTK_WIDGET (f.window), "compare-bytes-1600x1000.png");
+  /* the wheel over the left view scrolls both */
+  {
+    GtkAdjustment *a0 = mshed_hex_view_get_vadjustment (hex[0]);
+    GtkAdjustment *a1 = mshed_hex_view_get_vadjustment (hex[1]);
+    double was = gtk_adjustment_get_value (a0);
+
+    gui_test_click_button (GTK_NATIVE (f.window), GTK_WIDGET (hex[0]),
+                           gtk_widget_get_width (GTK_WIDGET (hex[0])) / 2.0,
+                           gtk_widget_get_height (GTK_WIDGET (hex[0])) / 2.0, 4);
+    widget_test_iterate (200);
+    g_assert_cmpfloat (gtk_adjustment_get_value (a0), !=, was);
+    g_assert_cmpfloat (gtk_adjustment_get_value (a1), ==, gtk_adjustment_get_value (a0));
+  }
+  fixture_teardown (&f);
 }
 
 /* The built app, started as `mshed --compare LEFT RIGHT`, shows the compare window. */
@@ -403,8 +511,8 @@ test_command_line (void)
       return;
     }
   g_assert_nonnull (mshed);
-  run_cli (gen);
-  run_cli (edit);
+  gui_test_run_cli (gen);
+  gui_test_run_cli (edit);
   g_assert_true (g_spawn_async (NULL, (char **) argv, env, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL,
                                 &pid, &error));
   g_assert_no_error (error);
@@ -437,6 +545,7 @@ main (int   argc,
   g_test_add_func ("/app/compare/step-copy-undo-save", test_step_copy_undo_save);
   g_test_add_func ("/app/compare/preview", test_preview_shared_camera);
   g_test_add_func ("/app/compare/dfm", test_dfm);
+  g_test_add_func ("/app/compare/hex-diff", test_hex_diff);
   g_test_add_func ("/app/compare/command-line", test_command_line);
   return g_test_run ();
 }

@@ -262,6 +262,25 @@ draw_line (MshedHexView  *self,
       o = run_end;
     }
 
+  /* bytes that differ from the other side (compare window): a fill in both columns */
+  for (guint i = 0; self->marked != NULL && i < self->bpl && line_start + i < we; i++)
+    if (mshed_hex_view_is_marked (self, line_start + i))
+      {
+        static const GdkRGBA changed = { 0.753f, 0.380f, 0.796f, 0.85f };  /* #c061cb */
+        double x0, x1;
+
+        hex_view_hex_cell (self, i, &x0, &x1);
+        gtk_snapshot_append_color (snapshot, &changed,
+                                   &GRAPHENE_RECT_INIT ((float) x0, (float) y,
+                                                        (float) (x1 - x0),
+                                                        (float) self->row_h - 1));
+        gtk_snapshot_append_color (snapshot, &changed,
+                                   &GRAPHENE_RECT_INIT ((float) (hex_view_x_text (self) +
+                                                                 i * self->cw), (float) y,
+                                                        (float) self->cw,
+                                                        (float) self->row_h - 1));
+      }
+
   /* selection: a light fill and an outline around the selected region */
   if (self->sel_end > self->sel_start &&
       self->sel_start < line_start + self->bpl && self->sel_end > line_start)
@@ -498,3 +517,41 @@ _mshed_hex_view_snapshot (GtkWidget   *widget,
       gtk_widget_snapshot_child (widget, child, snapshot);
 }
 
+
+/* Bytes that differ (the compare window) ------------------------------------------------- */
+
+void
+mshed_hex_view_set_marked (MshedHexView *self,
+                           GBytes       *mask)
+{
+  g_return_if_fail (MSHED_IS_HEX_VIEW (self));
+
+  if (mask != NULL)
+    g_bytes_ref (mask);
+  g_clear_pointer (&self->marked, g_bytes_unref);
+  self->marked = mask;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+gboolean
+mshed_hex_view_is_marked (MshedHexView *self,
+                          gsize         offset)
+{
+  gsize n = 0;
+  const guint8 *mask;
+
+  g_return_val_if_fail (MSHED_IS_HEX_VIEW (self), FALSE);
+
+  if (self->marked == NULL)
+    return FALSE;
+  mask = g_bytes_get_data (self->marked, &n);
+  return offset < n && mask[offset] != 0;
+}
+
+GtkAdjustment *
+mshed_hex_view_get_vadjustment (MshedHexView *self)
+{
+  g_return_val_if_fail (MSHED_IS_HEX_VIEW (self), NULL);
+
+  return self->vadj;
+}

@@ -70,6 +70,7 @@ struct _MshedHexView {
   double          drag_y;
 
   GArray         *bookmarks;      /* MshedHexBookmark */
+  GBytes         *marked;         /* byte i non-zero: view offset i differs (compare window) */
   char           *message;
 };
 

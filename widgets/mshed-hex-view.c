@@ -1022,6 +1022,7 @@ mshed_hex_view_finalize (GObject *object)
   g_clear_object (&self->model);
   g_clear_object (&self->vadj);
   g_clear_pointer (&self->bookmarks, g_array_unref);
+  g_clear_pointer (&self->marked, g_bytes_unref);
   g_clear_pointer (&self->message, g_free);
 
   G_OBJECT_CLASS (mshed_hex_view_parent_class)->finalize (object);

@@ -123,6 +123,15 @@ guint          mshed_hex_view_get_n_bookmarks    (MshedHexView      *self);
 char          *mshed_hex_view_copy_selection     (MshedHexView      *self,
                                                   MshedHexCopyFormat format,
                                                   gboolean           to_clipboard);
+/* The compare window: view offset i is drawn as differing when byte i of @mask is non-zero
+ * (NULL clears); the bytes differ from the other side's, the view does not compare. */
+void           mshed_hex_view_set_marked         (MshedHexView      *self,
+                                                  GBytes            *mask);
+gboolean       mshed_hex_view_is_marked          (MshedHexView      *self,
+                                                  gsize              offset);
+/* The vertical scrolling (the compare window scrolls two views together). */
+GtkAdjustment *mshed_hex_view_get_vadjustment    (MshedHexView      *self);
+
 /* The last refusal or error shown in the status line (NULL when none). */
 const char    *mshed_hex_view_get_message        (MshedHexView      *self);
 

@@ -14,6 +14,7 @@
 #include "mshed-dfm-generator.h"
 #include "mshed-error.h"
 #include "mshed-merge.h"
+#include "mshed-merge-changes.h"
 #include "tests/doc-test-util.h"
 
 #define SEED 77
@@ -211,6 +212,59 @@ test_conflict (Trio          *f,
       g_assert_cmpfloat (mshed_field_read (mshed_schema_find_field (
                            mshed_schema_get_table (MSHED_TABLE_SLOTS), "unk34"), rec), ==, 7);
     }
+}
+
+/* The changes taken without asking, for the merge view (docs/diff.md §5.5): each side's own
+ * edit marked with its side, the same edit on both sides once as "both", and the cell of the
+ * conflict left out (it is listed as the conflict). */
+static void
+test_changes (Trio          *f,
+              gconstpointer  data)
+{
+  MshedDocument *base = f->base, *mine = f->mine, *theirs = f->theirs;
+  g_autoptr(MshedMerge) m = NULL;
+  g_autoptr(MshedMergeChanges) changes = NULL;
+  g_autoptr(GError) error = NULL;
+  static const struct {
+    MshedMergeOrigin origin;
+    MshedTableId     table;
+    guint            row;
+    const char      *field;
+    const char      *line;
+  } want[] = {
+    { MSHED_MERGE_FROM_MINE, MSHED_TABLE_NODES, 1, "hdr0", "mine: nodes[1].hdr0: " },
+    { MSHED_MERGE_FROM_THEIRS, MSHED_TABLE_SLOTS, 2, "unk34", "theirs: slots[2].unk34: " },
+    { MSHED_MERGE_FROM_BOTH, MSHED_TABLE_BATCHES, 2, "unk6", "both: batches[2].unk6: " },
+  };
+
+  g_assert_true (mshed_document_set_field (mine, MSHED_TABLE_SLOTS, 1, "unk30", 5, &error));
+  g_assert_true (mshed_document_set_field (theirs, MSHED_TABLE_SLOTS, 1, "unk30", 6, &error));
+  g_assert_true (mshed_document_set_field (mine, MSHED_TABLE_NODES, 1, "hdr0", 0x33, &error));
+  g_assert_true (mshed_document_set_field (theirs, MSHED_TABLE_SLOTS, 2, "unk34", 7, &error));
+  g_assert_true (mshed_document_set_field (mine, MSHED_TABLE_BATCHES, 2, "unk6", 3, &error));
+  g_assert_true (mshed_document_set_field (theirs, MSHED_TABLE_BATCHES, 2, "unk6", 3, &error));
+  g_assert_no_error (error);
+  m = merge_docs (base, mine, theirs);
+  g_assert_cmpuint (mshed_merge_get_n_conflicts (m), ==, 1);
+  changes = mshed_merge_changes_new (m, base, mine, theirs, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (mshed_merge_changes_get_n (changes), ==, G_N_ELEMENTS (want));
+  for (guint i = 0; i < G_N_ELEMENTS (want); i++)
+    {
+      const MshedMergeChange *c = mshed_merge_changes_get (changes, i);
+      g_autofree char *line = mshed_merge_change_format (c);
+
+      g_assert_cmpint (c->origin, ==, want[i].origin);
+      g_assert_cmpint (c->item->table, ==, want[i].table);
+      g_assert_cmpuint (c->item->row_a, ==, want[i].row);
+      g_assert_cmpstr (c->item->field, ==, want[i].field);
+      g_assert_true (g_str_has_prefix (line, want[i].line));
+    }
+  {
+    g_autofree char *line = mshed_merge_change_format (mshed_merge_changes_get (changes, 1));
+
+    g_assert_true (g_str_has_suffix (line, " → 0x00000007"));
+  }
 }
 
 static void
@@ -459,6 +513,7 @@ main (int    argc,
   g_test_add ("/merge/non-overlapping", Trio, NULL, trio_setup, test_non_overlapping,
               trio_teardown);
   g_test_add ("/merge/conflict", Trio, NULL, trio_setup, test_conflict, trio_teardown);
+  g_test_add ("/merge/changes", Trio, NULL, trio_setup, test_changes, trio_teardown);
   g_test_add ("/merge/same-edit", Trio, NULL, trio_setup, test_same_edit, trio_teardown);
   g_test_add ("/merge/name-conflict", Trio, NULL, trio_setup, test_name_conflict, trio_teardown);
   g_test_add ("/merge/rows-both-sides", Trio, NULL, trio_setup, test_rows_both_sides,

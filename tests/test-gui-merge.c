@@ -1,0 +1,361 @@
+/* test-gui-merge.c
+ *
+ * Copyright 2026 The mshed authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The merge view in the real application under Xvfb, driven with real clicks and keys
+ * (xdotool): three generated models (BASE; MINE edits one cell; THEIRS edits another cell and
+ * one MINE edited too, differently; planted with mshed-cli edit). The view lists two changes
+ * and one conflict; choosing Theirs builds the result, which saves to exactly the bytes of
+ * `mshed-cli merge --prefer theirs`; saving over an input asks first; Ctrl+Z undoes the merge
+ * in the result and Ctrl+Shift+Z redoes it; All Mine after that asks before it discards the
+ * edits and gives `--prefer mine`. Then the same for two deformable models, and
+ * `mshed --merge BASE MINE THEIRS`.
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <signal.h>
+#include <sys/wait.h>
+
+#include "gui-test-util.h"
+#include "mshed-merge-window.h"
+#include "test-require.h"
+
+static MshedApplication *app;
+
+typedef struct {
+  char             *dir;
+  char             *paths[3];  /* base, mine, theirs */
+  MshedMergeWindow *window;
+} Fixture;
+
+/* The bytes `mshed-cli merge --prefer @side` writes for the fixture's three files. */
+static GBytes *
+cli_merge (Fixture    *f,
+           const char *side)
+{
+  g_autofree char *out = g_strdup_printf ("%s/cli-%s.out", f->dir, side);
+  g_autofree char *args = g_strdup_printf ("merge %s %s %s --prefer %s -o %s", f->paths[0],
+                                           f->paths[1], f->paths[2], side, out);
+  GBytes *bytes;
+
+  gui_test_run_cli (args);
+  bytes = gui_test_file_bytes (out);
+  g_unlink (out);
+  return bytes;
+}
+
+/* Generates BASE with @generate, MINE and THEIRS from it with the edits @mine and @theirs. */
+static gboolean
+fixture_setup (Fixture    *f,
+               const char *ext,
+               const char *generate,
+               const char *mine,
+               const char *theirs)
+{
+  static const char *const names[] = { "base", "mine", "theirs" };
+  const char *edits[] = { NULL, mine, theirs };
+  g_autoptr(GError) error = NULL;
+  gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+
+  if (!gui_test_have_xdotool ())
+    {
+      mshed_test_skip ("needs xdotool and an X display");
+      return FALSE;
+    }
+  f->dir = g_dir_make_tmp ("mshed-merge-XXXXXX", NULL);
+  for (guint s = 0; s < 3; s++)
+    {
+      g_autofree char *args = NULL;
+
+      f->paths[s] = g_strdup_printf ("%s/%s.%s", f->dir, names[s], ext);
+      args = s == 0 ? g_strdup_printf ("generate %s -o %s", generate, f->paths[0])
+                    : g_strdup_printf ("edit %s --no-backup -o %s %s", edits[s], f->paths[s],
+                                       f->paths[0]);
+      gui_test_run_cli (args);
+    }
+  f->window = mshed_merge_window_open (app, f->paths[0], f->paths[1], f->paths[2], &error);
+  g_assert_no_error (error);
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 1100, 760);
+  gtk_window_present (GTK_WINDOW (f->window));
+  while (!gtk_widget_get_mapped (GTK_WIDGET (f->window)) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  widget_test_iterate (300);
+  gui_test_focus_window (GTK_WINDOW (f->window));
+  return TRUE;
+}
+
+static void
+fixture_teardown (Fixture *f)
+{
+  g_autoptr(GDir) dir = NULL;
+  const char *name;
+
+  if (f->window != NULL)
+    gtk_window_destroy (GTK_WINDOW (f->window));
+  widget_test_iterate (100);
+  dir = g_dir_open (f->dir, 0, NULL);
+  while (dir && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (f->dir, name, NULL);
+
+      g_unlink (path);
+    }
+  g_rmdir (f->dir);
+  for (guint s = 0; s < 3; s++)
+    g_free (f->paths[s]);
+  g_free (f->dir);
+}
+
+static void
+click_widget (GtkWindow *window,
+              GtkWidget *w)
+{
+  g_assert_nonnull (w);
+  gui_test_click (window, w, gtk_widget_get_width (w) / 2.0, gtk_widget_get_height (w) / 2.0);
+  widget_test_iterate (200);
+}
+
+static void
+click_label (GtkWindow  *window,
+             const char *label)
+{
+  GtkWidget *w = gui_test_find_label (GTK_WIDGET (window), label);
+
+  if (w == NULL)
+    g_error ("no label “%s” is shown", label);
+  click_widget (window, w);
+}
+
+/* The dialog the window opened, answered by clicking @button. */
+static void
+answer_dialog (Fixture    *f,
+               const char *button)
+{
+  GtkWidget *dialog = NULL;
+  gint64 deadline = g_get_monotonic_time () + 3 * G_USEC_PER_SEC;
+
+  while ((dialog = gui_test_find_toplevel (GTK_TYPE_MESSAGE_DIALOG, NULL)) == NULL &&
+         g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_nonnull (dialog);
+  while (!gtk_widget_get_mapped (dialog) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, FALSE);
+  widget_test_iterate (200);
+  click_label (GTK_WINDOW (dialog), button);
+  widget_test_iterate (200);
+  g_assert_null (gui_test_find_toplevel (GTK_TYPE_MESSAGE_DIALOG, NULL));
+}
+
+static void
+assert_result_bytes (Fixture *f,
+                     GBytes  *want)
+{
+  g_autoptr(GBytes) got = NULL;
+
+  g_assert_nonnull (mshed_merge_window_get_result (f->window));
+  got = mshed_document_serialize_file (mshed_merge_window_get_result (f->window));
+  g_assert_cmpuint (g_bytes_get_size (got), ==, g_bytes_get_size (want));
+  g_assert_true (g_bytes_equal (got, want));
+}
+
+static void
+screenshots (Fixture    *f,
+             const char *tag)
+{
+  static const int sizes[][2] = { { 800, 600 }, { 1600, 1000 } };
+
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("merge-%s-%dx%d.png", tag, sizes[i][0],
+                                               sizes[i][1]);
+
+      gtk_window_set_default_size (GTK_WINDOW (f->window), sizes[i][0], sizes[i][1]);
+      widget_test_iterate (300);
+      widget_test_screenshot (GTK_WIDGET (f->window), name);
+    }
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 1100, 760);
+  widget_test_iterate (200);
+}
+
+static void
+test_msh (void)
+{
+  Fixture f = { 0 };
+  const MshedMergeConflict *c;
+  const MshedMergeChanges *changes;
+  MshedTableView *grid;
+  g_autoptr(GBytes) theirs_bytes = NULL;
+  g_autoptr(GBytes) want_theirs = NULL;
+  g_autoptr(GBytes) want_mine = NULL;
+  g_autoptr(GBytes) base_bytes = NULL;
+  g_autoptr(GBytes) saved = NULL;
+  g_autoptr(GBytes) after = NULL;
+  g_autofree char *out = NULL;
+  guint row = G_MAXUINT;
+
+  if (!fixture_setup (&f, "msh", "-s 5 -t 300",
+                      "--set nodes[1].hdr0=0x33 --set slots[2].unk30=7",
+                      "--set batches[1].unk6=5 --set slots[2].unk30=8"))
+    return;
+  want_theirs = cli_merge (&f, "theirs");
+  want_mine = cli_merge (&f, "mine");
+  g_assert_false (g_bytes_equal (want_theirs, want_mine));
+  base_bytes = gui_test_file_bytes (f.paths[0]);
+  theirs_bytes = gui_test_file_bytes (f.paths[2]);
+
+  /* two changes taken and one conflict, no result until it is resolved */
+  changes = mshed_merge_window_get_changes (f.window);
+  g_assert_cmpuint (mshed_merge_changes_get_n (changes), ==, 2);
+  g_assert_cmpint (mshed_merge_changes_get (changes, 0)->item->table, ==, MSHED_TABLE_NODES);
+  g_assert_cmpint (mshed_merge_changes_get (changes, 0)->origin, ==, MSHED_MERGE_FROM_MINE);
+  g_assert_cmpint (mshed_merge_changes_get (changes, 1)->item->table, ==, MSHED_TABLE_BATCHES);
+  g_assert_cmpint (mshed_merge_changes_get (changes, 1)->origin, ==, MSHED_MERGE_FROM_THEIRS);
+  g_assert_cmpuint (mshed_merge_get_n_conflicts (mshed_merge_window_get_merge (f.window)), ==, 1);
+  c = mshed_merge_get_conflict (mshed_merge_window_get_merge (f.window), 0);
+  g_assert_cmpint (c->table, ==, MSHED_TABLE_SLOTS);
+  g_assert_cmpuint (c->row, ==, 2);
+  g_assert_cmpstr (c->field, ==, "unk30");
+  g_assert_cmpstr (c->mine_value, ==, "0x00000007");
+  g_assert_cmpstr (c->theirs_value, ==, "0x00000008");
+  /* the list shows them, in the schema's words */
+  g_assert_nonnull (gui_test_find_label (GTK_WIDGET (f.window), "slots[2].unk30"));
+  g_assert_nonnull (gui_test_find_label (GTK_WIDGET (f.window),
+                                         "base 0x0000000E · mine 0x00000007 · "
+                                         "theirs 0x00000008"));
+  g_assert_null (mshed_merge_window_get_result (f.window));
+  g_assert_null (mshed_merge_window_get_grid (f.window));
+  screenshots (&f, "unresolved");
+
+  /* Theirs: the result is built and shown */
+  click_label (GTK_WINDOW (f.window), "Theirs");
+  g_assert_cmpint (c->choice, ==, MSHED_MERGE_THEIRS);
+  assert_result_bytes (&f, want_theirs);
+  g_assert_nonnull (mshed_merge_window_get_grid (f.window));
+  /* selecting the conflict shows its cell in the result */
+  click_label (GTK_WINDOW (f.window), "slots[2].unk30");
+  grid = mshed_merge_window_get_grid (f.window);
+  g_assert_cmpint (mshed_table_view_get_table (grid), ==, MSHED_TABLE_SLOTS);
+  g_assert_true (gui_test_wait_row_visible (grid, 2, 2000));
+  g_assert_true (mshed_table_view_get_selected_row (grid, &row));
+  g_assert_cmpuint (row, ==, 2);
+  screenshots (&f, "resolved");
+
+  /* saved: the bytes of mshed-cli merge --prefer theirs */
+  out = g_build_filename (f.dir, "merged.msh", NULL);
+  mshed_merge_window_save_as (f.window, out);
+  saved = gui_test_file_bytes (out);
+  g_assert_cmpuint (g_bytes_get_size (saved), ==, g_bytes_get_size (want_theirs));
+  g_assert_true (g_bytes_equal (saved, want_theirs));
+  g_assert_false (mshed_document_get_modified (mshed_merge_window_get_result (f.window)));
+
+  /* over an input: asked first, and Cancel leaves it alone */
+  mshed_merge_window_save_as (f.window, f.paths[2]);
+  answer_dialog (&f, "Cancel");
+  after = gui_test_file_bytes (f.paths[2]);
+  g_assert_true (g_bytes_equal (after, theirs_bytes));
+
+  /* the result is a normal document: Ctrl+Z undoes the merge (BASE again), Ctrl+Shift+Z
+   * redoes it */
+  gui_test_focus_window (GTK_WINDOW (f.window));
+  gui_test_key ("ctrl+z");
+  widget_test_iterate (200);
+  assert_result_bytes (&f, base_bytes);
+  gui_test_key ("ctrl+shift+z");
+  widget_test_iterate (200);
+  assert_result_bytes (&f, want_theirs);
+
+  /* All Mine rebuilds the result: the edits (undo, redo) are discarded after asking */
+  click_label (GTK_WINDOW (f.window), "All Mine");
+  answer_dialog (&f, "Discard Edits");
+  g_assert_cmpint (c->choice, ==, MSHED_MERGE_MINE);
+  assert_result_bytes (&f, want_mine);
+  fixture_teardown (&f);
+}
+
+/* Two deformable models: a conflict in the points and a change taken; Mine; the DFM grid. */
+static void
+test_dfm (void)
+{
+  Fixture f = { 0 };
+  g_autoptr(GBytes) want = NULL;
+  g_autofree char *out = NULL;
+  g_autoptr(GBytes) saved = NULL;
+  MshedTableView *grid;
+
+  if (!fixture_setup (&f, "dfm", "--dfm body", "--set points[5].y=1.25",
+                      "--set points[5].y=-2 --set points[7].x=0.5"))
+    return;
+  want = cli_merge (&f, "mine");
+  g_assert_cmpuint (mshed_merge_get_n_conflicts (mshed_merge_window_get_merge (f.window)), ==, 1);
+  g_assert_cmpuint (mshed_merge_changes_get_n (mshed_merge_window_get_changes (f.window)), ==, 1);
+  g_assert_cmpstr (mshed_merge_changes_get (mshed_merge_window_get_changes (f.window),
+                                            0)->item->field, ==, "x");
+  click_label (GTK_WINDOW (f.window), "Mine");
+  assert_result_bytes (&f, want);
+  grid = mshed_merge_window_get_grid (f.window);
+  g_assert_nonnull (grid);
+  g_assert_cmpint (mshed_table_view_get_table (grid), ==, MSHED_DFM_TABLE_POINTS);
+  widget_test_screenshot (GTK_WIDGET (f.window), "merge-dfm.png");
+  out = g_build_filename (f.dir, "merged.dfm", NULL);
+  mshed_merge_window_save_as (f.window, out);
+  saved = gui_test_file_bytes (out);
+  g_assert_true (g_bytes_equal (saved, want));
+  fixture_teardown (&f);
+}
+
+/* The built app, started as `mshed --merge BASE MINE THEIRS`, shows the merge window. */
+static void
+test_command_line (void)
+{
+  const char *mshed = g_getenv ("MSHED_APP");
+  Fixture f = { 0 };
+  g_auto(GStrv) env = g_environ_setenv (g_get_environ (), "GSETTINGS_BACKEND", "memory", TRUE);
+  g_autofree char *found = NULL;
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+  GPid pid;
+
+  if (!fixture_setup (&f, "msh", "-s 5 -t 100", "--set slots[0].unk30=7",
+                      "--set slots[1].unk30=8"))
+    return;
+  gtk_window_destroy (GTK_WINDOW (f.window));
+  f.window = NULL;
+  {
+    const char *argv[] = { mshed, "--merge", f.paths[0], f.paths[1], f.paths[2], NULL };
+
+    g_assert_nonnull (mshed);
+    g_assert_true (g_spawn_async (NULL, (char **) argv, env, G_SPAWN_DO_NOT_REAP_CHILD, NULL,
+                                  NULL, &pid, &error));
+    g_assert_no_error (error);
+  }
+  g_assert_true (g_spawn_command_line_sync ("timeout 30 xdotool search --sync --name "
+                                            "'Merge mine.msh ← theirs.msh'", &found, NULL,
+                                            &status, NULL));
+  kill (pid, SIGTERM);
+  g_assert_cmpint (waitpid (pid, NULL, 0), ==, pid);
+  g_spawn_close_pid (pid);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_assert_cmpstr (found, !=, "");
+  fixture_teardown (&f);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_setenv ("GTK_A11Y", "none", FALSE);
+  g_setenv ("GSETTINGS_BACKEND", "memory", FALSE);
+  g_test_init (&argc, &argv, NULL);
+  if (!gtk_init_check ())
+    return mshed_test_skip_program ("no display (run under xvfb-run)");
+  app = mshed_application_new ();
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
+
+  g_test_add_func ("/app/merge/msh", test_msh);
+  g_test_add_func ("/app/merge/dfm", test_dfm);
+  g_test_add_func ("/app/merge/command-line", test_command_line);
+  return g_test_run ();
+}

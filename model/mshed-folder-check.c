@@ -396,7 +396,9 @@ mshed_file_check_apply_baseline (MshedFileCheck      *self,
                                  MshedFindingFunc     func,
                                  gpointer             user_data)
 {
-  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  /* only a baseline needs to count what it has seen */
+  g_autoptr(GHashTable) seen = baseline ? g_hash_table_new_full (g_str_hash, g_str_equal,
+                                                                 g_free, NULL) : NULL;
   guint n;
 
   if (self->diags == NULL)

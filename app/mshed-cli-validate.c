@@ -158,9 +158,10 @@ report (const Validate *self,
         mshed_check_report_json_diagnostic (item->text, c->path, d);
       else
         {
-          g_autofree char *line = mshed_diagnostic_format (d);
-
-          g_string_append_printf (item->text, "%s: %s\n", c->path, line);
+          g_string_append (item->text, c->path);
+          g_string_append (item->text, ": ");
+          mshed_diagnostic_append_format (item->text, d);
+          g_string_append_c (item->text, '\n');
         }
     }
   if (mshed_file_check_failure_shown (c) && !json)

@@ -110,15 +110,26 @@ typedef struct {
 
 /* a name seen among the children of a directory (duplicate siblings) */
 typedef struct {
-  guint32 dir;    /* the parent's entry + 1; 0: a free slot */
+  guint32 gen;    /* the file it was seen in (Fast.gen); any other: a free slot */
+  guint32 dir;    /* the parent's entry */
   guint32 hash;
   guint32 name;   /* nameOffset */
 } Sibling;
 
+/* an open-addressing table of the parts' Object names, the first of equal names kept */
+typedef struct {
+  const char *name;
+  guint32     gen;    /* the file it belongs to (Fast.gen); any other: a free slot */
+  guint32     len;
+  guint32     hash;
+  gint        bone;
+} ObjectSlot;
+
 /* What is known about the name at one nameOffset: most names recur (every part has its
  * `Object name`, every mesh its `Points`), so each is measured, hashed and looked up once. */
 typedef struct {
-  guint32 key;    /* nameOffset + 1; 0: a free slot */
+  guint32 gen;    /* the file it was measured in (Fast.gen); any other: a free slot */
+  guint32 key;    /* nameOffset */
   guint32 hash;   /* fold_hash */
   guint32 len;
   guint8  leaf;   /* a string leaf name (docs/utf.md §5.2) */
@@ -128,6 +139,9 @@ typedef struct {
 
 #define NAME_CACHE 512
 
+/* The state of one file. Each thread keeps one (fast_of_thread) from file to file, so that
+ * its tables are not cleared for every file: a slot of the name cache, the sibling table or
+ * the table of Object names is in use only when it holds the file's generation. */
 typedef struct {
   const guint8 *data;
   gsize         len;
@@ -135,10 +149,7 @@ typedef struct {
   guint64       names_end;
   guint64       cursor;       /* where the next payload has to start */
   guint32       valid_time;
-  Sibling      *siblings;
   guint32       sibling_mask;
-  NameInfo      cache[NAME_CACHE];
-
   const char   *multilevel;   /* names, for the paths of notes */
   const char   *cmpnd;
   const char   *cons;
@@ -151,7 +162,34 @@ typedef struct {
   Part          parts[MAX_PARTS];
   const char   *materials[MAX_MATERIALS];
   Cons          cons_files[MAX_CONS];
+
+  /* kept from file to file (the above is cleared up to here for each) */
+  guint32       gen;
+  NameInfo      cache[NAME_CACHE];
+  Sibling      *siblings;
+  guint32       n_siblings;   /* allocated */
+  guint8       *used;         /* one byte per point of the largest mesh */
+  guint32       n_used;
+  ObjectSlot   *objects;
+  guint32       n_objects;
 } Fast;
+
+/* A table kept from file to file (@buffer, @n_items allocated) with at least @n items of
+ * @size bytes. New items are zero: generation 0, which no file has. */
+static void *
+fast_reserve (void    **buffer,
+              guint32  *n_items,
+              guint32   n,
+              gsize     size)
+{
+  if (*n_items < n)
+    {
+      g_free (*buffer);
+      *buffer = g_malloc0_n (n, size);
+      *n_items = n;
+    }
+  return *buffer;
+}
 
 /* Names ------------------------------------------------------------------------------------ */
 
@@ -277,12 +315,12 @@ sibling_add (Fast    *f,
     {
       Sibling *s = &f->siblings[i];
 
-      if (s->dir == 0)
+      if (s->gen != f->gen)
         {
-          *s = (Sibling) { dir + 1, h, name };
+          *s = (Sibling) { f->gen, dir, h, name };
           return TRUE;
         }
-      if (s->dir == dir + 1 && s->hash == h
+      if (s->dir == dir && s->hash == h
           && (s->name == name || same_name (names + s->name, names + name)))
         return FALSE;
     }
@@ -299,16 +337,16 @@ name_info (Fast    *f,
   const guint8 *nul;
 
   G_STATIC_ASSERT (NAME_CACHE == 1 << 9);
-  /* first: 0xFFFFFFFF + 1 would match a free slot */
+  if (ni->key == offset && ni->gen == f->gen)
+    return ni;  /* inside the dictionary: checked when it was measured */
   if (offset >= f->names_end - f->names)
     return NULL;
-  if (ni->key == offset + 1)
-    return ni;
   name = (const char *) f->data + f->names + offset;
   nul = memchr (name, 0, (gsize) (f->names_end - f->names - offset));
   if (nul == NULL)
     return NULL;
-  ni->key = offset + 1;
+  ni->gen = f->gen;
+  ni->key = offset;
   ni->len = (guint32) (nul - (const guint8 *) name);
   ni->hash = fold_hash (name, ni->len);
   ni->leaf = is_string_leaf (name, ni->len);
@@ -945,14 +983,6 @@ groups_ok (const Fast *f,
   return TRUE;
 }
 
-/* an open-addressing table of the parts' Object names, the first of equal names kept */
-typedef struct {
-  const char *name;   /* NULL: free */
-  guint32     len;
-  guint32     hash;
-  gint        bone;
-} ObjectSlot;
-
 /* @a (@len bytes) and the NUL-terminated @b of the same length are equal ignoring case */
 static inline gboolean
 same_bytes (const char *a,
@@ -971,12 +1001,13 @@ same_bytes (const char *a,
 static gint
 object_find (const ObjectSlot *table,
              guint32           mask,
+             guint32           gen,
              const char       *name,
              gsize             len)
 {
   guint32 h = fold_hash (name, len);
 
-  for (guint32 i = h & mask; table[i].name; i = (i + 1) & mask)
+  for (guint32 i = h & mask; table[i].gen == gen; i = (i + 1) & mask)
     if (table[i].hash == h && table[i].len == len && same_bytes (name, table[i].name, len))
       return table[i].bone;
   return -1;
@@ -985,6 +1016,7 @@ object_find (const ObjectSlot *table,
 static void
 object_put (ObjectSlot *table,
             guint32     mask,
+            guint32     gen,
             const char *name,
             gint        bone)
 {
@@ -992,10 +1024,10 @@ object_put (ObjectSlot *table,
   guint32 h = fold_hash (name, len);
   guint32 i;
 
-  for (i = h & mask; table[i].name; i = (i + 1) & mask)
+  for (i = h & mask; table[i].gen == gen; i = (i + 1) & mask)
     if (table[i].hash == h && table[i].len == len && same_bytes (name, table[i].name, len))
       return;
-  table[i] = (ObjectSlot) { name, (guint32) len, h, bone };
+  table[i] = (ObjectSlot) { name, gen, (guint32) len, h, bone };
 }
 
 /* the length of the name in the 64-byte field at @field, as read_cons_name reads it: up to
@@ -1017,6 +1049,7 @@ cmpnd_ok (Fast    *f,
 {
   ObjectSlot *objects;
   guint32 mask = 15;
+  guint32 gen = f->gen;
   gint parent[MAX_BONES], up[MAX_BONES];
   gboolean ok = TRUE;
 
@@ -1042,13 +1075,14 @@ cmpnd_ok (Fast    *f,
 
   while (mask + 1 < 2 * f->n_parts)
     mask = mask * 2 + 1;
-  objects = g_new0 (ObjectSlot, mask + 1);
+  objects = fast_reserve ((void **) &f->objects, &f->n_objects, mask + 1,
+                          sizeof (ObjectSlot));
   for (guint i = 0; i < f->n_parts; i++)
     {
       const Blob *files = f->parts[i].files;
       const char *object = (const char *) files[MSHED_DFM_TABLE_OBJECT_NAME - DFM_PART_BASE].data;
 
-      object_put (objects, mask, object,
+      object_put (objects, mask, gen, object,
                   mshed_read_i32 (files[MSHED_DFM_TABLE_PART_INDEX - DFM_PART_BASE].data));
     }
   for (guint b = 0; b < f->n_bones; b++)
@@ -1100,8 +1134,9 @@ cmpnd_ok (Fast    *f,
                   counted = TRUE;
                 }
             }
-          pb = object_find (objects, mask, (const char *) record, lens[0]);
-          cb = object_find (objects, mask, (const char *) record + 64, lens[1]);
+          pb = object_find (objects, mask, gen, (const char *) record, lens[0]);
+          cb = object_find (objects, mask, gen, (const char *) record + 64,
+                            lens[1]);
           /* every record links (mshed-dfm.c, index_joints) */
           if (pb < 0 || cb < 0 || parent[cb] >= 0 || _mshed_dfm_find_top (up, pb) == cb)
             ok = FALSE;
@@ -1112,7 +1147,6 @@ cmpnd_ok (Fast    *f,
             }
         }
     }
-  g_free (objects);
   return ok;
 }
 
@@ -1168,8 +1202,8 @@ validate (Fast             *f,
   guint32 n;
   MeshNote mesh_notes[MAX_MESHES];
   guint32 residue[MAX_CONS][4];
-  g_autofree guint8 *used_points = NULL;
-  guint32 max_points = 0;
+  guint8 *used_points;
+  guint32 max_points = 1;
   guint n_material_notes = 0, n_detached = 0;
 
   /* docs/utf.md §2: the header; the regions in order without gaps, nothing after them */
@@ -1199,7 +1233,8 @@ validate (Fast             *f,
   f->sibling_mask = 63;
   while (f->sibling_mask + 1 < n + n / 2)
     f->sibling_mask = f->sibling_mask * 2 + 1;
-  f->siblings = g_new0 (Sibling, f->sibling_mask + 1);
+  fast_reserve ((void **) &f->siblings, &f->n_siblings, f->sibling_mask + 1,
+                sizeof (Sibling));
   if (!walk (f, tree, data0, n) || f->cursor != f->len)
     return FALSE;
 
@@ -1210,7 +1245,7 @@ validate (Fast             *f,
     return FALSE;
   for (guint l = 0; l < f->n_meshes; l++)
     max_points = MAX (max_points, GEO (&f->meshes[l], POINTS)->size / 12);
-  used_points = g_malloc (MAX (max_points, 1));
+  used_points = fast_reserve ((void **) &f->used, &f->n_used, max_points, 1);
   for (guint l = 0; l < f->n_meshes; l++)
     {
       const Mesh *m = &f->meshes[l];
@@ -1277,6 +1312,20 @@ validate (Fast             *f,
   return TRUE;
 }
 
+static void
+fast_free (gpointer data)
+{
+  Fast *f = data;
+
+  g_free (f->siblings);
+  g_free (f->used);
+  g_free (f->objects);
+  g_free (f);
+}
+
+/* the state of the calling thread, freed when the thread ends */
+static GPrivate fast_key = G_PRIVATE_INIT (fast_free);
+
 /**
  * mshed_dfm_validate_fast:
  * @data: a UTF file taken for a deformable model (named *.dfm)
@@ -1294,16 +1343,27 @@ mshed_dfm_validate_fast (const guint8     *data,
                          MshedDiagnostics *diags)
 {
   Fast *f;
-  gboolean ok;
 
   if (data == NULL || len < HEADER_SIZE || len > G_MAXUINT32)
     return FALSE;
-  f = g_new (Fast, 1);
+  f = g_private_get (&fast_key);
+  if (f == NULL)
+    {
+      f = g_new0 (Fast, 1);
+      g_private_set (&fast_key, f);
+    }
   memset (f, 0, G_STRUCT_OFFSET (Fast, meshes));
+  if (++f->gen == 0)
+    {
+      /* after 2^32 files: every slot is free again */
+      memset (f->cache, 0, sizeof f->cache);
+      if (f->siblings)
+        memset (f->siblings, 0, f->n_siblings * sizeof (Sibling));
+      if (f->objects)
+        memset (f->objects, 0, f->n_objects * sizeof (ObjectSlot));
+      f->gen = 1;
+    }
   f->data = data;
   f->len = len;
-  ok = validate (f, diags);
-  g_free (f->siblings);
-  g_free (f);
-  return ok;
+  return validate (f, diags);
 }

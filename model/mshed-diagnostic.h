@@ -247,6 +247,8 @@ void              mshed_diagnostics_add_suppressed (MshedDiagnostics *self,
                                                MshedCheck        check,
                                                guint             count);
 char             *mshed_diagnostic_format     (const MshedDiagnostic *self);
+void              mshed_diagnostic_append_format (GString               *s,
+                                                  const MshedDiagnostic *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (MshedDiagnostics, mshed_diagnostics_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (MshedDiagnostic, mshed_diagnostic_free)

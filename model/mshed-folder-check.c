@@ -139,6 +139,40 @@ mshed_folder_walk (const char          *root,
 
 /* One file ------------------------------------------------------------------------------- */
 
+/* Files named *.dfm up to this size are read into a buffer each thread keeps (larger ones are
+ * mapped, mshed_load_file), so that a folder of models costs no allocation and no fresh heap
+ * pages per file. */
+#define READ_BUFFER_LIMIT (4 * 1024 * 1024)
+
+typedef struct {
+  guint8 *data;
+  gsize   capacity;
+} ReadBuffer;
+
+static void
+read_buffer_free (gpointer data)
+{
+  ReadBuffer *buffer = data;
+
+  g_free (buffer->data);
+  g_free (buffer);
+}
+
+static GPrivate read_buffer_key = G_PRIVATE_INIT (read_buffer_free);
+
+static ReadBuffer *
+read_buffer_of_thread (void)
+{
+  ReadBuffer *buffer = g_private_get (&read_buffer_key);
+
+  if (buffer == NULL)
+    {
+      buffer = g_new0 (ReadBuffer, 1);
+      g_private_set (&read_buffer_key, buffer);
+    }
+  return buffer;
+}
+
 MshedFileCheck *
 mshed_file_check_new (const char *path,
                       guint       rel_start,
@@ -223,7 +257,7 @@ check_entry (MshedFileCheck *self,
 }
 
 /* The container rules of docs/utf.md §9, then, for a deformable model, those of
- * docs/dfm.md §14. */
+ * docs/dfm.md §14: the full way, for what the fast path declined. */
 static void
 check_utf (MshedFileCheck *self,
            GBytes         *bytes,
@@ -232,22 +266,57 @@ check_utf (MshedFileCheck *self,
   g_autoptr(GError) error = NULL;
   g_autoptr(MshedUtf) utf = NULL;
   g_autoptr(MshedDfm) view = NULL;
-  gsize len;
-  const guint8 *data = g_bytes_get_data (bytes, &len);
 
-  /* a model as its writers make it is decided in one pass (docs/dfm.md §14.1); the rest, and
-   * every file with a finding other than the notes, goes through the tree and the view */
-  if (mshed_dfm_file_is_dfm (self->path, NULL) && mshed_dfm_validate_fast (data, len, self->diags))
-    {
-      self->kind = MSHED_CHECKED_DFM;
-      return;
-    }
   utf = mshed_utf_parse_readonly (bytes, mode, self->diags, &error);
   self->kind = mshed_dfm_file_is_dfm (self->path, utf) ? MSHED_CHECKED_DFM : MSHED_CHECKED_UTF;
   if (utf == NULL)
     self->failure = g_strdup (error->message);
   else if (self->kind == MSHED_CHECKED_DFM)
     view = mshed_dfm_new (utf, mode, self->diags, NULL);  /* strict: NULL after errors */
+}
+
+/* A file named *.dfm, read into the thread's buffer (or mapped when larger). TRUE when done:
+ * unreadable, or a model as its writers make it, decided in one pass (docs/dfm.md §14.1).
+ * FALSE: the caller checks *@bytes, the whole file, the full way. */
+static gboolean
+check_dfm_fast (MshedFileCheck  *self,
+                GBytes         **bytes)
+{
+  g_autoptr(GError) error = NULL;
+  ReadBuffer *buffer = read_buffer_of_thread ();
+  const guint8 *data = NULL;
+  gsize len = 0;
+  int read = mshed_read_file_into (self->path, &buffer->data, &buffer->capacity,
+                                   READ_BUFFER_LIMIT, &len, &error);
+
+  if (read == 0)
+    {
+      *bytes = mshed_load_file (self->path, &error);
+      if (*bytes)
+        data = g_bytes_get_data (*bytes, &len);
+    }
+  else
+    data = buffer->data;
+  if (read < 0 || (read == 0 && *bytes == NULL))
+    {
+      self->unreadable = g_strdup (error->message);
+      return TRUE;
+    }
+  self->size = len;
+  if (len >= 4 && mshed_read_u32 (data) == MSHED_UTF_SIGNATURE)
+    {
+      self->diags = mshed_diagnostics_new ();
+      if (mshed_dfm_validate_fast (data, len, self->diags))
+        {
+          self->kind = MSHED_CHECKED_DFM;
+          return TRUE;
+        }
+      /* declined before it reported anything: the full way starts afresh */
+      g_clear_pointer (&self->diags, mshed_diagnostics_free);
+    }
+  if (*bytes == NULL)
+    *bytes = g_bytes_new (data, len);
+  return FALSE;
 }
 
 void
@@ -264,7 +333,10 @@ mshed_file_check_run (MshedFileCheck *self,
       check_entry (self, path, entry, mode);
       return;
     }
-  bytes = mshed_load_file (self->path, &error);
+  if (mshed_dfm_file_is_dfm (self->path, NULL) && check_dfm_fast (self, &bytes))
+    return;
+  if (bytes == NULL)
+    bytes = mshed_load_file (self->path, &error);
   if (bytes == NULL)
     {
       self->unreadable = g_strdup (error->message);
@@ -324,7 +396,9 @@ mshed_file_check_apply_baseline (MshedFileCheck      *self,
                                  MshedFindingFunc     func,
                                  gpointer             user_data)
 {
-  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  /* only a baseline needs to count what it has seen */
+  g_autoptr(GHashTable) seen = baseline ? g_hash_table_new_full (g_str_hash, g_str_equal,
+                                                                 g_free, NULL) : NULL;
   guint n;
 
   if (self->diags == NULL)

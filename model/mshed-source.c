@@ -123,18 +123,19 @@ mshed_check_output (const char *path,
   return FALSE;
 }
 
-static GBytes *
-read_small_file (int          fd,
-                 gsize        size,
-                 const char  *path,
-                 GError     **error)
+/* Reads up to @size bytes of @fd into @data; *@got: how many there were. */
+static gboolean
+read_all (int          fd,
+          guint8      *data,
+          gsize        size,
+          gsize       *got,
+          const char  *path,
+          GError     **error)
 {
-  g_autofree guint8 *data = g_malloc (MAX (size, 1));
-  gsize got = 0;
-
-  while (got < size)
+  *got = 0;
+  while (*got < size)
     {
-      gssize n = read (fd, data + got, size - got);
+      gssize n = read (fd, data + *got, size - *got);
 
       if (n < 0 && errno == EINTR)
         continue;
@@ -144,13 +145,72 @@ read_small_file (int          fd,
 
           g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_IO,
                        _("Cannot read “%s”: %s"), path, g_strerror (saved));
-          return NULL;
+          return FALSE;
         }
       if (n == 0)
         break;  /* the file shrank since fstat: take what is there */
-      got += (gsize) n;
+      *got += (gsize) n;
     }
+  return TRUE;
+}
+
+static GBytes *
+read_small_file (int          fd,
+                 gsize        size,
+                 const char  *path,
+                 GError     **error)
+{
+  g_autofree guint8 *data = g_malloc (MAX (size, 1));
+  gsize got;
+
+  if (!read_all (fd, data, size, &got, path, error))
+    return NULL;
   return g_bytes_new_take (g_steal_pointer (&data), got);
+}
+
+/**
+ * mshed_read_file_into:
+ * @path: a file, opened as mshed_load_file() opens it
+ * @buffer: (inout): a buffer the caller keeps from file to file (and frees with g_free())
+ * @capacity: (inout): its size in bytes; the buffer grows to the file's size
+ * @limit: the largest file read this way
+ * @len: (out): the bytes read
+ *
+ * Reads a file of at most @limit bytes with one read() into a buffer reused from file to
+ * file: a folder of such files then costs no allocation and no fresh heap pages per file
+ * (docs/dfm.md §14.1).
+ *
+ * Returns: 1 when the file was read, 0 when it is larger than @limit (nothing read: take
+ *   mshed_load_file()), -1 with @error set (the errors of mshed_load_file())
+ */
+int
+mshed_read_file_into (const char  *path,
+                      guint8     **buffer,
+                      gsize       *capacity,
+                      gsize        limit,
+                      gsize       *len,
+                      GError     **error)
+{
+  struct stat st;
+  gboolean ok;
+  int fd = open_regular (path, &st, error);
+
+  if (fd < 0)
+    return -1;
+  if ((guint64) st.st_size > limit)
+    {
+      close (fd);
+      return 0;
+    }
+  if (*capacity < MAX ((gsize) st.st_size, 1))
+    {
+      g_free (*buffer);
+      *capacity = MAX ((gsize) st.st_size, MIN (2 * *capacity, limit));
+      *buffer = g_malloc (*capacity);
+    }
+  ok = read_all (fd, *buffer, (gsize) st.st_size, len, path, error);
+  close (fd);
+  return ok ? 1 : -1;
 }
 
 /**

@@ -45,6 +45,12 @@ gboolean     mshed_entry_holds_model (const MshedNresEntry *entry);
 GBytes      *mshed_source_serialize  (MshedSource       *self);
 GBytes      *mshed_load_file         (const char        *path,
                                       GError           **error);
+int          mshed_read_file_into    (const char        *path,
+                                      guint8           **buffer,
+                                      gsize             *capacity,
+                                      gsize              limit,
+                                      gsize             *len,
+                                      GError           **error);
 int          mshed_open_regular      (const char        *path,
                                       GError           **error);
 gboolean     mshed_check_output      (const char        *path,

@@ -1319,11 +1319,58 @@ test_layout_gap (void)
   }
 }
 
+/* The line `validate` prints for a finding (mshed_diagnostic_format and the appending form
+ * the command line uses): severity, entry, message, check id and the offset in upper-case
+ * hexadecimal without leading zeros. */
+static void
+test_format_line (void)
+{
+  static const struct {
+    MshedSeverity  severity;
+    MshedCheck     check;
+    const char    *entry;
+    guint64        offset;
+    const char    *line;
+  } cases[] = {
+    { MSHED_SEVERITY_INFO, MSHED_CHECK_DFM_NAME_RESIDUE, NULL, 0x1E8C7,
+      "info: M [dfm-name-residue, offset 0x1E8C7]" },
+    { MSHED_SEVERITY_ERROR, MSHED_CHECK_NRES_MAGIC, "a.msh", 0,
+      "error: a.msh: M [nres-magic, offset 0x0]" },
+    { MSHED_SEVERITY_WARNING, MSHED_CHECK_DFM_MATERIAL_UNRESOLVED, NULL, G_MAXUINT64,
+      "warning: M [dfm-material-unresolved, offset 0xFFFFFFFFFFFFFFFF]" },
+    { MSHED_SEVERITY_INFO, (MshedCheck) 9999, NULL, 0xA0,
+      "info: M [unknown, offset 0xA0]" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      MshedDiagnostic d = { 0 };
+      g_autofree char *line = NULL;
+      g_autoptr(GString) s = g_string_new ("x: ");
+
+      d.severity = cases[i].severity;
+      d.check = cases[i].check;
+      d.entry = (char *) cases[i].entry;
+      d.offset = cases[i].offset;
+      d.message = (char *) "M";
+      line = mshed_diagnostic_format (&d);
+      g_assert_cmpstr (line, ==, cases[i].line);
+      mshed_diagnostic_append_format (s, &d);
+      g_assert_cmpstr (s->str + 3, ==, cases[i].line);
+    }
+  g_assert_cmpstr (mshed_check_to_string (MSHED_CHECK_NRES_TOO_SHORT), ==, "nres-too-short");
+  g_assert_cmpstr (mshed_check_to_string (MSHED_CHECK_DFM_MATERIAL_UNRESOLVED), ==,
+                   "dfm-material-unresolved");
+  g_assert_cmpstr (mshed_check_to_string ((MshedCheck) 0), ==, "unknown");
+  g_assert_cmpstr (mshed_check_to_string ((MshedCheck) -1), ==, "unknown");
+}
+
 int
 main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/model/validate/format-line", test_format_line);
 
   g_test_add_func ("/model/validate/valid", test_valid);
   g_test_add_func ("/model/validate/legacy-nodes", test_legacy_nodes);

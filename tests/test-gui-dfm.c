@@ -908,10 +908,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_setenv ("GTK_A11Y", "none", FALSE);
-  g_setenv ("GSETTINGS_BACKEND", "memory", FALSE);
-  g_test_init (&argc, &argv, NULL);
-  if (!gtk_init_check ())
+  if (!gui_test_init (&argc, &argv, &app))
     return mshed_test_skip_program ("no display (run under xvfb-run)");
   /* pictures in the user's language (LANGUAGE=ru): the build tree's catalogue */
   if (g_getenv ("MSHED_TEST_SCREENSHOT_DIR") != NULL && g_getenv ("G_TEST_BUILDDIR") != NULL)
@@ -922,10 +919,6 @@ main (int   argc,
       bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
       textdomain (GETTEXT_PACKAGE);
     }
-  app = mshed_application_new ();
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
-  g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
-
   g_test_add_func ("/app/dfm/open", test_open_dfm);
   g_test_add_func ("/app/dfm/open-generic-utf", test_open_generic_utf);
   g_test_add_func ("/app/dfm/broken-opens-tolerant", test_broken_dfm);
@@ -933,5 +926,5 @@ main (int   argc,
   g_test_add_func ("/app/dfm/grids-edit-undo-save", test_grids_edit_undo_save);
   g_test_add_func ("/app/dfm/open-large", test_open_large);
   g_test_add_func ("/app/dfm/preview-pose", test_preview_pose);
-  return g_test_run ();
+  return gui_test_run (app);
 }

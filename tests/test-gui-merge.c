@@ -345,17 +345,11 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_setenv ("GTK_A11Y", "none", FALSE);
-  g_setenv ("GSETTINGS_BACKEND", "memory", FALSE);
-  g_test_init (&argc, &argv, NULL);
-  if (!gtk_init_check ())
+  if (!gui_test_init (&argc, &argv, &app))
     return mshed_test_skip_program ("no display (run under xvfb-run)");
-  app = mshed_application_new ();
-  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_NON_UNIQUE);
-  g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
 
   g_test_add_func ("/app/merge/msh", test_msh);
   g_test_add_func ("/app/merge/dfm", test_dfm);
   g_test_add_func ("/app/merge/command-line", test_command_line);
-  return g_test_run ();
+  return gui_test_run (app);
 }

@@ -19,6 +19,7 @@
 #include "mshed-dfm-recompute.h"
 #include "mshed-error.h"
 #include "mshed-gltf-dfm.h"
+#include "mshed-gltf-private.h"
 #include "mshed-json.h"
 
 #define GL_UNSIGNED_SHORT         5123
@@ -26,7 +27,6 @@
 #define GL_FLOAT                  5126
 #define GL_ARRAY_BUFFER           34962
 #define GL_ELEMENT_ARRAY_BUFFER   34963
-#define NO_TARGET                 0
 
 typedef struct {
   MshedDfm          *dfm;
@@ -42,28 +42,6 @@ typedef struct {
   GHashTable        *material_ids;  /* material name (lower case) -> glTF index + 1 */
   MshedGltfDfmStats  stats;
 } Builder;
-
-static void
-sep (GString *s)
-{
-  if (s->len > 0)
-    g_string_append_c (s, ',');
-}
-
-static void
-append_floats (GString     *s,
-               const float *v,
-               guint        n)
-{
-  g_string_append_c (s, '[');
-  for (guint i = 0; i < n; i++)
-    {
-      if (i > 0)
-        g_string_append_c (s, ',');
-      mshed_json_append_float (s, v[i]);
-    }
-  g_string_append_c (s, ']');
-}
 
 /* A name from the file (Windows-1251, NUL-terminated) as a JSON string. */
 static void
@@ -81,19 +59,7 @@ add_view (Builder    *b,
           gsize       len,
           guint       target)
 {
-  static const guint8 zeros[4] = { 0 };
-  guint offset;
-
-  g_byte_array_append (b->bin, zeros, (4 - b->bin->len % 4) % 4);
-  offset = b->bin->len;
-  g_byte_array_append (b->bin, data, len);
-  sep (b->views);
-  g_string_append_printf (b->views, "{\"buffer\":0,\"byteOffset\":%u,\"byteLength\":%"
-                          G_GSIZE_FORMAT, offset, len);
-  if (target != NO_TARGET)
-    g_string_append_printf (b->views, ",\"target\":%u", target);
-  g_string_append_c (b->views, '}');
-  return b->n_views++;
+  return mshed_gltf_add_view (b->bin, b->views, &b->n_views, data, len, target);
 }
 
 static guint
@@ -108,7 +74,7 @@ add_accessor (Builder     *b,
 {
   guint view = add_view (b, data, len, target);
 
-  sep (b->accessors);
+  mshed_gltf_sep (b->accessors);
   g_string_append_printf (b->accessors,
                           "{\"bufferView\":%u,\"componentType\":%u,\"count\":%u,\"type\":\"%s\"",
                           view, component_type, count, type);
@@ -126,9 +92,9 @@ add_accessor (Builder     *b,
             max[k] = MAX (max[k], v[i * n_bounds + k]);
           }
       g_string_append (b->accessors, ",\"min\":");
-      append_floats (b->accessors, min, n_bounds);
+      mshed_gltf_append_floats (b->accessors, min, n_bounds);
       g_string_append (b->accessors, ",\"max\":");
-      append_floats (b->accessors, max, n_bounds);
+      mshed_gltf_append_floats (b->accessors, max, n_bounds);
     }
   g_string_append_c (b->accessors, '}');
   return b->n_accessors++;
@@ -210,9 +176,9 @@ append_trs (GString             *s,
 
   quat_from_rows (x->r, q);
   g_string_append (s, ",\"translation\":");
-  append_floats (s, t, 3);
+  mshed_gltf_append_floats (s, t, 3);
   g_string_append (s, ",\"rotation\":");
-  append_floats (s, q, 4);
+  mshed_gltf_append_floats (s, q, 4);
 }
 
 /* Bones and hardpoints --------------------------------------------------------------------- */
@@ -241,15 +207,15 @@ append_joint_extras (GString             *s,
   g_string_append_printf (s, ",\"record\":%u,\"parent\":", j->record);
   append_name (s, j->parent);
   g_string_append (s, ",\"position\":");
-  append_floats (s, j->position, 3);
+  mshed_gltf_append_floats (s, j->position, 3);
   g_string_append (s, ",\"offset\":");
-  append_floats (s, j->offset, 3);
+  mshed_gltf_append_floats (s, j->offset, 3);
   g_string_append (s, ",\"rotation\":");
-  append_floats (s, j->rotation, 9);
+  mshed_gltf_append_floats (s, j->rotation, 9);
   g_string_append (s, ",\"axis\":");
-  append_floats (s, j->axis, 3);
+  mshed_gltf_append_floats (s, j->axis, 3);
   g_string_append (s, ",\"limits\":");
-  append_floats (s, j->limits, j->n_limits);
+  mshed_gltf_append_floats (s, j->limits, j->n_limits);
   g_string_append_c (s, '}');
 }
 
@@ -278,7 +244,7 @@ append_bone (Builder  *b,
       mshed_dfm_xform_invert (&parent_bind, &parent_inverse);
       mshed_dfm_xform_compose (&parent_inverse, &bind, &local);
     }
-  sep (s);
+  mshed_gltf_sep (s);
   g_string_append (s, "{\"name\":");
   append_name (s, info.object_name ? info.object_name : info.name);
   append_trs (s, &local);
@@ -332,18 +298,18 @@ append_hardpoint (Builder                 *b,
     x.r[i] = hp->orientation[i];
   for (guint i = 0; i < 3; i++)
     x.t[i] = hp->position[i];
-  sep (s);
+  mshed_gltf_sep (s);
   g_string_append (s, "{\"name\":");
   append_name (s, hp->name);
   append_trs (s, &x);
   g_string_append_printf (s, ",\"extras\":{\"mshed\":{\"hardpoint\":true,\"bone\":%u,"
                           "\"revolute\":%s,\"orientation\":", bone,
                           hp->revolute ? "true" : "false");
-  append_floats (s, hp->orientation, 9);
+  mshed_gltf_append_floats (s, hp->orientation, 9);
   if (hp->revolute)
     {
       g_string_append (s, ",\"axis\":");
-      append_floats (s, hp->axis, 3);
+      mshed_gltf_append_floats (s, hp->axis, 3);
       g_string_append (s, ",\"min\":");
       mshed_json_append_float (s, hp->min);
       g_string_append (s, ",\"max\":");
@@ -366,7 +332,7 @@ material_for (Builder    *b,
 
   if (id)
     return GPOINTER_TO_UINT (id) - 1;
-  sep (b->materials);
+  mshed_gltf_sep (b->materials);
   g_string_append (b->materials, "{\"name\":");
   append_name (b->materials, name ? name : "material");
   g_string_append (b->materials, ",\"doubleSided\":true");
@@ -378,7 +344,7 @@ material_for (Builder    *b,
         if (!isfinite (c[k]))
           c[k] = 1;
       g_string_append (b->materials, ",\"pbrMetallicRoughness\":{\"baseColorFactor\":");
-      append_floats (b->materials, c, 4);
+      mshed_gltf_append_floats (b->materials, c, 4);
       g_string_append (b->materials, ",\"metallicFactor\":0}");
     }
   g_string_append (b->materials, "}");
@@ -569,7 +535,7 @@ add_level (Builder  *b,
                           0);
   attributes_clear (&a);
 
-  sep (b->meshes);
+  mshed_gltf_sep (b->meshes);
   g_string_append_printf (b->meshes, "{\"name\":\"Mesh%u\",\"primitives\":[", level);
   for (guint g = 0; g < info.n_groups; g++)
     {
@@ -706,7 +672,7 @@ build (Builder  *b,
 
       if (!add_level (b, show, error))
         return FALSE;
-      sep (b->nodes);
+      mshed_gltf_sep (b->nodes);
       g_string_append_printf (b->nodes, "{\"name\":\"level %u\",\"mesh\":%u,\"skin\":0,"
                               "\"extras\":{\"mshed\":{\"level\":%u,\"shown\":%s}}}", show, l,
                               show, l == 0 ? "true" : "false");
@@ -715,7 +681,8 @@ build (Builder  *b,
   b->n_nodes = level_node + n_levels;
   b->stats.nodes = b->n_nodes;
   b->stats.bones = n_bones;
-  ibm = add_accessor (b, ibms, (gsize) n_bones * 64, NO_TARGET, GL_FLOAT, n_bones, "MAT4", 0);
+  ibm = add_accessor (b, ibms, (gsize) n_bones * 64, MSHED_GLTF_NO_TARGET, GL_FLOAT, n_bones,
+                      "MAT4", 0);
 
   base64 = g_base64_encode (g_bytes_get_data (source, NULL), g_bytes_get_size (source));
   g_string_append_printf (json, "{\"asset\":{\"version\":\"2.0\",\"generator\":\"mshed %s\"},"
@@ -732,16 +699,6 @@ build (Builder  *b,
   g_string_append_printf (json, ",\"accessors\":[%s],\"bufferViews\":[%s]", b->accessors->str,
                           b->views->str);
   return TRUE;
-}
-
-static void
-append_u32 (GByteArray *out,
-            guint32     v)
-{
-  guint8 le[4];
-
-  mshed_write_u32 (le, v);
-  g_byte_array_append (out, le, 4);
 }
 
 GBytes *
@@ -779,23 +736,8 @@ mshed_gltf_export_dfm (MshedDfm          *dfm,
         }
       else
         {
-          GByteArray *glb = g_byte_array_new ();
-
           g_string_append (json, "}]}");
-          while (json->len % 4)
-            g_string_append_c (json, ' ');
-          while (b.bin->len % 4)
-            g_byte_array_append (b.bin, (const guint8 *) "", 1);
-          append_u32 (glb, 0x46546C67);  /* "glTF" */
-          append_u32 (glb, 2);
-          append_u32 (glb, 12 + 8 + json->len + 8 + b.bin->len);
-          append_u32 (glb, json->len);
-          append_u32 (glb, 0x4E4F534A);  /* "JSON" */
-          g_byte_array_append (glb, (const guint8 *) json->str, json->len);
-          append_u32 (glb, b.bin->len);
-          append_u32 (glb, 0x004E4942);  /* "BIN\0" */
-          g_byte_array_append (glb, b.bin->data, b.bin->len);
-          result = g_byte_array_free_to_bytes (glb);
+          result = mshed_gltf_pack_glb (g_steal_pointer (&json), b.bin);
         }
     }
   if (stats)

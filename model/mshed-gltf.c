@@ -17,6 +17,7 @@
 #include "mshed-bytes.h"
 #include "mshed-cp1251.h"
 #include "mshed-gltf.h"
+#include "mshed-gltf-private.h"
 #include "mshed-json.h"
 #include "mshed-render-scene.h"
 
@@ -25,7 +26,6 @@
 #define GL_FLOAT                  5126
 #define GL_ARRAY_BUFFER           34962
 #define GL_ELEMENT_ARRAY_BUFFER   34963
-#define NO_TARGET                 0
 #define NOTHING                   G_MAXUINT
 
 typedef struct {
@@ -59,17 +59,17 @@ typedef struct {
 
 #define SLOT_NOT_DONE (G_MAXUINT - 1)
 
-static void
-sep (GString *s)
+void
+mshed_gltf_sep (GString *s)
 {
   if (s->len > 0)
     g_string_append_c (s, ',');
 }
 
-static void
-append_floats (GString     *s,
-               const float *v,
-               guint        n)
+void
+mshed_gltf_append_floats (GString     *s,
+                          const float *v,
+                          guint        n)
 {
   g_string_append_c (s, '[');
   for (guint i = 0; i < n; i++)
@@ -94,25 +94,36 @@ append_hex (GString      *s,
 
 /* Buffer views and accessors ------------------------------------------------------------ */
 
+guint
+mshed_gltf_add_view (GByteArray *bin,
+                     GString    *views,
+                     guint      *n_views,
+                     const void *data,
+                     gsize       len,
+                     guint       target)
+{
+  static const guint8 zeros[4] = { 0 };
+  guint offset;
+
+  g_byte_array_append (bin, zeros, (4 - bin->len % 4) % 4);
+  offset = bin->len;
+  g_byte_array_append (bin, data, len);
+  mshed_gltf_sep (views);
+  g_string_append_printf (views, "{\"buffer\":0,\"byteOffset\":%u,\"byteLength\":%"
+                          G_GSIZE_FORMAT, offset, len);
+  if (target != MSHED_GLTF_NO_TARGET)
+    g_string_append_printf (views, ",\"target\":%u", target);
+  g_string_append_c (views, '}');
+  return (*n_views)++;
+}
+
 static guint
 add_view (Builder    *b,
           const void *data,
           gsize       len,
           guint       target)
 {
-  static const guint8 zeros[4] = { 0 };
-  guint offset;
-
-  g_byte_array_append (b->bin, zeros, (4 - b->bin->len % 4) % 4);
-  offset = b->bin->len;
-  g_byte_array_append (b->bin, data, len);
-  sep (b->views);
-  g_string_append_printf (b->views, "{\"buffer\":0,\"byteOffset\":%u,\"byteLength\":%"
-                          G_GSIZE_FORMAT, offset, len);
-  if (target != NO_TARGET)
-    g_string_append_printf (b->views, ",\"target\":%u", target);
-  g_string_append_c (b->views, '}');
-  return b->n_views++;
+  return mshed_gltf_add_view (b->bin, b->views, &b->n_views, data, len, target);
 }
 
 /* One accessor over a view of its own. @min and @max (nullable) have a value per component. */
@@ -130,16 +141,16 @@ add_accessor (Builder     *b,
 {
   guint view = add_view (b, data, len, target);
 
-  sep (b->accessors);
+  mshed_gltf_sep (b->accessors);
   g_string_append_printf (b->accessors,
                           "{\"bufferView\":%u,\"componentType\":%u,\"count\":%u,\"type\":\"%s\"",
                           view, component_type, count, type);
   if (min && max)
     {
       g_string_append (b->accessors, ",\"min\":");
-      append_floats (b->accessors, min, n_components);
+      mshed_gltf_append_floats (b->accessors, min, n_components);
       g_string_append (b->accessors, ",\"max\":");
-      append_floats (b->accessors, max, n_components);
+      mshed_gltf_append_floats (b->accessors, max, n_components);
     }
   g_string_append_c (b->accessors, '}');
   return b->n_accessors++;
@@ -172,7 +183,7 @@ material_for (Builder *b,
 
   if (id)
     return GPOINTER_TO_UINT (id) - 1;
-  sep (b->materials);
+  mshed_gltf_sep (b->materials);
   g_string_append_printf (b->materials,
                           "{\"name\":\"material %u\",\"doubleSided\":true,"
                           "\"extras\":{\"mshed\":{\"materialIndex\":%u}}}", index, index);
@@ -333,7 +344,7 @@ add_mesh (Builder     *b,
   if (b->used->len == 0)
     return NOTHING;
   add_attributes (b, attributes);
-  sep (b->meshes);
+  mshed_gltf_sep (b->meshes);
   g_string_append (b->meshes, "{\"name\":");
   mshed_json_append_string (b->meshes, name);
   g_string_append (b->meshes, ",\"primitives\":[");
@@ -373,11 +384,11 @@ slot_mesh (Builder *b,
   g_string_append_printf (extras, "{\"slot\":%u,\"triStart\":%u,\"triCount\":%u,"
                           "\"batchStart\":%u,\"batchCount\":%u,\"aabbMin\":", s,
                           slot.tri_start, slot.tri_count, slot.batch_start, slot.batch_count);
-  append_floats (extras, slot.aabb_min, 3);
+  mshed_gltf_append_floats (extras, slot.aabb_min, 3);
   g_string_append (extras, ",\"aabbMax\":");
-  append_floats (extras, slot.aabb_max, 3);
+  mshed_gltf_append_floats (extras, slot.aabb_max, 3);
   g_string_append (extras, ",\"sphere\":");
-  append_floats (extras, sphere, 4);
+  mshed_gltf_append_floats (extras, sphere, 4);
   g_string_append_printf (extras, ",\"unk\":[%u,%u,%u,%u,%u]}", slot.unk[0], slot.unk[1],
                           slot.unk[2], slot.unk[3], slot.unk[4]);
   name = g_strdup_printf ("slot %u", s);
@@ -462,13 +473,13 @@ append_node (Builder       *b,
 
   mshed_anim_sample_node (b->model, i, t, &pose, NULL);
   mshed_gltf_rotation (pose.q, rotation);
-  sep (s);
+  mshed_gltf_sep (s);
   g_string_append (s, "{\"name\":");
   mshed_json_append_string (s, name);
   g_string_append (s, ",\"translation\":");
-  append_floats (s, pose.pos, 3);
+  mshed_gltf_append_floats (s, pose.pos, 3);
   g_string_append (s, ",\"rotation\":");
-  append_floats (s, rotation, 4);
+  mshed_gltf_append_floats (s, rotation, 4);
   if (mesh != NOTHING)
     g_string_append_printf (s, ",\"mesh\":%u", mesh);
   if (children->len > 0)
@@ -552,10 +563,10 @@ add_sampler (Builder    *b,
              guint       output,
              const char *path)
 {
-  sep (b->samplers);
+  mshed_gltf_sep (b->samplers);
   g_string_append_printf (b->samplers, "{\"input\":%u,\"output\":%u,\"interpolation\":"
                           "\"LINEAR\"}", input, output);
-  sep (b->channels);
+  mshed_gltf_sep (b->channels);
   g_string_append_printf (b->channels, "{\"sampler\":%u,\"target\":{\"node\":%u,"
                           "\"path\":\"%s\"}}", b->n_samplers++, node, path);
 }
@@ -594,11 +605,11 @@ add_track (Builder *b,
       mshed_quat_from_stored (key.q, wxyz);
       mshed_gltf_rotation (wxyz, rot + 4 * (gsize) k);
     }
-  input = add_accessor (b, times, 4 * (gsize) n, NO_TARGET, GL_FLOAT, n, "SCALAR",
+  input = add_accessor (b, times, 4 * (gsize) n, MSHED_GLTF_NO_TARGET, GL_FLOAT, n, "SCALAR",
                         times, times + n - 1, 1);
-  add_sampler (b, i, input, add_accessor (b, pos, 12 * (gsize) n, NO_TARGET, GL_FLOAT, n,
+  add_sampler (b, i, input, add_accessor (b, pos, 12 * (gsize) n, MSHED_GLTF_NO_TARGET, GL_FLOAT, n,
                                           "VEC3", NULL, NULL, 0), "translation");
-  add_sampler (b, i, input, add_accessor (b, rot, 16 * (gsize) n, NO_TARGET, GL_FLOAT, n,
+  add_sampler (b, i, input, add_accessor (b, rot, 16 * (gsize) n, MSHED_GLTF_NO_TARGET, GL_FLOAT, n,
                                           "VEC4", NULL, NULL, 0), "rotation");
   b->stats.animated_nodes++;
 }
@@ -682,7 +693,7 @@ append_variant (Builder       *b,
 {
   guint lod = v->cell / MSHED_N_GROUPS, group = v->cell % MSHED_N_GROUPS;
 
-  sep (b->nodes);
+  mshed_gltf_sep (b->nodes);
   g_string_append_printf (b->nodes, "{\"name\":\"node %u LOD%u group%u\",\"mesh\":%u,"
                           "\"extras\":{\"mshed\":{\"node\":%u,\"lod\":%u,\"group\":%u,"
                           "\"slot\":%u}}}", v->node, lod, group, v->mesh, v->node, lod, group,
@@ -751,7 +762,7 @@ build_nodes (Builder *b,
 
       if (mesh != NOTHING)
         {
-          sep (b->nodes);
+          mshed_gltf_sep (b->nodes);
           g_string_append_printf (b->nodes, "{\"name\":\"all batches\",\"mesh\":%u,"
                                   "\"extras\":{\"mshed\":{\"allBatches\":true}}}", mesh);
           g_string_append_printf (roots, "%s%u", roots->len ? "," : "", b->stats.nodes++);
@@ -821,6 +832,32 @@ append_u32 (GByteArray *out,
 }
 
 GBytes *
+mshed_gltf_pack_glb (GString    *json,
+                     GByteArray *bin)
+{
+  GByteArray *glb = g_byte_array_new ();
+
+  while (json->len % 4)
+    g_string_append_c (json, ' ');
+  while (bin->len % 4)
+    g_byte_array_append (bin, (const guint8 *) "", 1);
+  append_u32 (glb, 0x46546C67);  /* "glTF" */
+  append_u32 (glb, 2);
+  append_u32 (glb, 12 + 8 + json->len + (bin->len ? 8 + bin->len : 0));
+  append_u32 (glb, json->len);
+  append_u32 (glb, 0x4E4F534A);  /* "JSON" */
+  g_byte_array_append (glb, (const guint8 *) json->str, json->len);
+  if (bin->len > 0)
+    {
+      append_u32 (glb, bin->len);
+      append_u32 (glb, 0x004E4942);  /* "BIN\0" */
+      g_byte_array_append (glb, bin->data, bin->len);
+    }
+  g_string_free (json, TRUE);
+  return g_byte_array_free_to_bytes (glb);
+}
+
+GBytes *
 mshed_gltf_export (MshedModel             *model,
                    const MshedGltfOptions *options,
                    MshedGltfStats         *stats)
@@ -869,30 +906,11 @@ mshed_gltf_export (MshedModel             *model,
     }
   else
     {
-      GByteArray *glb = g_byte_array_new ();
-
       json = build_json (&b, NULL);
       if (b.bin->len > 0)
         g_string_append (json, "}]");
       g_string_append_c (json, '}');
-      while (json->len % 4)
-        g_string_append_c (json, ' ');
-      while (b.bin->len % 4)
-        g_byte_array_append (b.bin, (const guint8 *) "", 1);
-      append_u32 (glb, 0x46546C67);  /* "glTF" */
-      append_u32 (glb, 2);
-      append_u32 (glb, 12 + 8 + json->len + (b.bin->len ? 8 + b.bin->len : 0));
-      append_u32 (glb, json->len);
-      append_u32 (glb, 0x4E4F534A);  /* "JSON" */
-      g_byte_array_append (glb, (const guint8 *) json->str, json->len);
-      if (b.bin->len > 0)
-        {
-          append_u32 (glb, b.bin->len);
-          append_u32 (glb, 0x004E4942);  /* "BIN\0" */
-          g_byte_array_append (glb, b.bin->data, b.bin->len);
-        }
-      g_string_free (json, TRUE);
-      result = g_byte_array_free_to_bytes (glb);
+      result = mshed_gltf_pack_glb (json, b.bin);
     }
 
   if (stats)

@@ -41,30 +41,8 @@ static void
 generate (const Shape *shape)
 {
   g_autofree char *out = g_strdup_printf ("%s.dfm", shape->name);
-  g_auto(GStrv) opts = g_strsplit (shape->args, " ", -1);
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_auto(Run) run = { 0 };
 
-  g_ptr_array_add (argv, (char *) "generate");
-  g_ptr_array_add (argv, (char *) "-q");
-  for (guint i = 0; opts[i]; i++)
-    g_ptr_array_add (argv, opts[i]);
-  g_ptr_array_add (argv, (char *) "-o");
-  g_ptr_array_add (argv, out);
-  g_ptr_array_add (argv, NULL);
-  run_cli_argv (&run, (const char *const *) argv->pdata);
-  g_assert_cmpint (run.status, ==, 0);
-}
-
-static void
-assert_same_file (const char *a,
-                  const char *b)
-{
-  g_autoptr(GBytes) x = read_file (a);
-  g_autoptr(GBytes) y = read_file (b);
-
-  g_test_message ("%s == %s", a, b);
-  g_assert_true (g_bytes_equal (x, y));
+  run_cli_generate (shape->args, out);
 }
 
 static MshedDfm *
@@ -125,9 +103,9 @@ test_roundtrip (void)
         run_cli (&run, "import", out, "-o", back, NULL);
         g_assert_cmpint (run.status, ==, 0);
         g_assert_nonnull (strstr (run.out, "unchanged"));
-        assert_same_file (dfm, back);
+        assert_same_files (dfm, back);
         run_cli_ok ("import", "-q", out, "--into", dfm, "-o", into, NULL);
-        assert_same_file (dfm, into);
+        assert_same_files (dfm, into);
       }
 }
 
@@ -428,7 +406,7 @@ test_blender (void)
       b = open_gltf (blend);
       assert_same_skin (a, b, mshed_dfm_get_n_levels (model));
       run_cli_ok ("import", "-q", blend, "--into", dfm, "-o", back, NULL);
-      assert_same_file (dfm, back);
+      assert_same_files (dfm, back);
       assert_validates_clean (back);
     }
 }
@@ -553,7 +531,7 @@ test_blender_edit (void)
   assert_validates_clean ("hand-edit.dfm");
   /* without --into, from the DFM the export carries: the same edit */
   run_cli_ok ("import", "-q", "hand-edit.glb", "-o", "hand-edit2.dfm", NULL);
-  assert_same_file ("hand-edit.dfm", "hand-edit2.dfm");
+  assert_same_files ("hand-edit.dfm", "hand-edit2.dfm");
 }
 
 /* One undo step restores the original bytes. */

@@ -43,30 +43,8 @@ static void
 generate (const Shape *shape)
 {
   g_autofree char *out = g_strdup_printf ("%s.msh", shape->name);
-  g_auto(GStrv) opts = g_strsplit (shape->args, " ", -1);
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_auto(Run) run = { 0 };
 
-  g_ptr_array_add (argv, (char *) "generate");
-  g_ptr_array_add (argv, (char *) "-q");
-  for (guint i = 0; opts[i]; i++)
-    g_ptr_array_add (argv, opts[i]);
-  g_ptr_array_add (argv, (char *) "-o");
-  g_ptr_array_add (argv, out);
-  g_ptr_array_add (argv, NULL);
-  run_cli_argv (&run, (const char *const *) argv->pdata);
-  g_assert_cmpint (run.status, ==, 0);
-}
-
-static void
-assert_same_file (const char *a,
-                  const char *b)
-{
-  g_autoptr(GBytes) x = read_file (a);
-  g_autoptr(GBytes) y = read_file (b);
-
-  g_test_message ("%s == %s", a, b);
-  g_assert_true (g_bytes_equal (x, y));
+  run_cli_generate (shape->args, out);
 }
 
 static MshedModel *
@@ -320,7 +298,7 @@ test_import_unchanged (void)
           run_cli (&run, "import", gltf, "--into", msh, "-o", back, NULL);
           g_assert_cmpint (run.status, ==, 0);
           g_assert_nonnull (strstr (run.out, "unchanged"));
-          assert_same_file (msh, back);
+          assert_same_files (msh, back);
         }
     }
 }
@@ -344,7 +322,7 @@ test_import_side_bin (void)
     g_assert_true (write_text ("side.gltf", text));
   }
   run_cli_ok ("import", "-q", "side.gltf", "--into", "animated.msh", "-o", "side.msh", NULL);
-  assert_same_file ("animated.msh", "side.msh");
+  assert_same_files ("animated.msh", "side.msh");
 }
 
 /* Edits made to the glTF -------------------------------------------------------------------- */
@@ -1049,7 +1027,7 @@ test_import_blender (void)
           return;
         }
       run_cli_ok ("import", "-q", blend, "--into", msh, "-o", back, NULL);
-      assert_same_file (msh, back);
+      assert_same_files (msh, back);
     }
 
   /* move the vertices of node 2 ("Ствол") by 0.5 on x and rename node 5 ("hatch") */

@@ -323,3 +323,33 @@ assert_validates_clean (const char *name)
   g_assert_cmpint (run.status, ==, 0);
   g_assert_nonnull (strstr (run.out, "0 errors, 0 warnings"));
 }
+
+void
+run_cli_generate (const char *args,
+                  const char *out)
+{
+  g_auto(GStrv) opts = g_strsplit (args, " ", -1);
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_auto(Run) run = { 0 };
+
+  g_ptr_array_add (argv, (char *) "generate");
+  g_ptr_array_add (argv, (char *) "-q");
+  for (guint i = 0; opts[i]; i++)
+    g_ptr_array_add (argv, opts[i]);
+  g_ptr_array_add (argv, (char *) "-o");
+  g_ptr_array_add (argv, (char *) out);
+  g_ptr_array_add (argv, NULL);
+  run_cli_argv (&run, (const char *const *) argv->pdata);
+  g_assert_cmpint (run.status, ==, 0);
+}
+
+void
+assert_same_files (const char *a,
+                   const char *b)
+{
+  g_autoptr(GBytes) x = read_file (a);
+  g_autoptr(GBytes) y = read_file (b);
+
+  g_test_message ("%s == %s", a, b);
+  g_assert_true (g_bytes_equal (x, y));
+}

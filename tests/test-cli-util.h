@@ -37,6 +37,12 @@ void      run_cli_ok         (const char *first,
                               ...) G_GNUC_NULL_TERMINATED;
 /* `validate` finds nothing at all in @name (no error, no warning). */
 void      assert_validates_clean (const char *name);
+/* mshed-cli generate -q ARGS -o OUT (ARGS split at spaces), which must succeed. */
+void      run_cli_generate   (const char *args,
+                              const char *out);
+/* Files @a and @b of the test's folder hold the same bytes. */
+void      assert_same_files  (const char *a,
+                              const char *b);
 void      run_cli_plant      (const char *spec,
                               const char *set);
 void      make_planted_game  (const char *dir);

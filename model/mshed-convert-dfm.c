@@ -56,17 +56,6 @@ typedef struct {
 
 /* Tree helpers ------------------------------------------------------------------------------ */
 
-static MshedUtfNode *
-dir (Msh2Dfm      *c,
-     MshedUtfNode *parent,
-     const char   *name)
-{
-  MshedUtfNode *node = mshed_utf_node_new_directory (c->utf, name);
-
-  mshed_utf_insert_child (c->utf, parent, G_MAXUINT, node, NULL);
-  return node;
-}
-
 static void
 file_bytes (Msh2Dfm      *c,
             MshedUtfNode *parent,
@@ -75,27 +64,6 @@ file_bytes (Msh2Dfm      *c,
 {
   mshed_utf_insert_child (c->utf, parent, G_MAXUINT,
                           mshed_utf_node_new_file (c->utf, name, bytes), NULL);
-}
-
-static void
-file (Msh2Dfm      *c,
-      MshedUtfNode *parent,
-      const char   *name,
-      const void   *data,
-      gsize         len)
-{
-  g_autoptr(GBytes) bytes = g_bytes_new (data, len);
-
-  file_bytes (c, parent, name, bytes);
-}
-
-static void
-text (Msh2Dfm      *c,
-      MshedUtfNode *parent,
-      const char   *name,
-      const char   *value)
-{
-  file (c, parent, name, value, strlen (value) + 1);
 }
 
 static void
@@ -129,7 +97,7 @@ floats (Msh2Dfm      *c,
 
   for (guint i = 0; i < n; i++)
     push_f32 (b, values[i]);
-  file (c, parent, name, b->data, b->len);
+  mshed_utf_append_file (c->utf, parent, name, b->data, b->len);
 }
 
 static void
@@ -138,7 +106,7 @@ take (Msh2Dfm      *c,
       const char   *name,
       GByteArray   *array)
 {
-  file (c, parent, name, array->data, array->len);
+  mshed_utf_append_file (c->utf, parent, name, array->data, array->len);
 }
 
 /* Bones ---------------------------------------------------------------------------------------- */
@@ -249,7 +217,7 @@ add_bones (Msh2Dfm      *c,
   for (guint b = 0; b < c->n_bones; b++)
     {
       g_autofree char *dir_name = g_strdup_printf ("%s.3db", c->names[b]);
-      MshedUtfNode *bone = dir (c, root, dir_name);
+      MshedUtfNode *bone = mshed_utf_append_directory (c->utf, root, dir_name);
       gint n = node_of (c, b);
       float btr[12] = { 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0 };
       guint8 lod_bits = (1u << N_LEVELS) - 1;
@@ -266,7 +234,7 @@ add_bones (Msh2Dfm      *c,
             btr[9 + i] = -(btr[3 * i] * w[12] + btr[3 * i + 1] * w[13] + btr[3 * i + 2] * w[14]);
         }
       floats (c, bone, "Bone to root", btr, 12);
-      file (c, bone, "Lod Bits", &lod_bits, 1);
+      mshed_utf_append_file (c->utf, bone, "Lod Bits", &lod_bits, 1);
     }
 }
 
@@ -284,7 +252,7 @@ static void
 add_cmpnd (Msh2Dfm      *c,
            MshedUtfNode *root)
 {
-  MshedUtfNode *cmpnd = dir (c, root, "Cmpnd"), *cons;
+  MshedUtfNode *cmpnd = mshed_utf_append_directory (c->utf, root, "Cmpnd"), *cons;
   g_autoptr(GByteArray) loose = g_byte_array_new ();
   float one = 1;
 
@@ -293,14 +261,14 @@ add_cmpnd (Msh2Dfm      *c,
     {
       g_autofree char *part_name = g_strdup_printf ("Part_%s", c->names[b]);
       g_autofree char *file_name = g_strdup_printf ("%s.3db", c->names[b]);
-      MshedUtfNode *part = dir (c, cmpnd, b == 0 ? "Root" : part_name);
+      MshedUtfNode *part = mshed_utf_append_directory (c->utf, cmpnd, b == 0 ? "Root" : part_name);
       guint8 index[4];
       gint n = node_of (c, b);
 
-      text (c, part, "Object name", c->names[b]);
-      text (c, part, "File name", file_name);
+      mshed_utf_append_text (c->utf, part, "Object name", c->names[b]);
+      mshed_utf_append_text (c->utf, part, "File name", file_name);
       mshed_write_u32 (index, b);
-      file (c, part, "Index", index, 4);
+      mshed_utf_append_file (c->utf, part, "Index", index, 4);
       if (b == 0)
         continue;
       /* docs/dfm.md §17 step 4: position and rotation rows of the node's local rest */
@@ -312,7 +280,7 @@ add_cmpnd (Msh2Dfm      *c,
         for (guint j = 0; j < 3; j++)
           push_f32 (loose, c->local[16 * (gsize) n + 4 * j + i]);
     }
-  cons = dir (c, cmpnd, "Cons");
+  cons = mshed_utf_append_directory (c->utf, cmpnd, "Cons");
   if (loose->len > 0)
     take (c, cons, "Loose", loose);
 }
@@ -473,8 +441,8 @@ write_level (Msh2Dfm      *c,
              Level        *l)
 {
   g_autofree char *name = g_strdup_printf ("Mesh%u", index);
-  MshedUtfNode *mesh = dir (c, multi, name);
-  MshedUtfNode *groups = dir (c, mesh, "Face_groups");
+  MshedUtfNode *mesh = mshed_utf_append_directory (c->utf, multi, name);
+  MshedUtfNode *groups = mshed_utf_append_directory (c->utf, mesh, "Face_groups");
   MshedUtfNode *geo;
   g_autoptr(GByteArray) ids = g_byte_array_new ();
   g_autoptr(GByteArray) first = g_byte_array_new ();
@@ -484,17 +452,17 @@ write_level (Msh2Dfm      *c,
   guint8 w[4];
 
   mshed_write_u32 (w, l->group_tris->len);
-  file (c, groups, "Count", w, 4);
+  mshed_utf_append_file (c->utf, groups, "Count", w, 4);
   for (guint g = 0; g < l->group_tris->len; g++)
     {
       g_autofree char *group_name = g_strdup_printf ("Group%u", g);
-      MshedUtfNode *group = dir (c, groups, group_name);
+      MshedUtfNode *group = mshed_utf_append_directory (c->utf, groups, group_name);
       GArray *tris = g_ptr_array_index (l->group_tris, g);
       g_autoptr(GBytes) strip = mshed_dfm_strip_encode ((const guint16 *) tris->data,
                                                         tris->len / 3, MSHED_DFM_STRIP_JOIN,
                                                         NULL);
 
-      text (c, group, "Material_name",
+      mshed_utf_append_text (c->utf, group, "Material_name",
             g_ptr_array_index (c->materials, g_array_index (l->group_material, guint, g)));
       file_bytes (c, group, "Tristrip_indices", strip);
     }
@@ -506,7 +474,7 @@ write_level (Msh2Dfm      *c,
       push_u32 (chain, g_array_index (l->bone_of, guint32, e));
       push_f32 (weights, 1.0f);
     }
-  geo = dir (c, mesh, "Geometry");
+  geo = mshed_utf_append_directory (c->utf, mesh, "Geometry");
   take (c, geo, "Point_indices", ids);
   take (c, geo, "UV0_indices", ids);
   take (c, geo, "Points", l->points);
@@ -522,20 +490,21 @@ static void
 add_materials (Msh2Dfm      *c,
                MshedUtfNode *root)
 {
-  MshedUtfNode *lib = dir (c, root, "Material library");
+  MshedUtfNode *lib = mshed_utf_append_directory (c->utf, root, "Material library");
   static const float dc[3] = { 1, 1, 1 };
   guint8 w[4];
 
   mshed_write_u32 (w, c->materials->len);
-  file (c, lib, "Material count", w, 4);
+  mshed_utf_append_file (c->utf, lib, "Material count", w, 4);
   for (guint m = 0; m < c->materials->len; m++)
     {
-      MshedUtfNode *mat = dir (c, lib, g_ptr_array_index (c->materials, m));
+      MshedUtfNode *mat = mshed_utf_append_directory (c->utf, lib,
+                                                      g_ptr_array_index (c->materials, m));
 
-      text (c, mat, "Type", "Dc");
+      mshed_utf_append_text (c->utf, mat, "Type", "Dc");
       floats (c, mat, "Dc", dc, 3);
     }
-  dir (c, root, "Texture library");
+  mshed_utf_append_directory (c->utf, root, "Texture library");
 }
 
 /* docs/dfm.md §17 step 9. */
@@ -611,8 +580,8 @@ convert (Msh2Dfm  *c,
   if (ok)
     {
       root = mshed_utf_get_root (c->utf);
-      text (c, root, "Exporter Version", "mshed convert");
-      multi = dir (c, root, "MultiLevel");
+      mshed_utf_append_text (c->utf, root, "Exporter Version", "mshed convert");
+      multi = mshed_utf_append_directory (c->utf, root, "MultiLevel");
       floats (c, multi, "Fractions", fractions, N_LEVELS);
       for (guint i = 0; i < N_LEVELS; i++)
         {
@@ -626,7 +595,8 @@ convert (Msh2Dfm  *c,
           c->report->triangles += levels[k].triangles;
         }
       add_materials (c, root);
-      text (c, dir (c, root, "Skeleton"), "Name", "mshed convert.cmp");
+      mshed_utf_append_text (c->utf, mshed_utf_append_directory (c->utf, root, "Skeleton"), "Name",
+                             "mshed convert.cmp");
       add_cmpnd (c, root);
       add_bones (c, root);
       c->report->nodes = c->n_bones;

@@ -587,31 +587,6 @@ mesh_clear (Mesh  *m,
 
 /* The tree ------------------------------------------------------------------------------- */
 
-static MshedUtfNode *
-dir (Gen          *g,
-     MshedUtfNode *parent,
-     const char   *name)
-{
-  MshedUtfNode *node = mshed_utf_node_new_directory (g->utf, name);
-
-  mshed_utf_insert_child (g->utf, parent, G_MAXUINT, node, NULL);
-  return node;
-}
-
-/* a file holding @len bytes of @data */
-static void
-file (Gen          *g,
-      MshedUtfNode *parent,
-      const char   *name,
-      const void   *data,
-      gsize         len)
-{
-  g_autoptr(GBytes) bytes = g_bytes_new (data, len);
-
-  mshed_utf_insert_child (g->utf, parent, G_MAXUINT,
-                          mshed_utf_node_new_file (g->utf, name, bytes), NULL);
-}
-
 /* a file that takes @array (NULL: nothing is added) */
 static void
 file_take (Gen          *g,
@@ -621,17 +596,8 @@ file_take (Gen          *g,
 {
   if (*array == NULL)
     return;
-  file (g, parent, name, (*array)->data, (*array)->len);
+  mshed_utf_append_file (g->utf, parent, name, (*array)->data, (*array)->len);
   g_clear_pointer (array, g_byte_array_unref);
-}
-
-static void
-text (Gen          *g,
-      MshedUtfNode *parent,
-      const char   *name,
-      const char   *value)
-{
-  file (g, parent, name, value, strlen (value) + 1);
 }
 
 /* one little-endian word: an int32, a uint32 or the bits of a float */
@@ -644,7 +610,7 @@ word (Gen          *g,
   guint8 w[4];
 
   mshed_write_u32 (w, value);
-  file (g, parent, name, w, 4);
+  mshed_utf_append_file (g->utf, parent, name, w, 4);
 }
 
 static guint32
@@ -751,8 +717,8 @@ add_level (Gen          *g,
            guint         n_groups)
 {
   g_autofree char *name = g_strdup_printf ("Mesh%u", level);
-  MshedUtfNode *mesh = dir (g, multi, name);
-  MshedUtfNode *groups = dir (g, mesh, "Face_groups");
+  MshedUtfNode *mesh = mshed_utf_append_directory (g->utf, multi, name);
+  MshedUtfNode *groups = mshed_utf_append_directory (g->utf, mesh, "Face_groups");
   MshedUtfNode *geo;
   Mesh m;
 
@@ -784,21 +750,21 @@ add_level (Gen          *g,
   for (guint k = 0; k < n_groups; k++)
     {
       g_autofree char *group_name = g_strdup_printf ("Group%u", k);
-      MshedUtfNode *group = dir (g, groups, group_name);
+      MshedUtfNode *group = mshed_utf_append_directory (g->utf, groups, group_name);
       GArray *tris = m.group_tris[k];
       g_autoptr(GBytes) strip = mshed_dfm_strip_encode ((const guint16 *) tris->data,
                                                         tris->len / 3, MSHED_DFM_STRIP_JOIN,
                                                         NULL);
       char mat[32];
 
-      text (g, group, "Material_name", material_name (g, k, mat));
-      file (g, group, "Tristrip_indices", g_bytes_get_data (strip, NULL),
+      mshed_utf_append_text (g->utf, group, "Material_name", material_name (g, k, mat));
+      mshed_utf_append_file (g->utf, group, "Tristrip_indices", g_bytes_get_data (strip, NULL),
             g_bytes_get_size (strip));
       if (g->p->edges && level == 0)
         add_edges (g, group, tris, &m);
     }
 
-  geo = dir (g, mesh, "Geometry");
+  geo = mshed_utf_append_directory (g->utf, mesh, "Geometry");
   file_take (g, geo, "Point_indices", &m.point_indices);
   file_take (g, geo, "UV0_indices", &m.uv0_indices);
   file_take (g, geo, "UV1_indices", &m.uv1_indices);
@@ -863,7 +829,7 @@ add_bone_dirs (Gen          *g,
   for (guint i = 0; i < g->bones->len; i++)
     {
       const Bone *b = &g_array_index (g->bones, Bone, i);
-      MshedUtfNode *bone = dir (g, root, b->dir);
+      MshedUtfNode *bone = mshed_utf_append_directory (g->utf, root, b->dir);
       double btr[12];
 
       /* Bone to root = inverse bind: rows of Rᵀ, then −Rᵀ·t (docs/dfm.md §10.2) */
@@ -874,16 +840,17 @@ add_bone_dirs (Gen          *g,
         btr[9 + r] = quantise (-(btr[3 * r] * b->global.t[0] + btr[3 * r + 1] * b->global.t[1] +
                                  btr[3 * r + 2] * b->global.t[2]), Q_POS);
       floats (g, bone, "Bone to root", btr, 12);
-      file (g, bone, "Lod Bits", &b->lod_bits, 1);
+      mshed_utf_append_file (g->utf, bone, "Lod Bits", &b->lod_bits, 1);
       if (b->hardpoints[0])
         {
-          MshedUtfNode *fixed = dir (g, dir (g, bone, "Hardpoints"), "Fixed");
+          MshedUtfNode *hardpoints = mshed_utf_append_directory (g->utf, bone, "Hardpoints");
+          MshedUtfNode *fixed = mshed_utf_append_directory (g->utf, hardpoints, "Fixed");
 
           for (guint k = 0; k < 2 && b->hardpoints[k]; k++)
             {
               static const double identity[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
               double position[3] = { 0, 0, 0 };
-              MshedUtfNode *hp = dir (g, fixed, b->hardpoints[k]);
+              MshedUtfNode *hp = mshed_utf_append_directory (g->utf, fixed, b->hardpoints[k]);
 
               if (!b->detached)
                 position[1] = 0.03125 * (k + 1);
@@ -898,7 +865,7 @@ static void
 add_cmpnd (Gen          *g,
            MshedUtfNode *root)
 {
-  MshedUtfNode *cmpnd = dir (g, root, "Cmpnd"), *cons;
+  MshedUtfNode *cmpnd = mshed_utf_append_directory (g->utf, root, "Cmpnd"), *cons;
   GByteArray *sphere = g_byte_array_new ();
   GByteArray *loose = g_byte_array_new ();
 
@@ -911,14 +878,14 @@ add_cmpnd (Gen          *g,
 
       if (b->detached)
         continue;
-      part = dir (g, cmpnd, i == 0 ? "Root" : part_name);
-      text (g, part, "Object name", b->object);
-      text (g, part, "File name", b->dir);
+      part = mshed_utf_append_directory (g->utf, cmpnd, i == 0 ? "Root" : part_name);
+      mshed_utf_append_text (g->utf, part, "Object name", b->object);
+      mshed_utf_append_text (g->utf, part, "File name", b->dir);
       word (g, part, "Index", i);
       if (i > 0)
         push_joint (g, b->sphere ? sphere : loose, b);
     }
-  cons = dir (g, cmpnd, "Cons");
+  cons = mshed_utf_append_directory (g->utf, cmpnd, "Cons");
   if (sphere->len)
     file_take (g, cons, "Sphere", &sphere);
   if (loose->len)
@@ -932,7 +899,7 @@ add_materials (Gen          *g,
                MshedUtfNode *root,
                guint         n_groups)
 {
-  MshedUtfNode *lib = dir (g, root, "Material library");
+  MshedUtfNode *lib = mshed_utf_append_directory (g->utf, root, "Material library");
   MshedUtfNode *tex;
   static const double dc[3] = { 1, 1, 1 };
 
@@ -941,14 +908,14 @@ add_materials (Gen          *g,
     {
       char name[32];
       g_autofree char *texture = g_strdup_printf ("%s.tga", material_name (g, k, name));
-      MshedUtfNode *mat = dir (g, lib, name);
+      MshedUtfNode *mat = mshed_utf_append_directory (g->utf, lib, name);
 
-      text (g, mat, "Type", "DcDt");
+      mshed_utf_append_text (g->utf, mat, "Type", "DcDt");
       floats (g, mat, "Dc", dc, 3);
-      text (g, mat, "Dt_name", texture);
+      mshed_utf_append_text (g->utf, mat, "Dt_name", texture);
       word (g, mat, "Dt_flags", 0x40);
     }
-  tex = dir (g, root, "Texture library");
+  tex = mshed_utf_append_directory (g->utf, root, "Texture library");
   for (guint k = 0; k < n_groups; k++)
     {
       char name[32];
@@ -957,7 +924,8 @@ add_materials (Gen          *g,
 
       for (guint i = 0; i < sizeof mip; i++)
         mip[i] = (guint8) rng_below (&g->r, 256);
-      file (g, dir (g, tex, texture), "MIP0", mip, sizeof mip);
+      mshed_utf_append_file (g->utf, mshed_utf_append_directory (g->utf, tex, texture), "MIP0", mip,
+                             sizeof mip);
     }
 }
 
@@ -1025,13 +993,13 @@ mshed_dfm_generate (const MshedDfmGenParams *params)
 
   version = g_strdup_printf ("mshed DFM generator (exporter build %s)",
                              builds[rng_below (&g.r, G_N_ELEMENTS (builds))]);
-  text (&g, root, "Exporter Version", version);
-  multi = dir (&g, root, "MultiLevel");
+  mshed_utf_append_text (g.utf, root, "Exporter Version", version);
+  multi = mshed_utf_append_directory (g.utf, root, "MultiLevel");
   floats (&g, multi, "Fractions", fractions, g.levels);
   for (guint l = 0; l < g.levels; l++)
     add_level (&g, multi, l, fractions[l], tubes, n_groups);
   add_materials (&g, root, n_groups);
-  text (&g, dir (&g, root, "Skeleton"), "Name",
+  mshed_utf_append_text (g.utf, mshed_utf_append_directory (g.utf, root, "Skeleton"), "Name",
         params->kind == MSHED_DFM_GEN_HAND && params->right ? "R Palm.cmp"
                                                            : skeletons[params->kind]);
   add_cmpnd (&g, root);

@@ -35,46 +35,14 @@ typedef struct {
   float           *bone_to_root;   /* bone -> the inverse bind matrix as 12 floats */
 } Build;
 
-static MshedUtfNode *
-dir (Build        *b,
-     MshedUtfNode *parent,
-     const char   *name)
-{
-  MshedUtfNode *node = mshed_utf_node_new_directory (b->utf, name);
-
-  mshed_utf_insert_child (b->utf, parent, G_MAXUINT, node, NULL);
-  return node;
-}
-
-static void
-file (Build        *b,
-      MshedUtfNode *parent,
-      const char   *name,
-      const void   *data,
-      gsize         len)
-{
-  g_autoptr(GBytes) bytes = g_bytes_new (data, len);
-
-  mshed_utf_insert_child (b->utf, parent, G_MAXUINT,
-                          mshed_utf_node_new_file (b->utf, name, bytes), NULL);
-}
-
 static void
 file_array (Build        *b,
             MshedUtfNode *parent,
             const char   *name,
             GArray       *a)
 {
-  file (b, parent, name, a->data, (gsize) a->len * g_array_get_element_size (a));
-}
-
-static void
-text (Build        *b,
-      MshedUtfNode *parent,
-      const char   *name,
-      const char   *value)
-{
-  file (b, parent, name, value, strlen (value) + 1);
+  mshed_utf_append_file (b->utf, parent, name, a->data,
+                         (gsize) a->len * g_array_get_element_size (a));
 }
 
 static void
@@ -86,7 +54,7 @@ word (Build        *b,
   guint8 w[4];
 
   mshed_write_u32 (w, value);
-  file (b, parent, name, w, 4);
+  mshed_utf_append_file (b->utf, parent, name, w, 4);
 }
 
 /* Bones ------------------------------------------------------------------------------------ */
@@ -214,20 +182,20 @@ static void
 add_cmpnd (Build        *b,
            MshedUtfNode *root)
 {
-  MshedUtfNode *cmpnd = dir (b, root, "Cmpnd");
+  MshedUtfNode *cmpnd = mshed_utf_append_directory (b->utf, root, "Cmpnd");
   GByteArray *loose = g_byte_array_new ();
   float one = 1.0f;
 
-  file (b, cmpnd, "Scale", &one, 4);
+  mshed_utf_append_file (b->utf, cmpnd, "Scale", &one, 4);
   for (guint i = 0; i < b->n_bones; i++)
     {
       g_autofree char *part_name = g_strdup_printf ("Part_%s", b->names[i]);
       g_autofree char *file_name = g_strdup_printf ("%s.3db", b->names[i]);
-      MshedUtfNode *part = dir (b, cmpnd, i == 0 ? "Root" : part_name);
+      MshedUtfNode *part = mshed_utf_append_directory (b->utf, cmpnd, i == 0 ? "Root" : part_name);
       MshedDfmXform parent_inverse, local;
 
-      text (b, part, "Object name", b->names[i]);
-      text (b, part, "File name", file_name);
+      mshed_utf_append_text (b->utf, part, "Object name", b->names[i]);
+      mshed_utf_append_text (b->utf, part, "File name", file_name);
       word (b, part, "Index", i);
       if (i == 0)
         continue;
@@ -241,7 +209,8 @@ add_cmpnd (Build        *b,
       for (guint k = 0; k < 9; k++)
         push_float (loose, local.r[k]);
     }
-  file (b, dir (b, cmpnd, "Cons"), "Loose", loose->data, loose->len);
+  mshed_utf_append_file (b->utf, mshed_utf_append_directory (b->utf, cmpnd, "Cons"), "Loose",
+                         loose->data, loose->len);
   g_byte_array_unref (loose);
 }
 
@@ -252,12 +221,12 @@ add_bone_dirs (Build        *b,
   for (guint i = 0; i < b->n_bones; i++)
     {
       g_autofree char *name = g_strdup_printf ("%s.3db", b->names[i]);
-      MshedUtfNode *bone = dir (b, root, name);
+      MshedUtfNode *bone = mshed_utf_append_directory (b->utf, root, name);
       guint8 lod_bits = 1;
 
       /* the inverse bind matrix as it is (docs/dfm.md §10.2) */
-      file (b, bone, "Bone to root", &b->bone_to_root[i * 12], 48);
-      file (b, bone, "Lod Bits", &lod_bits, 1);
+      mshed_utf_append_file (b->utf, bone, "Bone to root", &b->bone_to_root[i * 12], 48);
+      mshed_utf_append_file (b->utf, bone, "Lod Bits", &lod_bits, 1);
     }
 }
 
@@ -359,8 +328,8 @@ add_level (Build        *b,
            GPtrArray    *material_names,
            GError      **error)
 {
-  MshedUtfNode *mesh = dir (b, multi, "Mesh0");
-  MshedUtfNode *groups = dir (b, mesh, "Face_groups"), *geometry;
+  MshedUtfNode *mesh = mshed_utf_append_directory (b->utf, multi, "Mesh0");
+  MshedUtfNode *groups = mshed_utf_append_directory (b->utf, mesh, "Face_groups"), *geometry;
   Geo geo = { 0 };
   g_autoptr(GArray) identity = g_array_new (FALSE, FALSE, 4);
   g_autofree guint8 *mesh_done = g_new0 (guint8, MAX (b->gltf->n_meshes, 1));
@@ -410,9 +379,9 @@ add_level (Build        *b,
           strip = mshed_dfm_strip_encode (&g_array_index (geo.indices, guint16, first_index),
                                           (geo.indices->len - first_index) / 3,
                                           MSHED_DFM_STRIP_JOIN, NULL);
-          group = dir (b, groups, group_name);
-          text (b, group, "Material_name", mat);
-          file (b, group, "Tristrip_indices", g_bytes_get_data (strip, NULL),
+          group = mshed_utf_append_directory (b->utf, groups, group_name);
+          mshed_utf_append_text (b->utf, group, "Material_name", mat);
+          mshed_utf_append_file (b->utf, group, "Tristrip_indices", g_bytes_get_data (strip, NULL),
                 g_bytes_get_size (strip));
           if (!g_ptr_array_find_with_equal_func (material_names, mat, g_str_equal, NULL))
             g_ptr_array_add (material_names, g_strdup (mat));
@@ -434,7 +403,7 @@ add_level (Build        *b,
       }
       for (guint32 e = 0; e < geo.n; e++)
         g_array_append_val (identity, e);
-      geometry = dir (b, mesh, "Geometry");
+      geometry = mshed_utf_append_directory (b->utf, mesh, "Geometry");
       file_array (b, geometry, "Point_indices", identity);
       file_array (b, geometry, "UV0_indices", identity);
       if (geo.has_uv1)
@@ -466,16 +435,16 @@ add_materials (Build        *b,
                MshedUtfNode *root,
                GPtrArray    *names)
 {
-  MshedUtfNode *lib = dir (b, root, "Material library");
+  MshedUtfNode *lib = mshed_utf_append_directory (b->utf, root, "Material library");
   static const float dc[3] = { 1, 1, 1 };
 
   word (b, lib, "Material count", names->len);
   for (guint k = 0; k < names->len; k++)
     {
-      MshedUtfNode *mat = dir (b, lib, names->pdata[k]);
+      MshedUtfNode *mat = mshed_utf_append_directory (b->utf, lib, names->pdata[k]);
 
-      text (b, mat, "Type", "DcDt");
-      file (b, mat, "Dc", dc, sizeof dc);
+      mshed_utf_append_text (b->utf, mat, "Type", "DcDt");
+      mshed_utf_append_file (b->utf, mat, "Dc", dc, sizeof dc);
     }
 }
 
@@ -511,15 +480,15 @@ mshed_gltf_build_dfm (const MshedGltf  *gltf,
     mshed_utf_set_time (b.utf, root, t, MSHED_UTF_LIBRELANCER_TIME);
   if (build_bones (&b, error))
     {
-      text (&b, root, "Exporter Version", version);
-      multi = dir (&b, root, "MultiLevel");
-      file (&b, multi, "Fractions", &fraction, 4);
+      mshed_utf_append_text (b.utf, root, "Exporter Version", version);
+      multi = mshed_utf_append_directory (b.utf, root, "MultiLevel");
+      mshed_utf_append_file (b.utf, multi, "Fractions", &fraction, 4);
       if (add_level (&b, multi, materials, error))
         {
           add_materials (&b, root, materials);
-          skel = dir (&b, root, "Skeleton");
+          skel = mshed_utf_append_directory (b.utf, root, "Skeleton");
           skeleton = g_strdup_printf ("%s.cmp", b.names[0]);
-          text (&b, skel, "Name", skeleton);
+          mshed_utf_append_text (b.utf, skel, "Name", skeleton);
           add_cmpnd (&b, root);
           add_bone_dirs (&b, root);
           out = mshed_utf_serialize (b.utf, MSHED_UTF_WRITE_CANONICAL, NULL, error);

@@ -22,12 +22,6 @@
 #include "mshed-gltf-private.h"
 #include "mshed-json.h"
 
-#define GL_UNSIGNED_SHORT         5123
-#define GL_UNSIGNED_INT           5125
-#define GL_FLOAT                  5126
-#define GL_ARRAY_BUFFER           34962
-#define GL_ELEMENT_ARRAY_BUFFER   34963
-
 typedef struct {
   MshedDfm          *dfm;
   GByteArray        *bin;

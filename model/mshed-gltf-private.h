@@ -13,6 +13,13 @@
 
 G_BEGIN_DECLS
 
+/* glTF 2.0's numbers for component types and buffer view targets (the OpenGL ones) */
+#define GL_UNSIGNED_SHORT         5123
+#define GL_UNSIGNED_INT           5125
+#define GL_FLOAT                  5126
+#define GL_ARRAY_BUFFER           34962
+#define GL_ELEMENT_ARRAY_BUFFER   34963
+
 /* A buffer view without a target (vertex data read by index, animation, extras) */
 #define MSHED_GLTF_NO_TARGET 0
 

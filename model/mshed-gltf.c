@@ -21,11 +21,6 @@
 #include "mshed-json.h"
 #include "mshed-render-scene.h"
 
-#define GL_UNSIGNED_SHORT         5123
-#define GL_UNSIGNED_INT           5125
-#define GL_FLOAT                  5126
-#define GL_ARRAY_BUFFER           34962
-#define GL_ELEMENT_ARRAY_BUFFER   34963
 #define NOTHING                   G_MAXUINT
 
 typedef struct {

@@ -949,6 +949,39 @@ mshed_utf_insert_child (MshedUtf      *self,
   return TRUE;
 }
 
+MshedUtfNode *
+mshed_utf_append_directory (MshedUtf     *self,
+                            MshedUtfNode *parent,
+                            const char   *name)
+{
+  MshedUtfNode *node = mshed_utf_node_new_directory (self, name);
+
+  mshed_utf_insert_child (self, parent, G_MAXUINT, node, NULL);
+  return node;
+}
+
+void
+mshed_utf_append_file (MshedUtf     *self,
+                       MshedUtfNode *parent,
+                       const char   *name,
+                       const void   *data,
+                       gsize         len)
+{
+  g_autoptr(GBytes) bytes = g_bytes_new (data, len);
+
+  mshed_utf_insert_child (self, parent, G_MAXUINT, mshed_utf_node_new_file (self, name, bytes),
+                          NULL);
+}
+
+void
+mshed_utf_append_text (MshedUtf     *self,
+                       MshedUtfNode *parent,
+                       const char   *name,
+                       const char   *value)
+{
+  mshed_utf_append_file (self, parent, name, value, strlen (value) + 1);
+}
+
 /**
  * mshed_utf_insert_sibling:
  * @node: (transfer full): a detached node, put right after @sibling

@@ -165,6 +165,21 @@ gboolean        mshed_utf_insert_child        (MshedUtf          *self,
                                                guint              index,
                                                MshedUtfNode      *node,
                                                GError           **error);
+/* Building a new tree (generators, converters): a new last child of @parent. The names are
+ * the builder's own, so they are not checked. */
+MshedUtfNode   *mshed_utf_append_directory    (MshedUtf          *self,
+                                               MshedUtfNode      *parent,
+                                               const char        *name);
+void            mshed_utf_append_file         (MshedUtf          *self,
+                                               MshedUtfNode      *parent,
+                                               const char        *name,
+                                               const void        *data,
+                                               gsize              len);
+/* a file holding @value and its NUL */
+void            mshed_utf_append_text         (MshedUtf          *self,
+                                               MshedUtfNode      *parent,
+                                               const char        *name,
+                                               const char        *value);
 gboolean        mshed_utf_insert_sibling      (MshedUtf          *self,
                                                MshedUtfNode      *sibling,
                                                MshedUtfNode      *node,

@@ -39,7 +39,8 @@ guint   mshed_gltf_add_view     (GByteArray    *bin,
                                  gsize          len,
                                  guint          target);
 /* The GLB of the whole @json (consumed) and @bin: both padded to 4 bytes (JSON with spaces,
- * the buffer with zeros), the BIN chunk left out when @bin is empty (glTF 2.0 §4.4). */
+ * the buffer with zeros), the BIN chunk left out when @bin is empty (the glTF 2.0
+ * specification, "Binary glTF Layout"). */
 GBytes *mshed_gltf_pack_glb     (GString       *json,
                                  GByteArray    *bin);
 

@@ -162,6 +162,28 @@ gui_test_wait_row_visible (MshedTableView *grid,
   return gui_test_row_visible (grid, row);
 }
 
+/* Waits (up to 10 s) until @widget has kept the same size for 300 ms: a window still laying
+ * out (a flow box that wraps, a slow sanitizer build) must not be grabbed mid-way. */
+static inline void
+gui_test_wait_settled (GtkWidget *widget)
+{
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  int w = -1, h = -1;
+  guint steady = 0;
+
+  while (steady < 6 && g_get_monotonic_time () < deadline)
+    {
+      widget_test_iterate (50);
+      if (gtk_widget_get_width (widget) == w && gtk_widget_get_height (widget) == h)
+        steady++;
+      else
+        steady = 0;
+      w = gtk_widget_get_width (widget);
+      h = gtk_widget_get_height (widget);
+    }
+  g_assert_cmpuint (steady, >=, 6);
+}
+
 /* Removes @path and, for a folder, everything under it. */
 static inline void
 gui_test_remove_tree (const char *path)

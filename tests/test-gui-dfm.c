@@ -846,7 +846,7 @@ test_preview_pose (void)
   path = gui_test_write (dir, "body.dfm", bytes);
   gtk_window_set_default_size (GTK_WINDOW (window), 1200, 740);
   g_assert_true (mshed_window_open (window, path));
-  widget_test_iterate (500);
+  gui_test_wait_settled (GTK_WIDGET (window->model_view));
   doc = mshed_window_get_document (window);
   g_assert_true (gtk_widget_get_visible (window->pose_panel));
   g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (window->model_view)));
@@ -862,7 +862,7 @@ test_preview_pose (void)
   slider = first_slider (window);
   g_assert_nonnull (slider);
   gtk_range_set_value (slider, 45.0);
-  widget_test_iterate (300);
+  gui_test_wait_settled (GTK_WIDGET (window->model_view));
   posed = grab (GTK_WIDGET (window), GTK_WIDGET (window->model_view), &w2, &h2);
   g_assert_cmpint (w2, ==, w);
   g_assert_cmpint (h2, ==, h);
@@ -879,9 +879,11 @@ test_preview_pose (void)
     for (GtkWidget *b = gtk_widget_get_first_child (c); b; b = gtk_widget_get_next_sibling (b))
       if (GTK_IS_BUTTON (b))
         g_signal_emit_by_name (b, "clicked");
-  widget_test_iterate (300);
+  gui_test_wait_settled (GTK_WIDGET (window->model_view));
   g_assert_cmpfloat (gtk_range_get_value (slider), ==, 0.0);
   reset = grab (GTK_WIDGET (window), GTK_WIDGET (window->model_view), &w2, &h2);
+  g_assert_cmpint (w2, ==, w);
+  g_assert_cmpint (h2, ==, h);
   g_assert_cmpmem (reset, (gsize) w * h * 4, bind, (gsize) w * h * 4);
 
   /* a row of the Bones grid: the heat map of that bone's weights */

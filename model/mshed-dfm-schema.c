@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
+#include <pthread.h>
 #include <string.h>
 
 #include "mshed-dfm-private.h"
@@ -329,31 +330,35 @@ G_STATIC_ASSERT (MSHED_DFM_N_TABLES < G_MAXUINT8);
 /* the length of each table's node name, set with the scope index: with the first byte it rules
  * out most names without a compare */
 static gsize node_len[MSHED_DFM_N_TABLES];
+static guint8 scope_index[N_SCOPES][MSHED_DFM_N_TABLES + 1];
+
+static void
+scope_tables_init (void)
+{
+  for (guint i = 0; i < MSHED_DFM_N_TABLES; i++)
+    node_len[i] = tables[i].node ? strlen (tables[i].node) : 0;
+  for (guint sc = 0; sc < N_SCOPES; sc++)
+    {
+      guint n = 0;
+
+      for (guint i = 0; i < MSHED_DFM_N_TABLES; i++)
+        if (tables[i].scope == (MshedDfmScope) sc)
+          scope_index[sc][n++] = (guint8) i;
+      scope_index[sc][n] = G_MAXUINT8;
+    }
+}
 
 /* the tables of each scope, in table order, ending with G_MAXUINT8: a lookup compares only the
  * names of its own scope */
 static const guint8 *
 scope_tables (MshedDfmScope scope)
 {
-  static guint8 index[N_SCOPES][MSHED_DFM_N_TABLES + 1];
-  static gsize ready = 0;
+  /* pthread_once, not g_once_init_enter: ThreadSanitizer sees pthread_once's ordering, but
+   * not the release store inside (uninstrumented) GLib, and reported the tables as a race */
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-  if (g_once_init_enter (&ready))
-    {
-      for (guint i = 0; i < MSHED_DFM_N_TABLES; i++)
-        node_len[i] = tables[i].node ? strlen (tables[i].node) : 0;
-      for (guint sc = 0; sc < N_SCOPES; sc++)
-        {
-          guint n = 0;
-
-          for (guint i = 0; i < MSHED_DFM_N_TABLES; i++)
-            if (tables[i].scope == (MshedDfmScope) sc)
-              index[sc][n++] = (guint8) i;
-          index[sc][n] = G_MAXUINT8;
-        }
-      g_once_init_leave (&ready, 1);
-    }
-  return index[scope];
+  pthread_once (&once, scope_tables_init);
+  return scope_index[scope];
 }
 
 /**

@@ -3,7 +3,7 @@
  * Copyright 2026 The mshed authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * DFM -> MSH with a template model (docs/dfm.md §16, spec dfm.md §16.5, msh.md §10.5): what no
+ * DFM -> MSH with a template model (docs/dfm.md §16, docs/msh.md §11): what no
  * source explains — Res9, Res15, Res17, hdr0, the slot tail words, the batch unknowns and the
  * descriptor flags and selectors — is copied from a retail-like model instead of invented.
  */

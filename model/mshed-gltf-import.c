@@ -611,9 +611,23 @@ plan_vertex (Importer                 *imp,
   return TRUE;
 }
 
+/* TRUE when a cell other than LOD 0 / group 0 of @node draws @slot too. */
+static gboolean
+slot_shared (Importer *imp,
+             guint     node,
+             guint     slot)
+{
+  for (guint n = 0; n < imp->n_nodes; n++)
+    for (guint c = 0; c < MSHED_N_SLOT_CELLS; c++)
+      if ((n != node || c != 0) && mshed_read_u16 (row (&imp->tables[T_NODES], n) + 8 + 2 * c)
+                                   == slot)
+        return TRUE;
+  return FALSE;
+}
+
 /* A mesh without extras on a node of the model (one made or replaced in Blender): new geometry
  * for the node's LOD 0 / group 0 slot, rebuilt in place, or a new slot when the node has none
- * there (docs/conventions.md, glTF import). */
+ * there or another cell draws it too (docs/conventions.md, glTF import). */
 static gboolean
 plan_bare_mesh (Importer    *imp,
                 guint        m,
@@ -641,7 +655,8 @@ plan_bare_mesh (Importer    *imp,
                  g->meshes[m].name);
   rec = row (&imp->tables[T_NODES], node);
   slot = mshed_read_u16 (rec + 8);
-  if (slot < mshed_model_get_n_rows (imp->model, MSHED_TABLE_SLOTS))
+  if (slot < mshed_model_get_n_rows (imp->model, MSHED_TABLE_SLOTS) &&
+      !slot_shared (imp, node, slot))
     {
       mshed_gltf_rebuild_slot (imp->rebuild, m, slot);
       return TRUE;

@@ -711,6 +711,63 @@ test_blender_skin_topology (void)
   }
 }
 
+/* A primitive given another face group's material, in the .gltf itself: that group's
+ * Material_name becomes the material's name, and nothing else changes. */
+static void
+test_material (void)
+{
+  g_autoptr(GBytes) bytes = read_file ("hand.gltf");
+  g_autofree char *text = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+  g_autoptr(JsonNode) json = parse_json (text);
+  JsonObject *root = json_node_get_object (json);
+  JsonArray *prims = json_object_get_array_member (json_array_get_object_element (
+    json_object_get_array_member (root, "meshes"), 0), "primitives");
+  JsonObject *first = json_array_get_object_element (prims, 0), *other = NULL;
+  g_autofree char *out = NULL, *path = NULL;
+  g_autoptr(MshedUtf) a = NULL, b = NULL;
+  const char *name;
+  guint group;
+  MshedUtfNode *na, *nb;
+  guint changed = 0;
+
+  for (guint p = 1; p < json_array_get_length (prims) && other == NULL; p++)
+    if (json_object_get_int_member (json_array_get_object_element (prims, p), "material") !=
+        json_object_get_int_member (first, "material"))
+      other = json_array_get_object_element (prims, p);
+  g_assert_nonnull (other);
+  json_object_set_int_member (first, "material", json_object_get_int_member (other, "material"));
+  name = json_object_get_string_member (json_array_get_object_element (
+    json_object_get_array_member (root, "materials"),
+    (guint) json_object_get_int_member (other, "material")), "name");
+  group = (guint) json_object_get_int_member (json_object_get_object_member (
+    json_object_get_object_member (first, "extras"), "mshed"), "group");
+  out = json_to_string (json, FALSE);
+  g_assert_true (write_text ("material.gltf", out));
+  run_cli_ok ("import", "-q", "material.gltf", "--into", "hand.dfm", "-o", "material.dfm",
+              NULL);
+  assert_validates_clean ("material.dfm");
+  a = read_utf_tree ("hand.dfm", MSHED_MODE_STRICT);
+  b = read_utf_tree ("material.dfm", MSHED_MODE_STRICT);
+  path = g_strdup_printf ("\\MultiLevel\\Mesh0\\Face_groups\\Group%u\\Material_name", group);
+  for (na = mshed_utf_get_root (a), nb = mshed_utf_get_root (b); na && nb;
+       na = mshed_utf_node_next_preorder (na, NULL), nb = mshed_utf_node_next_preorder (nb, NULL))
+    {
+      g_autofree char *pa = mshed_utf_node_dup_path (na);
+      GBytes *da = mshed_utf_node_get_data (na), *db = mshed_utf_node_get_data (nb);
+
+      if (g_strcmp0 (pa, path) == 0)
+        {
+          g_assert_cmpmem (g_bytes_get_data (db, NULL), g_bytes_get_size (db), name,
+                           strlen (name) + 1);
+          changed++;
+          continue;
+        }
+      g_assert_true ((da == NULL) == (db == NULL));
+      g_assert_true (da == NULL || g_bytes_equal (da, db));
+    }
+  g_assert_cmpuint (changed, ==, 1);
+}
+
 /* One undo step restores the original bytes. */
 static void
 test_undo (void)
@@ -990,6 +1047,7 @@ main (int    argc,
   g_test_add_func ("/gltf-dfm/skin", test_skin);
   g_test_add_func ("/gltf-dfm/validator", test_validator);
   g_test_add_func ("/gltf-dfm/refused", test_refused);
+  g_test_add_func ("/gltf-dfm/material", test_material);
   g_test_add_func ("/gltf-dfm/blender", test_blender);
   g_test_add_func ("/gltf-dfm/blender-edit", test_blender_edit);
   g_test_add_func ("/gltf-dfm/undo", test_undo);

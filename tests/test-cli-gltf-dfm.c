@@ -711,14 +711,22 @@ test_blender_skin_topology (void)
   }
 }
 
+/* The JSON of a .gltf in the test directory. */
+static JsonNode *
+read_json (const char *name)
+{
+  g_autoptr(GBytes) bytes = read_file (name);
+  g_autofree char *text = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+
+  return parse_json (text);
+}
+
 /* A primitive given another face group's material, in the .gltf itself: that group's
  * Material_name becomes the material's name, and nothing else changes. */
 static void
 test_material (void)
 {
-  g_autoptr(GBytes) bytes = read_file ("hand.gltf");
-  g_autofree char *text = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
-  g_autoptr(JsonNode) json = parse_json (text);
+  g_autoptr(JsonNode) json = read_json ("hand.gltf");
   JsonObject *root = json_node_get_object (json);
   JsonArray *prims = json_object_get_array_member (json_array_get_object_element (
     json_object_get_array_member (root, "meshes"), 0), "primitives");
@@ -813,9 +821,7 @@ test_refused (void)
   g_assert_false (tmp_file_exists ("wrong.dfm"));
   /* joints renamed so that they name no bone: the weights cannot come back */
   {
-    g_autoptr(GBytes) bytes = read_file ("hand.gltf");
-    g_autofree char *text = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
-    g_autoptr(JsonNode) json = parse_json (text);
+    g_autoptr(JsonNode) json = read_json ("hand.gltf");
     JsonObject *root = json_node_get_object (json);
     JsonArray *joints = json_object_get_array_member (json_array_get_object_element (
       json_object_get_array_member (root, "skins"), 0), "joints");

@@ -780,6 +780,7 @@ import_level (MshedDocument           *doc,
   MshedUtfNode *normals = geometry_file (dfm, level, "Vertex_normals");
   MshedDfmLevel info;
   Level l = { dfm, level };
+  guint n_meshes = 0;
   gboolean ok = TRUE;
 
   if (!mshed_dfm_get_level (dfm, level, &info) || points == NULL || uv0 == NULL)
@@ -803,11 +804,15 @@ import_level (MshedDocument           *doc,
 
       if (mshed_gltf_extra_uint (gltf->meshes[m].mshed, "level", G_MAXUINT, &mesh_level) &&
           mesh_level == level)
-        ok = take_mesh (&l, gltf, m, error);
+        {
+          ok = take_mesh (&l, gltf, m, error);
+          n_meshes++;
+        }
     }
   if (ok)
     finish_normals (&l);
-  ok = ok && plan_groups (&l, gltf, doc, stats, error);
+  /* a level no glTF mesh shows (its object deleted in Blender) keeps its triangles */
+  ok = ok && (n_meshes == 0 || plan_groups (&l, gltf, doc, stats, error));
   if (ok && l.positions > 0 &&
       (ok = apply_floats (doc, points, l.points, l.n_points * 3, error)))
     stats->positions += l.positions;

@@ -806,6 +806,38 @@ test_undo (void)
   g_assert_no_error (error);
   g_assert_true (g_bytes_equal (before, after));
   g_assert_false (mshed_document_can_undo (doc));
+
+  /* the unchanged export: nothing changes, no undo step */
+  g_clear_pointer (&g, mshed_gltf_free);
+  g = open_gltf ("hand.glb");
+  g_assert_true (mshed_gltf_dfm_import_into (doc, g, &stats, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (stats.positions + stats.uvs + stats.normals + stats.skins + stats.groups +
+                    stats.materials, ==, 0);
+  g_assert_false (mshed_document_can_undo (doc));
+
+  /* the weights and the deleted face of /gltf-dfm/blender-skin-topology: one step too */
+  {
+    g_autofree char *skin = path_in_tmp ("skin.dfm");
+    g_autoptr(MshedDocument) sdoc = mshed_document_open (skin, MSHED_MODE_STRICT, &error);
+    g_autoptr(GBytes) sbefore = read_file ("skin.dfm");
+    g_autoptr(GBytes) safter = NULL;
+
+    g_assert_no_error (error);
+    g_clear_pointer (&g, mshed_gltf_free);
+    g = open_gltf ("skin-edit.glb");
+    g_assert_true (mshed_gltf_dfm_import_into (sdoc, g, &stats, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (stats.skins, ==, 1);
+    g_assert_cmpuint (stats.groups, ==, 1);
+    g_assert_cmpstr (mshed_document_get_undo_label (sdoc), ==, "Import glTF");
+    g_assert_true (mshed_document_undo (sdoc));
+    g_assert_false (mshed_document_can_undo (sdoc));
+    safter = mshed_utf_serialize (mshed_document_get_utf (sdoc), MSHED_UTF_WRITE_PRESERVE, NULL,
+                                  &error);
+    g_assert_no_error (error);
+    g_assert_true (g_bytes_equal (sbefore, safter));
+  }
 }
 
 static void
@@ -1056,8 +1088,8 @@ main (int    argc,
   g_test_add_func ("/gltf-dfm/material", test_material);
   g_test_add_func ("/gltf-dfm/blender", test_blender);
   g_test_add_func ("/gltf-dfm/blender-edit", test_blender_edit);
-  g_test_add_func ("/gltf-dfm/undo", test_undo);
   g_test_add_func ("/gltf-dfm/blender-skin-topology", test_blender_skin_topology);
+  g_test_add_func ("/gltf-dfm/undo", test_undo);
   g_test_add_func ("/gltf-dfm/new", test_new);
   g_test_add_func ("/gltf-dfm/new-blender", test_new_blender);
   g_test_add_func ("/gltf-dfm/new-refused", test_new_refused);

@@ -776,6 +776,63 @@ test_material (void)
   g_assert_cmpuint (changed, ==, 1);
 }
 
+/* The first triangle of a face group turned over in the .gltf's index buffer: the stored one
+ * is gone and the new one is added at the end of the group's list, the others kept in order. */
+static void
+test_turned_triangle (void)
+{
+  g_autoptr(JsonNode) json = read_json ("hand.gltf");
+  JsonObject *root = json_node_get_object (json);
+  JsonObject *prim = json_array_get_object_element (json_object_get_array_member (
+    json_array_get_object_element (json_object_get_array_member (root, "meshes"), 0),
+    "primitives"), 0);
+  JsonObject *acc = json_array_get_object_element (
+    json_object_get_array_member (root, "accessors"),
+    (guint) json_object_get_int_member (prim, "indices"));
+  JsonObject *view = json_array_get_object_element (
+    json_object_get_array_member (root, "bufferViews"),
+    (guint) json_object_get_int_member (acc, "bufferView"));
+  JsonObject *buffer = json_array_get_object_element (
+    json_object_get_array_member (root, "buffers"), 0);
+  const char *uri = json_object_get_string_member (buffer, "uri");
+  g_autofree char *prefix = g_strndup (uri, (gsize) (strchr (uri, ',') + 1 - uri));
+  g_autofree char *base64 = NULL, *new_uri = NULL, *out = NULL;
+  g_autofree guint16 *before = NULL, *after = NULL;
+  g_autoptr(MshedDfm) a = NULL, b = NULL;
+  gsize len = 0, n_before = 0, n_after = 0, at;
+  guint group;
+  guchar *bin;
+  guint8 swap[2];
+
+  g_assert_cmpint (json_object_get_int_member (acc, "componentType"), ==, 5123);
+  at = (gsize) json_object_get_int_member_with_default (view, "byteOffset", 0) +
+       (gsize) json_object_get_int_member_with_default (acc, "byteOffset", 0);
+  bin = g_base64_decode (strchr (uri, ',') + 1, &len);
+  g_assert_cmpuint (len, >=, at + 6);
+  memcpy (swap, bin + at, 2);
+  memcpy (bin + at, bin + at + 2, 2);
+  memcpy (bin + at + 2, swap, 2);
+  base64 = g_base64_encode (bin, len);
+  g_free (bin);
+  new_uri = g_strconcat (prefix, base64, NULL);
+  json_object_set_string_member (buffer, "uri", new_uri);
+  group = (guint) json_object_get_int_member (json_object_get_object_member (
+    json_object_get_object_member (prim, "extras"), "mshed"), "group");
+  out = json_to_string (json, FALSE);
+  g_assert_true (write_text ("turned.gltf", out));
+  run_cli_ok ("import", "-q", "turned.gltf", "--into", "hand.dfm", "-o", "turned.dfm", NULL);
+  assert_validates_clean ("turned.dfm");
+  a = open_dfm ("hand.dfm");
+  b = open_dfm ("turned.dfm");
+  before = mshed_dfm_dup_triangles (a, 0, group, &n_before);
+  after = mshed_dfm_dup_triangles (b, 0, group, &n_after);
+  g_assert_cmpuint (n_after, ==, n_before);
+  g_assert_cmpmem (after, (n_after - 1) * 6, before + 3, (n_before - 1) * 6);
+  g_assert_cmpuint (after[3 * (n_after - 1)], ==, before[1]);
+  g_assert_cmpuint (after[3 * (n_after - 1) + 1], ==, before[0]);
+  g_assert_cmpuint (after[3 * (n_after - 1) + 2], ==, before[2]);
+}
+
 /* One undo step restores the original bytes. */
 static void
 test_undo (void)
@@ -1086,6 +1143,7 @@ main (int    argc,
   g_test_add_func ("/gltf-dfm/validator", test_validator);
   g_test_add_func ("/gltf-dfm/refused", test_refused);
   g_test_add_func ("/gltf-dfm/material", test_material);
+  g_test_add_func ("/gltf-dfm/turned-triangle", test_turned_triangle);
   g_test_add_func ("/gltf-dfm/blender", test_blender);
   g_test_add_func ("/gltf-dfm/blender-edit", test_blender_edit);
   g_test_add_func ("/gltf-dfm/blender-skin-topology", test_blender_skin_topology);

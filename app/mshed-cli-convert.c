@@ -26,6 +26,7 @@ typedef struct {
   const char *input;
   const char *output;
   char       *wear_path;     /* DFM -> MSH: written beside OUT; MSH -> DFM: read */
+  const char *template_path; /* DFM -> MSH: the model Res9/15/17 and unknowns come from */
   gboolean    json;
   gboolean    quiet;
 } Request;
@@ -128,6 +129,27 @@ write_file (const char *path,
   return FALSE;
 }
 
+/* The template model of --template: it must pass the strict check (docs/dfm.md §16). */
+static MshedSource *
+open_template (const char *path,
+               int        *status)
+{
+  g_autoptr(MshedDiagnostics) diags = mshed_diagnostics_new ();
+  g_autoptr(MshedSource) source = mshed_cli_open_model (path, NULL, status);
+
+  if (source == NULL)
+    return NULL;
+  if (!mshed_validate_model (source->model, MSHED_MODE_STRICT, diags) || diags->n_errors > 0)
+    {
+      mshed_cli_error (_("%s: the template model fails the strict check (%s); “mshed-cli "
+                         "validate” lists the problems"), path,
+                       first_problem (diags, MSHED_SEVERITY_ERROR)->message);
+      *status = MSHED_CLI_EXIT_PROBLEMS;
+      return NULL;
+    }
+  return g_steal_pointer (&source);
+}
+
 static int
 dfm_to_msh (const Request    *req,
             MshedConvertMode  mode)
@@ -139,6 +161,7 @@ dfm_to_msh (const Request    *req,
   g_autoptr(MshedNres) nres = NULL;
   g_autoptr(GBytes) out = NULL, wear = NULL;
   g_autoptr(MshedModel) model = NULL;
+  g_autoptr(MshedSource) templ = NULL;
   g_autofree char *wear_path = wear_path_for (req->output);
   MshedConvertReport report;
   const MshedDiagnostic *problem;
@@ -161,8 +184,13 @@ dfm_to_msh (const Request    *req,
     }
   if (!mshed_cli_check_output (wear_path))
     return MSHED_CLI_EXIT_PROBLEMS;
+  if (req->template_path && (templ = open_template (req->template_path, &status)) == NULL)
+    return status;
   mshed_convert_report_init (&report);
   nres = mshed_convert_dfm_to_msh (dfm, req->input, mode, &wear, &report, &error);
+  if (nres && !mshed_convert_apply_template (nres, templ ? templ->model : NULL,
+                                             req->template_path, &report, &error))
+    g_clear_pointer (&nres, mshed_nres_unref);
   if (nres == NULL)
     {
       mshed_cli_error (_("cannot convert: %s"), error->message);
@@ -273,7 +301,7 @@ int
 mshed_cli_convert (int    argc,
                    char **argv)
 {
-  g_autofree char *mode_text = NULL, *wear = NULL;
+  g_autofree char *mode_text = NULL, *wear = NULL, *templ = NULL;
   gboolean json = FALSE, quiet = FALSE, force = FALSE;
   GOptionEntry entries[] = {
     { "mode", 0, 0, G_OPTION_ARG_STRING, &mode_text,
@@ -281,6 +309,9 @@ mshed_cli_convert (int    argc,
          "(one node per bone, each triangle on the bone that weighs most)"), "MODE" },
     { "wear", 0, 0, G_OPTION_ARG_FILENAME, &wear,
       N_("MSH to DFM: the model's WEAR material table (default: IN.wea beside IN)"), "FILE" },
+    { "template", 0, 0, G_OPTION_ARG_FILENAME, &templ,
+      N_("DFM to MSH: copy Res9, Res15, Res17 and the unknown fields from this retail-like "
+         "model"), "MODEL" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the report as JSON"), NULL },
     { "force", 0, 0, G_OPTION_ARG_NONE, &force, N_("Allow OUT to be the input"), NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, N_("Print nothing on success"), NULL },
@@ -316,6 +347,7 @@ mshed_cli_convert (int    argc,
   req.input = argv[1];
   req.output = argv[2];
   req.wear_path = wear;
+  req.template_path = templ;
   req.json = json;
   req.quiet = quiet;
   from_dfm = mshed_cli_is_utf_file (req.input);
@@ -323,6 +355,11 @@ mshed_cli_convert (int    argc,
     {
       mshed_cli_error (_("--wear is for MSH input; a deformable model's WEAR table is written "
                          "beside OUT"));
+      return MSHED_CLI_EXIT_TROUBLE;
+    }
+  if (!from_dfm && templ)
+    {
+      mshed_cli_error (_("--template is for deformable model input (.dfm)"));
       return MSHED_CLI_EXIT_TROUBLE;
     }
   if (!from_dfm && mode_text)

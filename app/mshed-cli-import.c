@@ -119,11 +119,14 @@ import_dfm (const char *input,
       printf (_("%s: a new deformable model of %u bones, %u face groups, %u vertices\n"),
               output, mshed_dfm_get_n_bones (dfm), level.n_groups, level.n_elements);
     }
-  else if (stats.positions + stats.uvs == 0)
+  else if (stats.positions + stats.uvs + stats.normals + stats.skins + stats.groups +
+           stats.materials == 0)
     printf (_("%s: unchanged, the glTF holds the model as it is\n"), output);
   else
-    printf (_("%s: %u points moved, %u texture coordinates changed\n"), output,
-            stats.positions, stats.uvs);
+    printf (_("%s: %u points moved, %u texture coordinates changed, %u normals changed, "
+              "%u points reweighted, %u face groups retriangulated, %u materials changed\n"),
+            output, stats.positions, stats.uvs, stats.normals, stats.skins, stats.groups,
+            stats.materials);
   return MSHED_CLI_EXIT_OK;
 }
 

@@ -65,7 +65,8 @@ static const MshedCliCommand commands[] = {
     N_("Export a model to glTF 2.0 for Blender") },
   { "import", mshed_cli_import, "IN.glb|IN.gltf [--into MODEL[:ENTRY]] -o OUT [--force]",
     N_("Bring a glTF 2.0 file back into its model, or make a new model of it") },
-  { "convert", mshed_cli_convert, "IN.dfm OUT.msh [--mode static|rigid] | IN.msh OUT.dfm",
+  { "convert", mshed_cli_convert,
+    "IN.dfm OUT.msh [--mode static|rigid] [--template MODEL] | IN.msh OUT.dfm",
     N_("Convert a Freelancer deformable model to an MSH model or back, listing what is lost") },
 };
 

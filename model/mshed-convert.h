@@ -56,6 +56,17 @@ MshedNres  *mshed_convert_dfm_to_msh   (MshedDfm            *dfm,
                                         MshedConvertReport  *report,
                                         GError             **error);
 
+/* DFM -> MSH, after mshed_convert_dfm_to_msh: copies Res9, Res15, Res17, hdr0, the slot tail
+ * words, the batch unknowns, triFlags and selPacked from @templ (docs/dfm.md §16), Res15
+ * fitted to the vertex count (reported when the counts differ). @templ NULL: adds the loss line
+ * of the three missing resources. FALSE with @error for a template without Res9/15/17 or with
+ * legacy node records. */
+gboolean    mshed_convert_apply_template (MshedNres          *nres,
+                                          MshedModel         *templ,
+                                          const char         *where,
+                                          MshedConvertReport *report,
+                                          GError            **error);
+
 /* MSH -> DFM. @wear: the model's WEAR table text, or NULL (materials are then named
  * `material_<row>`). NULL with @error for what a DFM cannot hold (more than 65,535 vertices in
  * a level, nothing to draw at LOD 0, ...). */

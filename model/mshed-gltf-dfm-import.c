@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "mshed-bytes.h"
+#include "mshed-cp1251.h"
 #include "mshed-error.h"
 #include "mshed-gltf-dfm.h"
 
@@ -59,6 +60,20 @@ near (float a,
   return fabsf (a - b) <= tolerance * MAX (1.0f, fabsf (b));
 }
 
+#define WEIGHT_TOLERANCE 1e-4f   /* Blender renormalises weights in floats */
+#define NORMAL_TOLERANCE 1e-2f   /* Blender keeps custom normals as 16-bit pairs */
+
+typedef struct {
+  guint16 bones[4];
+  float   weights[4];
+  guint   n;
+} Skin;
+
+typedef struct {
+  guint16 e[3];               /* elements, the smallest first, the winding kept */
+  gint    material;           /* the glTF material, -1 for none */
+} Tri;
+
 typedef struct {
   MshedDfm   *dfm;
   guint       level;
@@ -66,10 +81,19 @@ typedef struct {
   guint       n_uv0;
   float      *points;      /* the new Points, 3 per point */
   float      *uv0;         /* the new UV0, 2 per coordinate */
+  float      *normals;     /* the new Vertex_normals, 3 per point */
+  float      *normal_sum;  /* the glTF normals of each point's vertices, summed */
+  Skin       *skins;       /* the new influences per point */
   guint8     *point_set;   /* per point: 1 when a glTF vertex gave it a new value */
   guint8     *uv_set;
+  guint8     *normal_set;
+  guint8     *skin_set;
   guint       positions;
   guint       uvs;
+  guint       n_normals;
+  guint       n_skins;
+  const gint *joint_bone;  /* per joint of skin 0: its bone, -1 for none */
+  GArray     *tris;        /* Tri: every glTF triangle of the level */
 } Level;
 
 static float *
@@ -100,6 +124,138 @@ geometry_file (MshedDfm   *dfm,
 }
 
 static gboolean
+near3 (const float *a,
+       const float *b,
+       float        tolerance)
+{
+  return near (a[0], b[0], tolerance) && near (a[1], b[1], tolerance) &&
+         near (a[2], b[2], tolerance);
+}
+
+/* The glTF vertex's influences by bone, weights above 0, as the export would have them. */
+static gboolean
+vertex_skin (Level                    *l,
+             const MshedGltf          *gltf,
+             const MshedGltfPrimitive *prim,
+             guint                     v,
+             const char               *what,
+             Skin                     *out,
+             GError                  **error)
+{
+  memset (out, 0, sizeof *out);
+  for (guint q = 0; q < 4; q++)
+    {
+      guint32 j = prim->joints[v * 4 + q];
+      float w = prim->weights[v * 4 + q];
+      guint k;
+
+      if (!(w > 0))
+        continue;
+      if (gltf->n_skins == 0 || j >= gltf->skins[0].n_joints || l->joint_bone[j] < 0)
+        return mshed_gltf_fail (gltf, error, _("%s: vertex %u is weighed by joint %u (“%s”), "
+                                               "which is no bone of the model"), what, v, j,
+                                gltf->n_skins && j < gltf->skins[0].n_joints
+                                ? gltf->nodes[gltf->skins[0].joints[j]].name : "");
+      for (k = 0; k < out->n && out->bones[k] != (guint16) l->joint_bone[j]; k++)
+        ;
+      if (k == out->n)
+        out->bones[out->n++] = (guint16) l->joint_bone[j];
+      out->weights[k] += w;
+    }
+  return TRUE;
+}
+
+/* TRUE when @a and @b give every bone the same weight within the tolerance. */
+static gboolean
+same_skin (const Skin *a,
+           const Skin *b)
+{
+  if (a->n != b->n)
+    return FALSE;
+  for (guint i = 0; i < a->n; i++)
+    {
+      gboolean found = FALSE;
+
+      for (guint k = 0; k < b->n; k++)
+        if (a->bones[i] == b->bones[k])
+          found = fabsf (a->weights[i] - b->weights[k]) <= WEIGHT_TOLERANCE;
+      if (!found)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+take_skin (Level                    *l,
+           const MshedGltf          *gltf,
+           const MshedGltfPrimitive *prim,
+           guint                     v,
+           guint                     point,
+           const char               *what,
+           GError                  **error)
+{
+  Skin now, stored = { { 0 } };
+
+  if (prim->joints == NULL || prim->weights == NULL || point >= l->n_points)
+    return TRUE;
+  if (!vertex_skin (l, gltf, prim, v, what, &now, error))
+    return FALSE;
+  stored.n = mshed_gltf_dfm_point_skin (l->dfm, l->level, point, stored.bones, stored.weights);
+  if (stored.n == 0)
+    stored.n = 1;  /* exported as bone 0, weight 1 */
+  if (l->skin_set[point] ? same_skin (&now, &l->skins[point]) : same_skin (&now, &stored))
+    return TRUE;
+  if (l->skin_set[point])
+    return mshed_gltf_fail (gltf, error, _("%s: vertex %u gives point %u of Mesh%u other "
+                                           "weights than another vertex of that point does"),
+                            what, v, point, l->level);
+  if (now.n == 0)
+    return mshed_gltf_fail (gltf, error, _("%s: vertex %u has no weight above 0; every point "
+                                           "of a deformable model needs an influence"),
+                            what, v);
+  l->skins[point] = now;
+  l->skin_set[point] = 1;
+  l->n_skins++;
+  return TRUE;
+}
+
+/* Sums the glTF normals of each point's vertices: Blender computes one per vertex, and the
+ * elements of one point are separate vertices there (a seam), so they may differ. */
+static void
+take_normal (Level                    *l,
+             const MshedGltfPrimitive *prim,
+             guint                     v,
+             const MshedDfmElement    *el)
+{
+  if (el->point >= l->n_points || l->normals == NULL)
+    return;
+  for (guint k = 0; k < 3; k++)
+    l->normal_sum[el->point * 3 + k] += prim->normals[v * 3 + k];
+  l->normal_set[el->point] = 1;
+}
+
+/* The points whose summed glTF normal, normalised, is not their stored one normalised. */
+static void
+finish_normals (Level *l)
+{
+  for (guint p = 0; l->normals && p < l->n_points; p++)
+    {
+      float *sum = &l->normal_sum[p * 3], *stored = &l->normals[p * 3], a[3];
+      float ls = sqrtf (sum[0] * sum[0] + sum[1] * sum[1] + sum[2] * sum[2]);
+      float lt = sqrtf (stored[0] * stored[0] + stored[1] * stored[1] + stored[2] * stored[2]);
+
+      if (!l->normal_set[p] || !(ls > 0) || !(lt > 0))
+        continue;  /* no vertex, or exported without NORMAL (a zero normal) */
+      for (guint k = 0; k < 3; k++)
+        a[k] = stored[k] / lt, sum[k] /= ls;
+      if (near3 (a, sum, NORMAL_TOLERANCE))
+        continue;
+      memcpy (stored, sum, 12);
+      l->n_normals++;
+    }
+}
+
+static gboolean
 take_vertex (Level                    *l,
              const MshedGltf          *gltf,
              const MshedGltfPrimitive *prim,
@@ -116,16 +272,13 @@ take_vertex (Level                    *l,
   if (!(id >= 0) || id != floorf (id) || id >= (float) info.n_elements ||
       !mshed_dfm_get_element (l->dfm, l->level, (guint) id, &el))
     return mshed_gltf_fail (gltf, error, _("%s: vertex %u is element %g, which Mesh%u does "
-                                           "not have"), what, v, id, l->level);
-  if (el.point < l->n_points &&
-      (!near (pos[0], el.position[0], 3e-5f) || !near (pos[1], el.position[1], 3e-5f) ||
-       !near (pos[2], el.position[2], 3e-5f)))
+                                           "not have; adding vertices to a deformable model "
+                                           "is not supported yet"), what, v, id, l->level);
+  if (el.point < l->n_points && !near3 (pos, el.position, 3e-5f))
     {
       float *dst = &l->points[el.point * 3];
 
-      if (l->point_set[el.point] &&
-          (!near (dst[0], pos[0], 3e-5f) || !near (dst[1], pos[1], 3e-5f) ||
-           !near (dst[2], pos[2], 3e-5f)))
+      if (l->point_set[el.point] && !near3 (dst, pos, 3e-5f))
         return mshed_gltf_fail (gltf, error, _("%s: vertex %u moves point %u of Mesh%u to "
                                                "another place than another vertex of that "
                                                "point does"), what, v, el.point, l->level);
@@ -143,7 +296,24 @@ take_vertex (Level                    *l,
       memcpy (&l->uv0[el.uv0_index * 2], &prim->uvs[v * 2], 8);
       l->uv_set[el.uv0_index] = 1;
     }
-  return TRUE;
+  if (prim->normals)
+    take_normal (l, prim, v, &el);
+  return take_skin (l, gltf, prim, v, el.point, what, error);
+}
+
+/* The triangle of elements (a, b, c) with its smallest element first, the winding kept. */
+static Tri
+tri_of (guint16 a,
+        guint16 b,
+        guint16 c)
+{
+  Tri t = { { a, b, c }, -1 };
+
+  if (b < a && b <= c)
+    t.e[0] = b, t.e[1] = c, t.e[2] = a;
+  else if (c < a && c < b)
+    t.e[0] = c, t.e[1] = a, t.e[2] = b;
+  return t;
 }
 
 static gboolean
@@ -166,6 +336,16 @@ take_mesh (Level            *l,
       for (guint v = 0; v < prim->n_vertices; v++)
         if (!take_vertex (l, gltf, prim, v, what, error))
           return FALSE;
+      for (guint i = 0; i + 2 < prim->n_indices; i += 3)
+        {
+          Tri t = tri_of ((guint16) prim->ids[prim->indices[i] * 2],
+                          (guint16) prim->ids[prim->indices[i + 1] * 2],
+                          (guint16) prim->ids[prim->indices[i + 2] * 2]);
+
+          t.material = prim->material;
+          if (t.e[0] != t.e[1] && t.e[1] != t.e[2] && t.e[0] != t.e[2])
+            g_array_append_val (l->tris, t);
+        }
     }
   return TRUE;
 }
@@ -175,8 +355,14 @@ level_clear (Level *l)
 {
   g_free (l->points);
   g_free (l->uv0);
+  g_free (l->normals);
+  g_free (l->normal_sum);
+  g_free (l->skins);
   g_free (l->point_set);
   g_free (l->uv_set);
+  g_free (l->normal_set);
+  g_free (l->skin_set);
+  g_array_unref (l->tris);
 }
 
 static gboolean
@@ -191,19 +377,410 @@ apply_floats (MshedDocument *doc,
   return mshed_document_utf_set_data (doc, node, bytes, error);
 }
 
+/* Joints and bones ------------------------------------------------------------------------- */
+
+/* Per joint of skin 0: the bone whose export name (docs/gltf.md §8.1: the part's Object name,
+ * else the directory name) is the joint node's name, -1 for none. */
+static gint *
+map_joints (MshedDfm        *dfm,
+            const MshedGltf *gltf)
+{
+  guint n_joints = gltf->n_skins ? gltf->skins[0].n_joints : 0;
+  gint *out = g_new (gint, MAX (n_joints, 1));
+
+  for (guint j = 0; j < n_joints; j++)
+    {
+      const char *name = gltf->nodes[gltf->skins[0].joints[j]].name;
+
+      out[j] = -1;
+      for (guint b = 0; b < mshed_dfm_get_n_bones (dfm) && out[j] < 0; b++)
+        {
+          MshedDfmBone bone;
+          g_autofree char *utf8 = NULL;
+          const char *raw;
+
+          if (!mshed_dfm_get_bone (dfm, b, &bone))
+            continue;
+          raw = bone.object_name ? bone.object_name : bone.name;
+          utf8 = mshed_cp1251_to_utf8 ((const guint8 *) raw, strlen (raw), NULL);
+          if (g_strcmp0 (utf8, name) == 0)
+            out[j] = (gint) b;
+        }
+    }
+  return out;
+}
+
+static guint32 *
+u32s_of (MshedUtfNode *node,
+         guint        *n)
+{
+  gsize size = 0;
+  const guint8 *data = node ? mshed_utf_node_peek_data (node, &size) : NULL;
+  guint32 *out;
+
+  *n = (guint) (size / 4);
+  out = g_new0 (guint32, MAX (*n, 1));
+  for (guint i = 0; i < *n; i++)
+    out[i] = mshed_read_u32 (data + 4 * (gsize) i);
+  return out;
+}
+
+static gboolean
+set_u32s (MshedDocument  *doc,
+          MshedUtfNode   *node,
+          const guint32  *values,
+          guint           n,
+          GError        **error)
+{
+  g_autofree guint8 *data = g_malloc (MAX ((gsize) n * 4, 1));
+  g_autoptr(GBytes) bytes = NULL;
+  gsize size = 0;
+  const guint8 *now = mshed_utf_node_peek_data (node, &size);
+
+  for (guint i = 0; i < n; i++)
+    mshed_write_u32 (data + 4 * (gsize) i, values[i]);
+  if (size == (gsize) n * 4 && (n == 0 || memcmp (now, data, size) == 0))
+    return TRUE;
+  bytes = g_bytes_new (data, (gsize) n * 4);
+  return mshed_document_utf_set_data (doc, node, bytes, error);
+}
+
+/* @s's weights over their sum, the largest taking the rest so that they sum to 1. */
+static void
+normalise (Skin    *s,
+           guint32 *weights)
+{
+  double sum = 0;
+  float rest = 1.0f;
+  guint largest = 0;
+
+  for (guint i = 0; i < s->n; i++)
+    {
+      sum += s->weights[i];
+      if (s->weights[i] > s->weights[largest])
+        largest = i;
+    }
+  for (guint i = 0; i < s->n; i++)
+    if (i != largest)
+      {
+        float w = (float) (s->weights[i] / sum);
+
+        rest -= w;
+        memcpy (&weights[i], &w, 4);
+      }
+  memcpy (&weights[largest], &rest, 4);
+}
+
+/* The changed points' influences (docs/gltf.md §8.3): in place when every changed point keeps
+ * its count, else the four skin files rebuilt in point order. */
+static gboolean
+apply_skins (Level            *l,
+             const MshedGltf  *gltf,
+             MshedDocument    *doc,
+             GError          **error)
+{
+  MshedUtfNode *nodes[4] = { geometry_file (l->dfm, l->level, "Point_bone_first"),
+                             geometry_file (l->dfm, l->level, "Point_bone_count"),
+                             geometry_file (l->dfm, l->level, "Bone_id_chain"),
+                             geometry_file (l->dfm, l->level, "Bone_weight_chain") };
+  g_autofree guint32 *first = NULL, *count = NULL, *ids = NULL, *weights = NULL;
+  g_autoptr(GArray) new_ids = g_array_new (FALSE, FALSE, 4);
+  g_autoptr(GArray) new_weights = g_array_new (FALSE, FALSE, 4);
+  guint n_first, n_count, n_ids, n_weights;
+  gboolean in_place = TRUE;
+
+  for (guint i = 0; i < 4; i++)
+    if (nodes[i] == NULL)
+      return mshed_gltf_fail (gltf, error, _("Mesh%u: no skin files to write the weights to"),
+                              l->level);
+  first = u32s_of (nodes[0], &n_first);
+  count = u32s_of (nodes[1], &n_count);
+  ids = u32s_of (nodes[2], &n_ids);
+  weights = u32s_of (nodes[3], &n_weights);
+  if (n_first < l->n_points || n_count < l->n_points || n_ids != n_weights)
+    return mshed_gltf_fail (gltf, error, _("Mesh%u: the skin files do not have one entry per "
+                                           "point"), l->level);
+  for (guint p = 0; p < l->n_points; p++)
+    if (l->skin_set[p] && (count[p] != l->skins[p].n || first[p] > n_ids ||
+                           count[p] > n_ids - first[p]))
+      in_place = FALSE;
+  for (guint p = 0; p < l->n_points; p++)
+    {
+      guint32 start = in_place ? first[p] : new_ids->len, w[4];
+      Skin *s = &l->skins[p];
+
+      if (l->skin_set[p])
+        {
+          guint32 b[4] = { s->bones[0], s->bones[1], s->bones[2], s->bones[3] };
+
+          normalise (s, w);
+          if (in_place)
+            {
+              memcpy (&ids[start], b, 4 * s->n);
+              memcpy (&weights[start], w, 4 * s->n);
+            }
+          else
+            {
+              g_array_append_vals (new_ids, b, s->n);
+              g_array_append_vals (new_weights, w, s->n);
+            }
+        }
+      else if (!in_place && first[p] <= n_ids)
+        {
+          guint32 n = MIN (count[p], n_ids - first[p]);
+
+          g_array_append_vals (new_ids, &ids[first[p]], n);
+          g_array_append_vals (new_weights, &weights[first[p]], n);
+        }
+      if (!in_place)
+        {
+          first[p] = start;
+          count[p] = new_ids->len - start;
+        }
+    }
+  if (in_place)
+    return set_u32s (doc, nodes[2], ids, n_ids, error) &&
+           set_u32s (doc, nodes[3], weights, n_weights, error);
+  return set_u32s (doc, nodes[0], first, n_first, error) &&
+         set_u32s (doc, nodes[1], count, n_count, error) &&
+         set_u32s (doc, nodes[2], (guint32 *) new_ids->data, new_ids->len, error) &&
+         set_u32s (doc, nodes[3], (guint32 *) new_weights->data, new_weights->len, error);
+}
+
+/* Face groups ------------------------------------------------------------------------------ */
+
+/* The glTF material's name (UTF-8), NULL for none. */
+static const char *
+gltf_material_name (const MshedGltf *g,
+                    gint             material)
+{
+  JsonObject *root = json_node_get_object (json_parser_get_root (g->parser));
+  JsonArray *materials = json_object_has_member (root, "materials")
+                         ? json_object_get_array_member (root, "materials") : NULL;
+  JsonObject *m;
+
+  if (material < 0 || materials == NULL || (guint) material >= json_array_get_length (materials))
+    return NULL;
+  m = json_array_get_object_element (materials, (guint) material);
+  return m ? json_object_get_string_member_with_default (m, "name", NULL) : NULL;
+}
+
+static gboolean
+same_name (const char *utf8,
+           const char *cp1251)
+{
+  g_autofree char *a = NULL, *b = NULL, *name = NULL;
+
+  if (utf8 == NULL || cp1251 == NULL)
+    return FALSE;
+  name = mshed_cp1251_to_utf8 ((const guint8 *) cp1251, strlen (cp1251), NULL);
+  a = g_utf8_casefold (utf8, -1);
+  b = g_utf8_casefold (name, -1);
+  return strcmp (a, b) == 0;
+}
+
+/* Material_name of group @g becomes glTF material @material, which the library must hold. */
+static gboolean
+rename_material (Level            *l,
+                 const MshedGltf  *gltf,
+                 MshedDocument    *doc,
+                 guint             g,
+                 gint              material,
+                 GError          **error)
+{
+  const char *name = gltf_material_name (gltf, material);
+  MshedDfmGroup group;
+  MshedUtfNode *node;
+  gboolean known = FALSE;
+  g_autoptr(GBytes) encoded = NULL, bytes = NULL;
+  GByteArray *text;
+
+  for (guint m = 0; m < mshed_dfm_get_n_materials (l->dfm) && !known; m++)
+    {
+      MshedDfmMaterial info;
+
+      known = mshed_dfm_get_material (l->dfm, m, &info) && same_name (name, info.name);
+    }
+  if (!known || (encoded = mshed_utf8_to_cp1251 (name, NULL)) == NULL)
+    return mshed_gltf_fail (gltf, error, _("materials[%d] (“%s”): the model's Material "
+                                           "library has no material of that name for face "
+                                           "group %u of Mesh%u"), material, name ? name : "",
+                            g, l->level);
+  if (!mshed_dfm_get_group (l->dfm, l->level, g, &group) ||
+      (node = mshed_utf_node_lookup (group.node, "Material_name")) == NULL)
+    return TRUE;
+  text = g_byte_array_new ();
+  g_byte_array_append (text, g_bytes_get_data (encoded, NULL), g_bytes_get_size (encoded));
+  g_byte_array_append (text, (const guint8 *) "", 1);
+  bytes = g_byte_array_free_to_bytes (text);
+  return mshed_document_utf_set_data (doc, node, bytes, error);
+}
+
+static guint64
+tri_key (const guint16 *e)
+{
+  return (guint64) e[0] | (guint64) e[1] << 16 | (guint64) e[2] << 32;
+}
+
+typedef struct {
+  guint     n_groups;
+  guint16 **stored;     /* per group: its triangles */
+  gsize    *n_stored;
+  guint8  **kept;       /* per group and stored triangle: a glTF triangle is it */
+  GArray  **added;      /* per group: new triangles, 3 guint16 each */
+  gint     *material;   /* per group: the glTF material of its kept triangles, -2 none, -3 mixed */
+  GHashTable *where;    /* tri_key -> GArray of (group << 32 | triangle) not yet matched */
+} Groups;
+
+static void
+groups_clear (Groups *G)
+{
+  for (guint g = 0; g < G->n_groups; g++)
+    {
+      g_free (G->stored[g]);
+      g_free (G->kept[g]);
+      g_array_unref (G->added[g]);
+    }
+  g_free (G->stored), g_free (G->n_stored), g_free (G->kept), g_free (G->added);
+  g_free (G->material);
+  g_hash_table_unref (G->where);
+}
+
+static gboolean
+match_triangles (Level            *l,
+                 const MshedGltf  *gltf,
+                 Groups           *G,
+                 GError          **error)
+{
+  for (guint i = 0; i < l->tris->len; i++)
+    {
+      const Tri *t = &g_array_index (l->tris, Tri, i);
+      guint64 key = tri_key (t->e);
+      GArray *at = g_hash_table_lookup (G->where, &key);
+      const char *name;
+      guint g;
+
+      if (at && at->len > 0)
+        {
+          guint64 hit = g_array_index (at, guint64, 0);
+
+          g_array_remove_index (at, 0);
+          g = (guint) (hit >> 32);
+          G->kept[g][hit & G_MAXUINT32] = 1;
+          G->material[g] = G->material[g] == -2 ? t->material
+                         : G->material[g] == t->material ? t->material : -3;
+          continue;
+        }
+      for (g = 0; g < G->n_groups; g++)
+        {
+          MshedDfmGroup group;
+
+          if (mshed_dfm_get_group (l->dfm, l->level, g, &group) &&
+              same_name (gltf_material_name (gltf, t->material), group.material_name))
+            break;
+        }
+      name = gltf_material_name (gltf, t->material);
+      if (g == G->n_groups)
+        return mshed_gltf_fail (gltf, error, _("Mesh%u: a new triangle of elements %u, %u, %u "
+                                               "has material %d (“%s”), which no face group "
+                                               "of the level draws with; adding face groups "
+                                               "is not supported yet"), l->level, t->e[0],
+                                t->e[1], t->e[2], t->material,
+                                name ? name : "");
+      g_array_append_vals (G->added[g], t->e, 3);
+    }
+  return TRUE;
+}
+
+/* Deleted and added triangles (by element) and changed materials, per face group: a group
+ * whose triangles changed keeps the ones still there in their order, then the new ones,
+ * written as a strip by our encoder (docs/dfm.md §5.3). */
+static gboolean
+plan_groups (Level                   *l,
+             const MshedGltf         *gltf,
+             MshedDocument           *doc,
+             MshedGltfDfmImportStats *stats,
+             GError                 **error)
+{
+  MshedDfmLevel info;
+  Groups G = { 0 };
+  gboolean ok = TRUE;
+
+  if (!mshed_dfm_get_level (l->dfm, l->level, &info) || info.n_groups == 0)
+    return TRUE;
+  G.n_groups = info.n_groups;
+  G.stored = g_new0 (guint16 *, G.n_groups);
+  G.n_stored = g_new0 (gsize, G.n_groups);
+  G.kept = g_new0 (guint8 *, G.n_groups);
+  G.added = g_new0 (GArray *, G.n_groups);
+  G.material = g_new (gint, G.n_groups);
+  G.where = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+                                   (GDestroyNotify) g_array_unref);
+  for (guint g = 0; g < G.n_groups; g++)
+    {
+      G.stored[g] = mshed_dfm_dup_triangles (l->dfm, l->level, g, &G.n_stored[g]);
+      G.kept[g] = g_new0 (guint8, MAX (G.n_stored[g], 1));
+      G.added[g] = g_array_new (FALSE, FALSE, sizeof (guint16));
+      G.material[g] = -2;
+      for (gsize t = 0; G.stored[g] && t < G.n_stored[g]; t++)
+        {
+          const guint16 *e = &G.stored[g][3 * t];
+          Tri c = tri_of (e[0], e[1], e[2]);
+          guint64 key = tri_key (c.e), hit = (guint64) g << 32 | t;
+          GArray *at = g_hash_table_lookup (G.where, &key);
+
+          if (at == NULL)
+            {
+              at = g_array_new (FALSE, FALSE, sizeof (guint64));
+              g_hash_table_insert (G.where, g_memdup2 (&key, sizeof key), at);
+            }
+          g_array_append_val (at, hit);
+        }
+    }
+  ok = match_triangles (l, gltf, &G, error);
+  for (guint g = 0; g < G.n_groups && ok; g++)
+    {
+      g_autoptr(GArray) list = g_array_new (FALSE, FALSE, sizeof (guint16));
+      MshedDfmGroup group;
+
+      for (gsize t = 0; t < G.n_stored[g]; t++)
+        if (G.kept[g][t])
+          g_array_append_vals (list, &G.stored[g][3 * t], 3);
+      if (list->len != 3 * G.n_stored[g] || G.added[g]->len > 0)
+        {
+          g_array_append_vals (list, G.added[g]->data, G.added[g]->len);
+          ok = mshed_document_dfm_set_triangles (doc, l->level, g, (guint16 *) list->data,
+                                                 list->len / 3, error);
+          stats->groups++;
+        }
+      if (ok && G.material[g] >= 0 && mshed_dfm_get_group (l->dfm, l->level, g, &group) &&
+          !same_name (gltf_material_name (gltf, G.material[g]), group.material_name))
+        {
+          ok = rename_material (l, gltf, doc, g, G.material[g], error);
+          stats->materials++;
+        }
+    }
+  groups_clear (&G);
+  return ok;
+}
+
+
 /* Level @level: gathers its changes from every glTF mesh tagged with it, and applies them. */
 static gboolean
 import_level (MshedDocument           *doc,
               const MshedGltf         *gltf,
               guint                    level,
+              const gint              *joint_bone,
               MshedGltfDfmImportStats *stats,
               GError                 **error)
 {
   MshedDfm *dfm = mshed_document_get_dfm (doc);
   MshedUtfNode *points = geometry_file (dfm, level, "Points");
   MshedUtfNode *uv0 = geometry_file (dfm, level, "UV0");
+  MshedUtfNode *normals = geometry_file (dfm, level, "Vertex_normals");
   MshedDfmLevel info;
   Level l = { dfm, level };
+  guint n_meshes = 0;
   gboolean ok = TRUE;
 
   if (!mshed_dfm_get_level (dfm, level, &info) || points == NULL || uv0 == NULL)
@@ -212,21 +789,40 @@ import_level (MshedDocument           *doc,
   l.n_uv0 = info.n_uv0;
   l.points = floats_of (points, l.n_points * 3);
   l.uv0 = floats_of (uv0, l.n_uv0 * 2);
+  l.normals = normals ? floats_of (normals, l.n_points * 3) : NULL;
+  l.normal_sum = g_new0 (float, MAX ((gsize) l.n_points * 3, 1));
+  l.skins = g_new0 (Skin, MAX (l.n_points, 1));
   l.point_set = g_new0 (guint8, MAX (l.n_points, 1));
   l.uv_set = g_new0 (guint8, MAX (l.n_uv0, 1));
+  l.normal_set = g_new0 (guint8, MAX (l.n_points, 1));
+  l.skin_set = g_new0 (guint8, MAX (l.n_points, 1));
+  l.joint_bone = joint_bone;
+  l.tris = g_array_new (FALSE, FALSE, sizeof (Tri));
   for (guint m = 0; m < gltf->n_meshes && ok; m++)
     {
       guint mesh_level;
 
       if (mshed_gltf_extra_uint (gltf->meshes[m].mshed, "level", G_MAXUINT, &mesh_level) &&
           mesh_level == level)
-        ok = take_mesh (&l, gltf, m, error);
+        {
+          ok = take_mesh (&l, gltf, m, error);
+          n_meshes++;
+        }
     }
+  if (ok)
+    finish_normals (&l);
+  /* a level no glTF mesh shows (its object deleted in Blender) keeps its triangles */
+  ok = ok && (n_meshes == 0 || plan_groups (&l, gltf, doc, stats, error));
   if (ok && l.positions > 0 &&
       (ok = apply_floats (doc, points, l.points, l.n_points * 3, error)))
     stats->positions += l.positions;
   if (ok && l.uvs > 0 && (ok = apply_floats (doc, uv0, l.uv0, l.n_uv0 * 2, error)))
     stats->uvs += l.uvs;
+  if (ok && l.n_normals > 0 &&
+      (ok = apply_floats (doc, normals, l.normals, l.n_points * 3, error)))
+    stats->normals += l.n_normals;
+  if (ok && l.n_skins > 0 && (ok = apply_skins (&l, gltf, doc, error)))
+    stats->skins += l.n_skins;
   level_clear (&l);
   return ok;
 }
@@ -239,6 +835,7 @@ mshed_gltf_dfm_import_into (MshedDocument           *document,
 {
   MshedDfm *dfm = mshed_document_get_dfm (document);
   MshedGltfDfmImportStats local = { 0 };
+  g_autofree gint *joint_bone = NULL;
   guint levels = 0, bones = 0;
   gboolean ok = TRUE;
 
@@ -263,11 +860,13 @@ mshed_gltf_dfm_import_into (MshedDocument           *document,
                                                "its extras; meshes cannot be added"), m,
                                 gltf->meshes[m].name);
     }
+  joint_bone = map_joints (dfm, gltf);
   mshed_document_begin_group (document, _("Import glTF"));
   for (guint l = 0; l < levels && ok; l++)
-    ok = import_level (document, gltf, l, &local, error);
+    ok = import_level (document, gltf, l, joint_bone, &local, error);
   mshed_document_end_group (document);
-  if (!ok && local.positions + local.uvs > 0)
+  if (!ok && local.positions + local.uvs + local.normals + local.skins + local.groups +
+             local.materials > 0)
     mshed_document_undo (document);
   if (stats)
     *stats = local;

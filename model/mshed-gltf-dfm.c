@@ -348,29 +348,29 @@ material_for (Builder    *b,
 }
 
 /* Point @p's influences as glTF wants them: at most four, weights summing to 1
- * (docs/gltf.md §8.1). */
-static void
-point_skin (Builder  *b,
-            guint     level,
-            guint     point,
-            guint16   joints[4],
-            float     weights[4])
+ * (docs/gltf.md §8.1). Returns how many have a weight (0: bone 0 with weight 1). */
+guint
+mshed_gltf_dfm_point_skin (MshedDfm *dfm,
+                           guint     level,
+                           guint     point,
+                           guint16   joints[4],
+                           float     weights[4])
 {
-  guint n_bones = mshed_dfm_get_n_bones (b->dfm);
+  guint n_bones = mshed_dfm_get_n_bones (dfm);
   guint32 first = 0, count = 0;
   double sum = 0;
   guint n = 0, largest = 0;
 
   memset (joints, 0, sizeof (guint16) * 4);
   memset (weights, 0, sizeof (float) * 4);
-  if (mshed_dfm_get_skin_range (b->dfm, level, point, &first, &count))
+  if (mshed_dfm_get_skin_range (dfm, level, point, &first, &count))
     for (guint32 k = 0; k < count; k++)
       {
         guint32 bone;
         float w;
         guint slot = n;
 
-        if (!mshed_dfm_get_influence (b->dfm, level, first + k, &bone, &w) ||
+        if (!mshed_dfm_get_influence (dfm, level, first + k, &bone, &w) ||
             bone >= n_bones || !(w > 0) || !isfinite (w))
           continue;
         for (guint i = 0; i < n; i++)
@@ -400,7 +400,7 @@ point_skin (Builder  *b,
       memset (joints, 0, sizeof (guint16) * 4);
       memset (weights, 0, sizeof (float) * 4);
       weights[0] = 1;
-      return;
+      return 0;
     }
   for (guint i = 0; i < n; i++)
     {
@@ -417,6 +417,7 @@ point_skin (Builder  *b,
         rest -= weights[i];
     weights[largest] = rest;
   }
+  return n;
 }
 
 typedef struct {
@@ -487,7 +488,7 @@ read_elements (Builder             *b,
         }
       a->ids[e * 2] = (float) e;
       a->ids[e * 2 + 1] = 0;
-      point_skin (b, level, el.point, &a->joints[e * 4], &a->weights[e * 4]);
+      mshed_gltf_dfm_point_skin (b->dfm, level, el.point, &a->joints[e * 4], &a->weights[e * 4]);
     }
   return TRUE;
 }

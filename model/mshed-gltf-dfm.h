@@ -41,7 +41,19 @@ typedef struct {
   guint positions;   /* Points rows changed */
   guint uvs;         /* UV0 rows changed */
   guint still_stale; /* stale cells the recompute could not clear */
+  guint normals;     /* Vertex_normals rows changed */
+  guint skins;       /* points whose influences changed */
+  guint groups;      /* face groups whose triangles were rewritten */
+  guint materials;   /* face groups whose Material_name changed */
 } MshedGltfDfmImportStats;
+
+/* Point @point's influences as the export writes them (docs/gltf.md §8.1): at most four,
+ * weights summing to 1; returns how many (0: bone 0 with weight 1, for no influence). */
+guint      mshed_gltf_dfm_point_skin (MshedDfm          *dfm,
+                                      guint              level,
+                                      guint              point,
+                                      guint16            joints[4],
+                                      float              weights[4]);
 
 /* TRUE when @gltf was exported from a DFM (its scene extras say so). */
 gboolean   mshed_gltf_is_dfm_export  (const MshedGltf   *gltf);

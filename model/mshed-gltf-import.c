@@ -611,10 +611,66 @@ plan_vertex (Importer                 *imp,
   return TRUE;
 }
 
+/* TRUE when a cell other than LOD 0 / group 0 of @node draws @slot too. */
 static gboolean
-plan_mesh (Importer  *imp,
-           guint      m,
-           GError   **error)
+slot_shared (Importer *imp,
+             guint     node,
+             guint     slot)
+{
+  for (guint n = 0; n < imp->n_nodes; n++)
+    for (guint c = 0; c < MSHED_N_SLOT_CELLS; c++)
+      if ((n != node || c != 0) && mshed_read_u16 (row (&imp->tables[T_NODES], n) + 8 + 2 * c)
+                                   == slot)
+        return TRUE;
+  return FALSE;
+}
+
+/* A mesh without extras on a node of the model (one made or replaced in Blender): new geometry
+ * for the node's LOD 0 / group 0 slot, rebuilt in place, or a new slot when the node has none
+ * there or another cell draws it too (docs/conventions.md, glTF import). */
+static gboolean
+plan_bare_mesh (Importer    *imp,
+                guint        m,
+                const guint *msh_of_gltf,
+                GError     **error)
+{
+  const MshedGltf *g = imp->gltf;
+  guint node = G_MAXUINT, slot;
+  guint8 *rec;
+
+  for (guint i = 0; i < g->n_nodes; i++)
+    if (g->nodes[i].mesh == (gint) m && msh_of_gltf[i] != G_MAXUINT)
+      {
+        if (node != G_MAXUINT)
+          return fail (imp, error, _("meshes[%u] (“%s”): a mesh without extras shown by two "
+                                     "nodes of the model; give each node its own mesh"), m,
+                       g->meshes[m].name);
+        node = msh_of_gltf[i];
+      }
+  if (node == G_MAXUINT)
+    return TRUE;  /* a mesh only new nodes show: the rebuild's */
+  if (!mshed_model_has_node_records (imp->model))
+    return fail (imp, error, _("meshes[%u] (“%s”): a mesh without extras on a node of a model "
+                               "with 24-byte node records, which have no slots"), m,
+                 g->meshes[m].name);
+  rec = row (&imp->tables[T_NODES], node);
+  slot = mshed_read_u16 (rec + 8);
+  if (slot < mshed_model_get_n_rows (imp->model, MSHED_TABLE_SLOTS) &&
+      !slot_shared (imp, node, slot))
+    {
+      mshed_gltf_rebuild_slot (imp->rebuild, m, slot);
+      return TRUE;
+    }
+  mshed_write_u16 (rec + 8, (guint16) mshed_gltf_rebuild_new_slot (imp->rebuild, m));
+  imp->tables[T_NODES].assigned[node] = 1;
+  return TRUE;
+}
+
+static gboolean
+plan_mesh (Importer    *imp,
+           guint        m,
+           const guint *msh_of_gltf,
+           GError     **error)
 {
   const MshedGltfMesh *mesh = &imp->gltf->meshes[m];
   g_autofree guint8 *used = g_malloc0 (MAX (imp->tables[T_POSITIONS].n_rows, 1));
@@ -622,6 +678,9 @@ plan_mesh (Importer  *imp,
   gboolean normals, rebuild = FALSE;
   guint slot;
 
+  if (mesh->mshed == NULL || (!json_object_has_member (mesh->mshed, "slot") &&
+                              !json_object_has_member (mesh->mshed, "allBatches")))
+    return plan_bare_mesh (imp, m, msh_of_gltf, error);
   if (!attribute_rows (imp, m, used, order, &rebuild, error))
     return FALSE;
   if (rebuild)
@@ -673,7 +732,7 @@ plan_geometry (Importer  *imp,
     if (imp->gltf_node[n] != UNMAPPED)
       msh_of_gltf[imp->gltf_node[n]] = n;
   for (guint m = 0; m < imp->gltf->n_meshes; m++)
-    if (referenced[m] && !plan_mesh (imp, m, error))
+    if (referenced[m] && !plan_mesh (imp, m, msh_of_gltf, error))
       return FALSE;
   return mshed_gltf_rebuild_plan (imp->rebuild, msh_of_gltf, error);
 }

@@ -148,6 +148,16 @@ mshed_gltf_rebuild_slot (MshedGltfRebuild *rb,
   piece_new (rb, mesh, slot, FALSE);
 }
 
+guint
+mshed_gltf_rebuild_new_slot (MshedGltfRebuild *rb,
+                             guint             mesh)
+{
+  guint slot = rb->n_slots + rb->n_new_slots++;
+
+  piece_new (rb, mesh, slot, TRUE);
+  return slot;
+}
+
 void
 mshed_gltf_rebuild_add_node (MshedGltfRebuild *rb,
                              guint             node)

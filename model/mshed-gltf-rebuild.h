@@ -27,6 +27,9 @@ void              mshed_gltf_rebuild_free     (MshedGltfRebuild *rb);
 void              mshed_gltf_rebuild_slot     (MshedGltfRebuild *rb,
                                                guint             mesh,
                                                guint             slot);
+/* glTF mesh @mesh becomes a new slot; returns its index (the caller points a node at it). */
+guint             mshed_gltf_rebuild_new_slot (MshedGltfRebuild *rb,
+                                               guint             mesh);
 /* glTF node @node (no "node" in its extras) becomes a new MSH node. */
 void              mshed_gltf_rebuild_add_node (MshedGltfRebuild *rb,
                                                guint             node);

@@ -118,6 +118,127 @@ test_convert_json (void)
   g_assert_true (fractions);
 }
 
+/* The entry of @type in @nres; fails the test when there is none. */
+static const MshedNresEntry *
+entry_of (MshedNres *nres,
+          guint32    type)
+{
+  gint i = mshed_nres_find_type (nres, type);
+
+  g_assert_cmpint (i, >=, 0);
+  return mshed_nres_peek_entry (nres, (guint) i);
+}
+
+static void
+assert_same_payload (MshedNres *a,
+                     MshedNres *b,
+                     guint32    type)
+{
+  gsize size_a = 0, size_b = 0;
+  const guint8 *da = mshed_nres_entry_get_data (entry_of (a, type), &size_a);
+  const guint8 *db = mshed_nres_entry_get_data (entry_of (b, type), &size_b);
+
+  g_assert_cmpmem (da, size_a, db, size_b);
+  g_assert_cmpuint (entry_of (a, type)->attr1, ==, entry_of (b, type)->attr1);
+  g_assert_cmpuint (entry_of (a, type)->attr3, ==, entry_of (b, type)->attr3);
+}
+
+static MshedNres *
+parse_msh (const char *name)
+{
+  g_autoptr(GBytes) bytes = read_file (name);
+
+  return mshed_nres_parse (bytes, MSHED_MODE_STRICT, NULL, NULL);
+}
+
+/* @size bytes at @offset of every @stride record after @header of resource @type in @out
+ * equal those of the first record in @templ. */
+static void
+assert_fields_from (MshedNres *out,
+                    MshedNres *templ,
+                    guint32    type,
+                    gsize      header,
+                    gsize      stride,
+                    gsize      offset,
+                    gsize      size)
+{
+  gsize n = 0, nt = 0;
+  const guint8 *d = mshed_nres_entry_get_data (entry_of (out, type), &n);
+  const guint8 *t = mshed_nres_entry_get_data (entry_of (templ, type), &nt);
+
+  g_assert_cmpuint (n, >, header);
+  for (gsize at = header; at + stride <= n; at += stride)
+    g_assert_cmpmem (d + at + offset, size, t + header + offset, size);
+}
+
+static void
+test_convert_template (void)
+{
+  g_auto(Run) run = { 0 };
+  g_autoptr(MshedNres) templ = NULL, out = NULL, again = NULL;
+  gsize size = 0;
+  const guint8 *res15, *first;
+  guint n_vertices;
+
+  run_cli_ok ("generate", "-q", "-s", "5", "--dfm", "head", "-o", "t.dfm", NULL);
+  run_cli_ok ("generate", "-q", "-s", "6", "-t", "300", "--res17", "-o", "tpl.msh", NULL);
+  /* without a template: Res9, Res15 and Res17 are reported missing */
+  run_cli (&run, "convert", "t.dfm", "plain.msh", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "3  resources Res9, Res15 and Res17 that every retail "
+                                     "model has (no template model given: --template)"));
+  run_clear (&run);
+  run_cli (&run, "convert", "t.dfm", "tpl-out.msh", "--template", "tpl.msh", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_null (strstr (run.out, "no template model given"));
+  g_assert_nonnull (strstr (run.out, "Res15 records not the template's own"));
+  assert_validates_clean ("tpl-out.msh");
+  templ = parse_msh ("tpl.msh");
+  out = parse_msh ("tpl-out.msh");
+  g_assert_nonnull (templ);
+  g_assert_nonnull (out);
+  assert_same_payload (out, templ, 9);
+  assert_same_payload (out, templ, 17);
+  g_assert_cmpuint (mshed_nres_entry_get_size (entry_of (templ, 17)), >, 0);
+  /* retail order: Res15 before Res13, Res9 before Res10, Res17 last */
+  g_assert_cmpint (mshed_nres_find_type (out, 15) + 1, ==, mshed_nres_find_type (out, 13));
+  g_assert_cmpint (mshed_nres_find_type (out, 9) + 1, ==, mshed_nres_find_type (out, 10));
+  g_assert_cmpint (mshed_nres_find_type (out, 17) + 1, ==, (gint) mshed_nres_get_n_entries (out));
+  /* Res15: one record per vertex, each the template's first (the counts differ) */
+  n_vertices = entry_of (out, 3)->attr1;
+  g_assert_cmpuint (n_vertices, !=, entry_of (templ, 15)->attr1);
+  g_assert_cmpuint (entry_of (out, 15)->attr1, ==, n_vertices);
+  res15 = mshed_nres_entry_get_data (entry_of (out, 15), &size);
+  first = mshed_nres_entry_get_data (entry_of (templ, 15), NULL);
+  g_assert_cmpuint (size, ==, 8 * (gsize) n_vertices);
+  for (guint v = 0; v < n_vertices; v++)
+    g_assert_cmpmem (res15 + 8 * (gsize) v, 8, first, 8);
+  /* hdr0, slot tail words, batch unknowns, triFlags and selPacked: the template's first */
+  assert_fields_from (out, templ, 1, 0, 38, 0, 2);
+  assert_fields_from (out, templ, 2, 140, 68, 48, 20);
+  assert_fields_from (out, templ, 13, 0, 20, 0, 2);
+  assert_fields_from (out, templ, 13, 0, 20, 4, 4);
+  assert_fields_from (out, templ, 13, 0, 20, 14, 2);
+  assert_fields_from (out, templ, 7, 0, 16, 0, 2);
+  assert_fields_from (out, templ, 7, 0, 16, 14, 2);
+  /* a template of the same vertex count gives its Res15 as it is */
+  run_clear (&run);
+  run_cli (&run, "convert", "t.dfm", "again.msh", "--template", "tpl-out.msh", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_null (strstr (run.out, "Res15 records"));
+  again = parse_msh ("again.msh");
+  assert_same_payload (again, out, 15);
+  /* refusals: a template for MSH input, a template that is no model */
+  run_clear (&run);
+  run_cli (&run, "convert", "tpl.msh", "x.dfm", "--template", "tpl.msh", NULL);
+  g_assert_cmpint (run.status, ==, 2);
+  g_assert_nonnull (strstr (run.err, "--template is for deformable model input"));
+  run_clear (&run);
+  run_cli (&run, "convert", "t.dfm", "x.msh", "--template", "t.dfm", NULL);
+  g_assert_cmpint (run.status, !=, 0);
+  g_assert_false (tmp_file_exists ("x.msh"));
+}
+
 static void
 test_convert_refusals (void)
 {
@@ -179,6 +300,7 @@ main (int    argc,
   g_test_add_func ("/convert/dfm", test_convert_dfm);
   g_test_add_func ("/convert/msh", test_convert_msh);
   g_test_add_func ("/convert/json", test_convert_json);
+  g_test_add_func ("/convert/template", test_convert_template);
   g_test_add_func ("/convert/refusals", test_convert_refusals);
   status = g_test_run ();
   cli_test_finish (status);

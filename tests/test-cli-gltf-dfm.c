@@ -14,6 +14,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
 
@@ -449,7 +450,7 @@ points_of_bone (MshedDfm *dfm,
 }
 
 /* Every UTF node of @b equals @a's, but Mesh0's Points, where exactly the points @moved are
- * @dx further along x. */
+ * @dx further along x, and Mesh0's Vertex_normals (Blender's own for the moved surface). */
 static void
 assert_moved (const char   *a_name,
               const char   *b_name,
@@ -470,6 +471,9 @@ assert_moved (const char   *a_name,
       GBytes *db = mshed_utf_node_get_data (nb);
 
       g_assert_cmpstr (path, ==, path_b);
+      /* Blender recomputes the normals around moved vertices: they come back too */
+      if (g_ascii_strcasecmp (path, "\\MultiLevel\\Mesh0\\Geometry\\Vertex_normals") == 0)
+        continue;
       if (g_ascii_strcasecmp (path, "\\MultiLevel\\Mesh0\\Geometry\\Points") != 0)
         {
           g_assert_true ((da == NULL) == (db == NULL));
@@ -534,6 +538,301 @@ test_blender_edit (void)
   assert_same_files ("hand-edit.dfm", "hand-edit2.dfm");
 }
 
+/* Point @p's influences of Mesh0 as (bone, weight bits) pairs, in stored order. */
+static GArray *
+point_influences (MshedDfm *dfm,
+                  guint     p)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint32 first, count;
+
+  g_assert_true (mshed_dfm_get_skin_range (dfm, 0, p, &first, &count));
+  for (guint32 k = 0; k < count; k++)
+    {
+      guint32 pair[2];
+      float w;
+
+      g_assert_true (mshed_dfm_get_influence (dfm, 0, first + k, &pair[0], &w));
+      memcpy (&pair[1], &w, 4);
+      g_array_append_vals (out, pair, 2);
+    }
+  return out;
+}
+
+static gint
+compare_tri (gconstpointer a,
+             gconstpointer b)
+{
+  return memcmp (a, b, 6);
+}
+
+/* Group @g's triangles of Mesh0, each rotated to start at its smallest corner, sorted. */
+static GArray *
+sorted_triangles (MshedDfm *dfm,
+                  guint     g)
+{
+  gsize n = 0;
+  g_autofree guint16 *t = mshed_dfm_dup_triangles (dfm, 0, g, &n);
+  GArray *out = g_array_new (FALSE, FALSE, 6);
+
+  for (gsize i = 0; i < n; i++)
+    {
+      guint16 *e = &t[3 * i], r[3];
+      guint k = e[1] < e[0] && e[1] <= e[2] ? 1 : e[2] < e[0] && e[2] < e[1] ? 2 : 0;
+
+      for (guint c = 0; c < 3; c++)
+        r[c] = e[(k + c) % 3];
+      g_array_append_vals (out, r, 1);
+    }
+  g_array_sort (out, compare_tri);
+  return out;
+}
+
+/* A Blender script gives one point of Mesh0 the single influence of another bone and deletes
+ * a face: the import changes exactly the skin files of Mesh0 and one face group's strip (and
+ * the normals Blender recomputes around the hole), that point's influences become (bone, 1)
+ * and the group loses exactly one triangle. */
+static void
+test_blender_skin_topology (void)
+{
+  g_autoptr(MshedDfm) a = NULL, b = NULL;
+  g_autoptr(MshedUtf) ua = NULL, ub = NULL;
+  g_autoptr(GString) ids = g_string_new (NULL);
+  MshedUtfNode *na, *nb;
+  MshedDfmLevel info;
+  MshedDfmBone bone;
+  guint point = 0, target = 0, changed_groups = 0, changed_group = 0;
+  const char *edits[] = { "--set-weights", "level 0", NULL, NULL, "--delete-faces", "level 0",
+                          "1", NULL };
+
+  run_cli_generate ("--dfm hand --seed 7", "skin.dfm");
+  run_cli_ok ("export", "-q", "skin.dfm", "-o", "skin.glb", NULL);
+  a = open_dfm ("skin.dfm");
+  g_assert_true (mshed_dfm_get_level (a, 0, &info));
+  /* a point with two influences or more, and a named bone that is not among them */
+  for (point = 0; point < info.n_points; point++)
+    {
+      g_autoptr(GArray) inf = point_influences (a, point);
+
+      if (inf->len < 4)
+        continue;
+      for (target = 1; target < mshed_dfm_get_n_bones (a); target++)
+        if (mshed_dfm_get_bone (a, target, &bone) && bone.object_name &&
+            target != g_array_index (inf, guint32, 0) &&
+            target != g_array_index (inf, guint32, 2))
+          break;
+      break;
+    }
+  g_assert_cmpuint (point, <, info.n_points);
+  for (guint e = 0; e < info.n_elements; e++)
+    {
+      MshedDfmElement el;
+
+      g_assert_true (mshed_dfm_get_element (a, 0, e, &el));
+      if (el.point == point)
+        g_string_append_printf (ids, "%s%u", ids->len ? "," : "", e);
+    }
+  g_assert_cmpuint (ids->len, >, 0);
+  edits[2] = bone.object_name;
+  edits[3] = ids->str;
+  if (!blender ("skin.glb", "skin-edit.glb", edits))
+    {
+      mshed_test_skip ("Blender is not installed (./mshed-dev deps installs it)");
+      return;
+    }
+  run_cli_ok ("import", "-q", "skin-edit.glb", "--into", "skin.dfm", "-o", "skin-edit.dfm",
+              NULL);
+  assert_validates_clean ("skin-edit.dfm");
+  run_cli_ok ("import", "-q", "skin-edit.glb", "-o", "skin-edit2.dfm", NULL);
+  assert_same_files ("skin-edit.dfm", "skin-edit2.dfm");
+
+  /* only the skin files of Mesh0 and one group's strip differ */
+  ua = read_utf_tree ("skin.dfm", MSHED_MODE_STRICT);
+  ub = read_utf_tree ("skin-edit.dfm", MSHED_MODE_STRICT);
+  for (na = mshed_utf_get_root (ua), nb = mshed_utf_get_root (ub); na && nb;
+       na = mshed_utf_node_next_preorder (na, NULL), nb = mshed_utf_node_next_preorder (nb, NULL))
+    {
+      g_autofree char *path = mshed_utf_node_dup_path (na);
+      g_autofree char *path_b = mshed_utf_node_dup_path (nb);
+      GBytes *da = mshed_utf_node_get_data (na), *db = mshed_utf_node_get_data (nb);
+      guint g;
+
+      g_assert_cmpstr (path, ==, path_b);
+      if ((da == NULL) == (db == NULL) && (da == NULL || g_bytes_equal (da, db)))
+        continue;
+      g_test_message ("changed: %s", path);
+      if (sscanf (path, "\\MultiLevel\\Mesh0\\Face_groups\\Group%u\\", &g) == 1 &&
+          g_str_has_suffix (path, "\\Tristrip_indices"))
+        {
+          changed_groups++;
+          changed_group = g;
+          continue;
+        }
+      g_assert_true (g_str_has_prefix (path, "\\MultiLevel\\Mesh0\\Geometry\\"));
+      g_assert_true (g_str_has_suffix (path, "\\Vertex_normals") ||  /* Blender's, see above */
+                     g_str_has_suffix (path, "\\Point_bone_first") ||
+                     g_str_has_suffix (path, "\\Point_bone_count") ||
+                     g_str_has_suffix (path, "\\Bone_id_chain") ||
+                     g_str_has_suffix (path, "\\Bone_weight_chain"));
+    }
+  g_assert_true (na == NULL && nb == NULL);
+  g_assert_cmpuint (changed_groups, ==, 1);
+
+  /* the point's influence is the bone's alone; every other point's are as they were */
+  b = open_dfm ("skin-edit.dfm");
+  for (guint p = 0; p < info.n_points; p++)
+    {
+      g_autoptr(GArray) ia = point_influences (a, p), ib = point_influences (b, p);
+
+      if (p != point)
+        {
+          g_assert_cmpmem (ia->data, ia->len * 4, ib->data, ib->len * 4);
+          continue;
+        }
+      g_assert_cmpuint (ib->len, ==, 2);
+      g_assert_cmpuint (g_array_index (ib, guint32, 0), ==, target);
+      g_assert_cmpuint (g_array_index (ib, guint32, 1), ==, 0x3F800000);  /* 1.0f */
+    }
+  /* the group lost one triangle and kept the others */
+  {
+    g_autoptr(GArray) ta = sorted_triangles (a, changed_group);
+    g_autoptr(GArray) tb = sorted_triangles (b, changed_group);
+    guint i = 0, missing = 0;
+
+    g_assert_cmpuint (tb->len + 1, ==, ta->len);
+    for (guint k = 0; k < ta->len; k++)
+      if (i < tb->len && compare_tri (&g_array_index (ta, guint16, 3 * k),
+                                      &g_array_index (tb, guint16, 3 * i)) == 0)
+        i++;
+      else
+        missing++;
+    g_assert_cmpuint (missing, ==, 1);
+    g_assert_cmpuint (i, ==, tb->len);
+  }
+}
+
+/* The JSON of a .gltf in the test directory. */
+static JsonNode *
+read_json (const char *name)
+{
+  g_autoptr(GBytes) bytes = read_file (name);
+  g_autofree char *text = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+
+  return parse_json (text);
+}
+
+/* A primitive given another face group's material, in the .gltf itself: that group's
+ * Material_name becomes the material's name, and nothing else changes. */
+static void
+test_material (void)
+{
+  g_autoptr(JsonNode) json = read_json ("hand.gltf");
+  JsonObject *root = json_node_get_object (json);
+  JsonArray *prims = json_object_get_array_member (json_array_get_object_element (
+    json_object_get_array_member (root, "meshes"), 0), "primitives");
+  JsonObject *first = json_array_get_object_element (prims, 0), *other = NULL;
+  g_autofree char *out = NULL, *path = NULL;
+  g_autoptr(MshedUtf) a = NULL, b = NULL;
+  const char *name;
+  guint group;
+  MshedUtfNode *na, *nb;
+  guint changed = 0;
+
+  for (guint p = 1; p < json_array_get_length (prims) && other == NULL; p++)
+    if (json_object_get_int_member (json_array_get_object_element (prims, p), "material") !=
+        json_object_get_int_member (first, "material"))
+      other = json_array_get_object_element (prims, p);
+  g_assert_nonnull (other);
+  json_object_set_int_member (first, "material", json_object_get_int_member (other, "material"));
+  name = json_object_get_string_member (json_array_get_object_element (
+    json_object_get_array_member (root, "materials"),
+    (guint) json_object_get_int_member (other, "material")), "name");
+  group = (guint) json_object_get_int_member (json_object_get_object_member (
+    json_object_get_object_member (first, "extras"), "mshed"), "group");
+  out = json_to_string (json, FALSE);
+  g_assert_true (write_text ("material.gltf", out));
+  run_cli_ok ("import", "-q", "material.gltf", "--into", "hand.dfm", "-o", "material.dfm",
+              NULL);
+  assert_validates_clean ("material.dfm");
+  a = read_utf_tree ("hand.dfm", MSHED_MODE_STRICT);
+  b = read_utf_tree ("material.dfm", MSHED_MODE_STRICT);
+  path = g_strdup_printf ("\\MultiLevel\\Mesh0\\Face_groups\\Group%u\\Material_name", group);
+  for (na = mshed_utf_get_root (a), nb = mshed_utf_get_root (b); na && nb;
+       na = mshed_utf_node_next_preorder (na, NULL), nb = mshed_utf_node_next_preorder (nb, NULL))
+    {
+      g_autofree char *pa = mshed_utf_node_dup_path (na);
+      GBytes *da = mshed_utf_node_get_data (na), *db = mshed_utf_node_get_data (nb);
+
+      if (g_strcmp0 (pa, path) == 0)
+        {
+          g_assert_cmpmem (g_bytes_get_data (db, NULL), g_bytes_get_size (db), name,
+                           strlen (name) + 1);
+          changed++;
+          continue;
+        }
+      g_assert_true ((da == NULL) == (db == NULL));
+      g_assert_true (da == NULL || g_bytes_equal (da, db));
+    }
+  g_assert_cmpuint (changed, ==, 1);
+}
+
+/* The first triangle of a face group turned over in the .gltf's index buffer: the stored one
+ * is gone and the new one is added at the end of the group's list, the others kept in order. */
+static void
+test_turned_triangle (void)
+{
+  g_autoptr(JsonNode) json = read_json ("hand.gltf");
+  JsonObject *root = json_node_get_object (json);
+  JsonObject *prim = json_array_get_object_element (json_object_get_array_member (
+    json_array_get_object_element (json_object_get_array_member (root, "meshes"), 0),
+    "primitives"), 0);
+  JsonObject *acc = json_array_get_object_element (
+    json_object_get_array_member (root, "accessors"),
+    (guint) json_object_get_int_member (prim, "indices"));
+  JsonObject *view = json_array_get_object_element (
+    json_object_get_array_member (root, "bufferViews"),
+    (guint) json_object_get_int_member (acc, "bufferView"));
+  JsonObject *buffer = json_array_get_object_element (
+    json_object_get_array_member (root, "buffers"), 0);
+  const char *uri = json_object_get_string_member (buffer, "uri");
+  g_autofree char *prefix = g_strndup (uri, (gsize) (strchr (uri, ',') + 1 - uri));
+  g_autofree char *base64 = NULL, *new_uri = NULL, *out = NULL;
+  g_autofree guint16 *before = NULL, *after = NULL;
+  g_autoptr(MshedDfm) a = NULL, b = NULL;
+  gsize len = 0, n_before = 0, n_after = 0, at;
+  guint group;
+  guchar *bin;
+  guint8 swap[2];
+
+  g_assert_cmpint (json_object_get_int_member (acc, "componentType"), ==, 5123);
+  at = (gsize) json_object_get_int_member_with_default (view, "byteOffset", 0) +
+       (gsize) json_object_get_int_member_with_default (acc, "byteOffset", 0);
+  bin = g_base64_decode (strchr (uri, ',') + 1, &len);
+  g_assert_cmpuint (len, >=, at + 6);
+  memcpy (swap, bin + at, 2);
+  memcpy (bin + at, bin + at + 2, 2);
+  memcpy (bin + at + 2, swap, 2);
+  base64 = g_base64_encode (bin, len);
+  g_free (bin);
+  new_uri = g_strconcat (prefix, base64, NULL);
+  json_object_set_string_member (buffer, "uri", new_uri);
+  group = (guint) json_object_get_int_member (json_object_get_object_member (
+    json_object_get_object_member (prim, "extras"), "mshed"), "group");
+  out = json_to_string (json, FALSE);
+  g_assert_true (write_text ("turned.gltf", out));
+  run_cli_ok ("import", "-q", "turned.gltf", "--into", "hand.dfm", "-o", "turned.dfm", NULL);
+  assert_validates_clean ("turned.dfm");
+  a = open_dfm ("hand.dfm");
+  b = open_dfm ("turned.dfm");
+  before = mshed_dfm_dup_triangles (a, 0, group, &n_before);
+  after = mshed_dfm_dup_triangles (b, 0, group, &n_after);
+  g_assert_cmpuint (n_after, ==, n_before);
+  g_assert_cmpmem (after, (n_after - 1) * 6, before + 3, (n_before - 1) * 6);
+  g_assert_cmpuint (after[3 * (n_after - 1)], ==, before[1]);
+  g_assert_cmpuint (after[3 * (n_after - 1) + 1], ==, before[0]);
+  g_assert_cmpuint (after[3 * (n_after - 1) + 2], ==, before[2]);
+}
+
 /* One undo step restores the original bytes. */
 static void
 test_undo (void)
@@ -564,6 +863,38 @@ test_undo (void)
   g_assert_no_error (error);
   g_assert_true (g_bytes_equal (before, after));
   g_assert_false (mshed_document_can_undo (doc));
+
+  /* the unchanged export: nothing changes, no undo step */
+  g_clear_pointer (&g, mshed_gltf_free);
+  g = open_gltf ("hand.glb");
+  g_assert_true (mshed_gltf_dfm_import_into (doc, g, &stats, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (stats.positions + stats.uvs + stats.normals + stats.skins + stats.groups +
+                    stats.materials, ==, 0);
+  g_assert_false (mshed_document_can_undo (doc));
+
+  /* the weights and the deleted face of /gltf-dfm/blender-skin-topology: one step too */
+  {
+    g_autofree char *skin = path_in_tmp ("skin.dfm");
+    g_autoptr(MshedDocument) sdoc = mshed_document_open (skin, MSHED_MODE_STRICT, &error);
+    g_autoptr(GBytes) sbefore = read_file ("skin.dfm");
+    g_autoptr(GBytes) safter = NULL;
+
+    g_assert_no_error (error);
+    g_clear_pointer (&g, mshed_gltf_free);
+    g = open_gltf ("skin-edit.glb");
+    g_assert_true (mshed_gltf_dfm_import_into (sdoc, g, &stats, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (stats.skins, ==, 1);
+    g_assert_cmpuint (stats.groups, ==, 1);
+    g_assert_cmpstr (mshed_document_get_undo_label (sdoc), ==, "Import glTF");
+    g_assert_true (mshed_document_undo (sdoc));
+    g_assert_false (mshed_document_can_undo (sdoc));
+    safter = mshed_utf_serialize (mshed_document_get_utf (sdoc), MSHED_UTF_WRITE_PRESERVE, NULL,
+                                  &error);
+    g_assert_no_error (error);
+    g_assert_true (g_bytes_equal (sbefore, safter));
+  }
 }
 
 static void
@@ -577,6 +908,33 @@ test_refused (void)
   g_assert_nonnull (strstr (run.err, "hand.glb: scenes[0]: exported from a model of 6 levels "
                                      "and 22 bones, not from this one"));
   g_assert_false (tmp_file_exists ("wrong.dfm"));
+  /* joints renamed so that they name no bone: the weights cannot come back */
+  {
+    g_autoptr(JsonNode) json = read_json ("hand.gltf");
+    JsonObject *root = json_node_get_object (json);
+    JsonArray *joints = json_object_get_array_member (json_array_get_object_element (
+      json_object_get_array_member (root, "skins"), 0), "joints");
+    JsonArray *nodes = json_object_get_array_member (root, "nodes");
+    g_autofree char *out = NULL;
+
+    for (guint j = 0; j < json_array_get_length (joints); j++)
+      {
+        JsonObject *node = json_array_get_object_element (
+          nodes, (guint) json_array_get_int_element (joints, j));
+        g_autofree char *name = g_strconcat (json_object_get_string_member (node, "name"),
+                                             " (renamed)", NULL);
+
+        json_object_set_string_member (node, "name", name);
+      }
+    out = json_to_string (json, FALSE);
+    g_assert_true (write_text ("renamed.gltf", out));
+    run_clear (&run);
+    run_cli (&run, "import", "renamed.gltf", "--into", "hand.dfm", "-o", "renamed.dfm", NULL);
+    g_assert_cmpint (run.status, !=, 0);
+    g_assert_nonnull (strstr (run.err, "renamed.gltf: meshes[0].primitives[0]"));
+    g_assert_nonnull (strstr (run.err, " (renamed)”), which is no bone of the model"));
+    g_assert_false (tmp_file_exists ("renamed.dfm"));
+  }
   run_clear (&run);
   memset (&run, 0, sizeof run);
   run_cli (&run, "export", "hand.dfm", "--lod", "1", "-o", "x.glb", NULL);
@@ -784,8 +1142,11 @@ main (int    argc,
   g_test_add_func ("/gltf-dfm/skin", test_skin);
   g_test_add_func ("/gltf-dfm/validator", test_validator);
   g_test_add_func ("/gltf-dfm/refused", test_refused);
+  g_test_add_func ("/gltf-dfm/material", test_material);
+  g_test_add_func ("/gltf-dfm/turned-triangle", test_turned_triangle);
   g_test_add_func ("/gltf-dfm/blender", test_blender);
   g_test_add_func ("/gltf-dfm/blender-edit", test_blender_edit);
+  g_test_add_func ("/gltf-dfm/blender-skin-topology", test_blender_skin_topology);
   g_test_add_func ("/gltf-dfm/undo", test_undo);
   g_test_add_func ("/gltf-dfm/new", test_new);
   g_test_add_func ("/gltf-dfm/new-blender", test_new_blender);

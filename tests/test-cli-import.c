@@ -178,6 +178,13 @@ gltf_node (Gltf  *g,
 
 /* Comparing models ------------------------------------------------------------------------ */
 
+static gint
+memcmp_12 (gconstpointer a,
+           gconstpointer b)
+{
+  return memcmp (a, b, 12);
+}
+
 /* The rows of @table whose bytes differ between @a and @b (same row counts). */
 static GArray *
 changed_rows (MshedModel   *a,
@@ -673,6 +680,128 @@ test_import_topology (void)
   g_assert_true (g_bytes_equal (undone, original));
 }
 
+/* A mesh without extras: the primitives of glTF mesh @from without TEXCOORD_1; its index. */
+static guint
+add_bare_mesh (Gltf *g,
+               guint from)
+{
+  JsonArray *meshes = json_object_get_array_member (root_of (g), "meshes");
+  JsonArray *prims = json_object_get_array_member (element (g, "meshes", from), "primitives");
+  JsonObject *mesh = json_object_new ();
+  JsonArray *out = json_array_new ();
+
+  for (guint p = 0; p < json_array_get_length (prims); p++)
+    {
+      JsonObject *src = json_array_get_object_element (prims, p);
+      JsonObject *attrs = json_object_get_object_member (src, "attributes");
+      JsonObject *prim = json_object_new (), *a = json_object_new ();
+      static const char *const keep[] = { "POSITION", "NORMAL", "TEXCOORD_0" };
+
+      for (guint k = 0; k < G_N_ELEMENTS (keep); k++)
+        if (json_object_has_member (attrs, keep[k]))
+          json_object_set_int_member (a, keep[k], json_object_get_int_member (attrs, keep[k]));
+      json_object_set_object_member (prim, "attributes", a);
+      json_object_set_int_member (prim, "indices", json_object_get_int_member (src, "indices"));
+      if (json_object_has_member (src, "material"))
+        json_object_set_int_member (prim, "material",
+                                    json_object_get_int_member (src, "material"));
+      json_array_add_object_element (out, prim);
+    }
+  json_object_set_string_member (mesh, "name", "bare");
+  json_object_set_array_member (mesh, "primitives", out);
+  json_array_add_object_element (meshes, mesh);
+  return json_array_get_length (meshes) - 1;
+}
+
+/* The positions of every triangle corner slot @s draws, sorted (12 bytes each). */
+static GArray *
+drawn_positions (MshedModel *m,
+                 guint       s)
+{
+  GArray *out = g_array_new (FALSE, FALSE, 12);
+  MshedSlot slot;
+
+  g_assert_true (mshed_model_get_slot (m, s, &slot));
+  for (guint b = slot.batch_start; b < (guint) slot.batch_start + slot.batch_count; b++)
+    {
+      MshedBatch batch;
+
+      g_assert_true (mshed_model_get_batch (m, b, &batch));
+      for (guint k = 0; k < batch.index_count; k++)
+        g_array_append_vals (out, mshed_model_get_record (
+          m, MSHED_TABLE_POSITIONS, batch.base_vertex + mshed_read_u16 (
+            mshed_model_get_record (m, MSHED_TABLE_INDICES, batch.index_start + k))), 1);
+    }
+  g_array_sort (out, (GCompareFunc) memcmp_12);
+  return out;
+}
+
+/* names: node 2 (its LOD 0 / group 0 slot its own) gets a mesh without extras, a copy of node
+ * 0's, and node 1 (nothing at LOD 0 / group 0) one of node 3's: node 2's slot is rebuilt in
+ * place, node 1 gets a new slot in that cell, one undo step (docs/conventions.md). */
+static void
+test_import_bare_mesh (void)
+{
+  g_auto(Gltf) g = { 0 };
+  g_autoptr(MshedModel) a = NULL, b = NULL;
+  g_autoptr(MshedDocument) doc = NULL;
+  g_autoptr(MshedGltf) gltf = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) original = NULL, undone = NULL;
+  g_autoptr(GArray) want0 = NULL, got0 = NULL, want3 = NULL, got3 = NULL;
+  g_autofree char *path = NULL;
+  MshedGltfImportStats stats;
+  MshedNode n0, n1, n2, n3, after1;
+  guint n_slots;
+
+  generate (&shapes[4]);
+  a = open_model ("names.msh");
+  g_assert_true (mshed_model_get_node (a, 0, &n0) && mshed_model_get_node (a, 1, &n1) &&
+                 mshed_model_get_node (a, 2, &n2) && mshed_model_get_node (a, 3, &n3));
+  g_assert_cmpuint (n1.slot[0], ==, 0xFFFF);
+  g_assert_cmpuint (n2.slot[0], !=, 0xFFFF);
+  run_cli_ok ("export", "-q", "names.msh", "-o", "bare.gltf", NULL);
+  gltf_load (&g, "bare.gltf");
+  json_object_set_int_member (element (&g, "nodes", gltf_node (&g, 2)), "mesh", add_bare_mesh (
+    &g, json_object_get_int_member (element (&g, "nodes", gltf_node (&g, 0)), "mesh")));
+  json_object_set_int_member (element (&g, "nodes", gltf_node (&g, 1)), "mesh", add_bare_mesh (
+    &g, json_object_get_int_member (element (&g, "nodes", gltf_node (&g, 3)), "mesh")));
+  gltf_save (&g, "bare-edit.gltf");
+
+  run_cli_ok ("import", "-q", "bare-edit.gltf", "--into", "names.msh", "-o", "bare-edit.msh",
+              NULL);
+  assert_validates_clean ("bare-edit.msh");
+  b = open_model ("bare-edit.msh");
+  n_slots = mshed_model_get_n_rows (a, MSHED_TABLE_SLOTS);
+  g_assert_cmpuint (mshed_model_get_n_rows (b, MSHED_TABLE_NODES), ==,
+                    mshed_model_get_n_rows (a, MSHED_TABLE_NODES));
+  g_assert_cmpuint (mshed_model_get_n_rows (b, MSHED_TABLE_SLOTS), ==, n_slots + 1);
+  g_assert_true (mshed_model_get_node (b, 1, &after1));
+  g_assert_cmpuint (after1.slot[0], ==, n_slots);
+  g_assert_cmpmem (&after1.slot[1], 28, &n1.slot[1], 28);
+  want0 = drawn_positions (a, n0.slot[0]);
+  got0 = drawn_positions (b, n2.slot[0]);
+  g_assert_cmpmem (got0->data, got0->len * 12, want0->data, want0->len * 12);
+  want3 = drawn_positions (a, n3.slot[0]);
+  got3 = drawn_positions (b, n_slots);
+  g_assert_cmpmem (got3->data, got3->len * 12, want3->data, want3->len * 12);
+  assert_other_slots_same (a, b, 2, 2);
+
+  doc = mshed_document_new_for_model (a, MSHED_MODE_STRICT);
+  path = path_in_tmp ("bare-edit.gltf");
+  gltf = mshed_gltf_read_file (path, &error);
+  g_assert_no_error (error);
+  g_assert_true (mshed_gltf_import_into (doc, gltf, &stats, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (stats.rebuilt, ==, 2);
+  g_assert_cmpstr (mshed_document_get_undo_label (doc), ==, "Import glTF");
+  g_assert_true (mshed_document_undo (doc));
+  g_assert_false (mshed_document_can_undo (doc));
+  original = read_file ("names.msh");
+  undone = mshed_document_serialize (doc);
+  g_assert_true (g_bytes_equal (undone, original));
+}
+
 /* Triangles deleted from the one batch list of a legacy model: refused, naming the mesh. */
 static void
 test_import_topology_legacy (void)
@@ -1116,6 +1245,7 @@ main (int    argc,
   g_test_add_func ("/import/undo", test_import_undo);
   g_test_add_func ("/import/animation", test_import_animation);
   g_test_add_func ("/import/topology", test_import_topology);
+  g_test_add_func ("/import/bare-mesh", test_import_bare_mesh);
   g_test_add_func ("/import/topology-legacy", test_import_topology_legacy);
   g_test_add_func ("/import/refused", test_import_refused);
   g_test_add_func ("/import/new", test_import_new);

@@ -6,7 +6,7 @@
 #   blender --background --factory-startup --python tests/gltf/blender-roundtrip.py -- \
 #       IN OUT [--move OBJECT DX DY DZ] [--move-group OBJECT GROUP DX DY DZ]
 #       [--rename OBJECT NEW] [--delete-faces OBJECT N] [--add-cube PARENT NAME]
-#       [--subdivide OBJECT] [--plain]
+#       [--subdivide OBJECT] [--set-weights OBJECT GROUP IDS] [--plain]
 #
 # Imports IN into an empty scene (bpy.ops.import_scene.gltf), applies the edits and exports
 # OUT (.glb or .gltf, the buffer embedded) with custom properties (export_extras=True), as a
@@ -15,7 +15,9 @@
 # that vertex group GROUP (a bone of a skinned mesh) weighs; --rename renames an object;
 # --delete-faces deletes the first N faces of OBJECT's mesh; --add-cube adds a cube mesh
 # object NAME (size 0.5) as a child of PARENT; --subdivide cuts every edge of OBJECT's mesh
-# once (bmesh, so the new vertices interpolate the UV maps, the id map included); --plain
+# once (bmesh, so the new vertices interpolate the UV maps, the id map included);
+# --set-weights gives the vertices whose id (the second UV map's u, glTF TEXCOORD_1) is one of
+# IDS (comma-separated) the one vertex group GROUP with weight 1; --plain
 # exports without custom properties, as a glTF from elsewhere.
 # Prints "MSHED-BLENDER-ROUNDTRIP OK" and exits 0, or exits 1 with the reason.
 import sys
@@ -84,6 +86,20 @@ def main():
                     v.co.z += dy
             obj.data.update()
             i += 6
+        elif edits[i] == "--set-weights":
+            obj = bpy.data.objects[edits[i + 1]]
+            group = obj.vertex_groups[edits[i + 2]]
+            ids = {float(v) for v in edits[i + 3].split(",")}
+            ids_map = obj.data.uv_layers[1].data
+            chosen = {loop.vertex_index for loop in obj.data.loops
+                      if ids_map[loop.index].uv.x in ids}
+            if not chosen:
+                raise RuntimeError(f"--set-weights: no vertex has an id in {edits[i + 3]}")
+            for k in chosen:
+                for g in obj.vertex_groups:
+                    g.remove([k])
+                group.add([k], 1.0, "REPLACE")
+            i += 4
         elif edits[i] == "--rename":
             bpy.data.objects[edits[i + 1]].name = edits[i + 2]
             i += 3

@@ -274,6 +274,9 @@ take_vertex (Level                    *l,
     return mshed_gltf_fail (gltf, error, _("%s: vertex %u is element %g, which Mesh%u does "
                                            "not have; adding vertices to a deformable model "
                                            "is not supported yet"), what, v, id, l->level);
+  if (id > (float) G_MAXUINT16)   /* faces name elements in 16 bits (docs/dfm.md §4) */
+    return mshed_gltf_fail (gltf, error, _("%s: vertex %u is element %g, past the 65,535 a "
+                                           "face group can name"), what, v, id);
   if (el.point < l->n_points && !near3 (pos, el.position, 3e-5f))
     {
       float *dst = &l->points[el.point * 3];

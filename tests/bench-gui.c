@@ -10,7 +10,13 @@
  * Every GLib warning or critical aborts it, also when it is run by hand. With --quick (the
  * 'app' test suite runs it so) it opens a 20k-triangle model and scrolls 20 pages: the same
  * code paths in a few seconds.
- *   bench-gui [--pages N] [--quick]   N: scroll at most N pages (default: the whole grid)
+ *
+ * First, the largest generated DFM body (57 bones, 8,000 points): open to first drawn
+ * preview, then frames of the preview as it is (steady) and after a joint move, with the
+ * mesh skinned on the GPU, or on the CPU with --cpu-skinning (MSHED_CPU_SKINNING=1, the
+ * path before GPU skinning); --dfm-only stops there.
+ *   bench-gui [--pages N] [--quick] [--cpu-skinning] [--dfm-only]
+ *   N: scroll at most N pages (default: the whole grid)
  */
 #include "config.h"
 
@@ -18,18 +24,26 @@
 #include <gtk/gtk.h>
 
 #include "mshed-application.h"
+#include "mshed-dfm-generator.h"
 #include "mshed-generator.h"
 #include "mshed-window-private.h"
 
 static guint paints;
+static guint renders;
+static guint render_paint;   /* paints counted when the preview last rendered */
 static int max_pages = 0;
 static gboolean quick = FALSE;
+static gboolean cpu_skinning = FALSE;
+static gboolean dfm_only = FALSE;
 
 static GOptionEntry entries[] = {
   { "pages", 'p', 0, G_OPTION_ARG_INT, &max_pages, "Scroll at most N pages (default: all)",
     "N" },
   { "quick", 'q', 0, G_OPTION_ARG_NONE, &quick,
     "A 20k-triangle model and 20 pages: the same code paths in a few seconds (the test)", NULL },
+  { "cpu-skinning", 0, 0, G_OPTION_ARG_NONE, &cpu_skinning,
+    "Skin the DFM on the CPU (MSHED_CPU_SKINNING=1)", NULL },
+  { "dfm-only", 0, 0, G_OPTION_ARG_NONE, &dfm_only, "Only the DFM preview", NULL },
   { NULL }
 };
 
@@ -46,6 +60,26 @@ wait_paints (guint n)
   guint target = paints + n;
 
   while (paints < target)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static gboolean
+on_render (GtkGLArea    *area,
+           GdkGLContext *context,
+           gpointer      user_data)
+{
+  renders++;
+  render_paint = paints;
+  return FALSE;   /* the view's own handler draws */
+}
+
+/* Waits until the preview has rendered and that frame has been painted. */
+static void
+wait_rendered (void)
+{
+  guint target = renders + 1;
+
+  while (renders < target || paints <= render_paint)
     g_main_context_iteration (NULL, TRUE);
 }
 
@@ -107,6 +141,87 @@ scroll_pages (GtkAdjustment *adj)
   return pages;
 }
 
+static int
+compare_double (const void *a,
+                const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* Opens the body and times the preview: first frame, steady frames, frames after a joint move
+ * (wall time median, the process's CPU time mean). */
+static void
+bench_dfm (MshedWindow *window,
+           const char  *dir)
+{
+  MshedDfmGenParams params;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *path = g_build_filename (dir, "body.dfm", NULL);
+  MshedRenderer *renderer = mshed_model_view_get_renderer (window->model_view);
+  MshedDfmPose *pose;
+  const char *how = cpu_skinning ? "CPU" : "GPU";
+  double wall[15];
+  gint64 t0, c0, t1, c1, t_call, c_frame;
+  MshedDfmLevel level;
+  guint n = quick ? 3 : G_N_ELEMENTS (wall);
+
+  mshed_dfm_gen_params_init (&params, MSHED_DFM_GEN_BODY, 7);
+  if (!quick)
+    {
+      params.n_bones = 57;
+      params.n_points = 8000;
+      params.n_groups = 4;
+      params.uv1 = TRUE;
+      params.edges = TRUE;
+    }
+  bytes = mshed_dfm_generate_bytes (&params);
+  g_file_set_contents (path, g_bytes_get_data (bytes, NULL), (gssize) g_bytes_get_size (bytes),
+                       NULL);
+  g_signal_connect (window->model_view, "render", G_CALLBACK (on_render), NULL);
+
+  t0 = g_get_monotonic_time ();
+  c0 = cpu_time ();
+  mshed_window_open (window, path);
+  t_call = g_get_monotonic_time ();
+  wait_rendered ();
+  t1 = g_get_monotonic_time ();
+  c1 = cpu_time ();
+  g_assert (mshed_renderer_get_dfm (renderer) != NULL);
+  mshed_dfm_get_level (mshed_renderer_get_dfm (renderer), 0, &level);
+  g_print ("DFM body (%u points, %u bones), %s skinning: open to first drawn preview %.1f ms "
+           "(opening %.1f ms; CPU time of all threads %.1f ms)\n", level.n_points,
+           mshed_dfm_get_n_bones (mshed_renderer_get_dfm (renderer)), how, (t1 - t0) / 1000.0,
+           (t_call - t0) / 1000.0, (c1 - c0) / 1000.0);
+  g_assert (mshed_renderer_skins_on_gpu (renderer) == !cpu_skinning);
+
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      pose = mshed_render_scene_get_dfm_pose (mshed_renderer_get_scene (renderer));
+      c0 = cpu_time ();
+      for (guint i = 0; i < n; i++)
+        {
+          t0 = g_get_monotonic_time ();
+          if (pass == 1)
+            {
+              mshed_dfm_pose_set_value (pose, 0, 0, 0.05f * (float) (i + 1));
+              mshed_model_view_dfm_changed (window->model_view, FALSE);
+            }
+          else
+            gtk_gl_area_queue_render (GTK_GL_AREA (window->model_view));
+          wait_rendered ();
+          wall[i] = (g_get_monotonic_time () - t0) / 1000.0;
+        }
+      c_frame = (cpu_time () - c0) / n;
+      qsort (wall, n, sizeof *wall, compare_double);
+      g_print ("DFM %s skinning, %s: %.1f ms a frame (median of %u; CPU time %.1f ms)\n", how,
+               pass ? "after a joint move" : "steady", wall[n / 2], n, c_frame / 1000.0);
+    }
+  g_signal_handlers_disconnect_by_func (window->model_view, on_render, NULL);
+  g_unlink (path);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -134,6 +249,8 @@ main (int   argc,
     }
   if (quick && max_pages <= 0)
     max_pages = 20;
+  if (cpu_skinning)
+    g_setenv ("MSHED_CPU_SKINNING", "1", TRUE);
   g_setenv ("GTK_A11Y", "none", FALSE);
   g_setenv ("GSETTINGS_BACKEND", "memory", FALSE);
   if (!gtk_init_check ())
@@ -162,6 +279,14 @@ main (int   argc,
   clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
   g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), NULL);
   wait_paints (2);
+
+  bench_dfm (window, dir);
+  if (dfm_only)
+    {
+      gtk_window_destroy (GTK_WINDOW (window));
+      g_rmdir (dir);
+      return 0;
+    }
 
   t0 = g_get_monotonic_time ();
   c0 = cpu_time ();

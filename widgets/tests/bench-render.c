@@ -5,13 +5,16 @@
  *
  * Frame time of the 200,000-triangle generated model in whatever GL the offscreen context
  * gets (Mesa llvmpipe on the CI machines), and the upload after a single-vertex edit
- * compared with a full upload. Run: meson test --benchmark -C BUILDDIR -v bench-render
+ * compared with a full upload; then the largest generated DFM body skinned on the GPU and on
+ * the CPU: first frame, steady frame, frame after a joint move (wall time, median, and the
+ * process's CPU time). Run: meson test --benchmark -C BUILDDIR -v bench-render
  */
 #include "config.h"
 
 #include <epoxy/gl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "mshed-bytes.h"
 #include "mshed-dfm-generator.h"
@@ -62,6 +65,78 @@ time_frames (MshedRenderer  *r,
       t[i] = now_ms () - t0;
     }
   return median (t, n);
+}
+
+/* CPU time of the whole process (all threads: llvmpipe rasterises on its own), in ms */
+static double
+cpu_ms (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* A DFM opened, drawn, and drawn after joint moves, skinned on the GPU or on the CPU: wall
+ * time (median) and the process's CPU time (mean) per frame. */
+static void
+bench_dfm (MshedOffscreen *off,
+           MshedDfm       *dfm,
+           gboolean        gpu)
+{
+  const char *how = gpu ? "GPU" : "CPU";
+  MshedRenderer *r = mshed_renderer_new ();
+  MshedRenderStats stats;
+  MshedDfmPose *pose;
+  double t0, c0, t_open, c_open, c_frame, c_pose;
+  g_autofree double *t = g_new (double, 15);
+  gsize pose_bytes;
+
+  mshed_renderer_set_gpu_skinning (r, gpu);
+  g_assert (mshed_renderer_realize (r, NULL));
+  mshed_renderer_set_overlays (r, MSHED_OVERLAY_SHADED | MSHED_OVERLAY_GRID | MSHED_OVERLAY_AXES);
+  glFinish ();
+  t0 = now_ms ();
+  c0 = cpu_ms ();
+  mshed_renderer_set_dfm (r, dfm);
+  mshed_renderer_frame_all (r, (float) WIDTH / HEIGHT);
+  mshed_offscreen_bind (off);
+  mshed_renderer_draw (r, WIDTH, HEIGHT);
+  glFinish ();
+  t_open = now_ms () - t0;
+  c_open = cpu_ms () - c0;
+  g_assert (mshed_renderer_skins_on_gpu (r) == gpu);
+  printf ("DFM %s skinning, first frame (scene + upload + draw): %.1f ms (CPU %.1f ms)\n", how,
+          t_open, c_open);
+  c0 = cpu_ms ();
+  printf ("DFM %s skinning, frame time:  %.2f ms (median of 15)", how, time_frames (r, off, 15));
+  c_frame = (cpu_ms () - c0) / 15;
+  printf (" (CPU %.2f ms)\n", c_frame);
+
+  pose = mshed_render_scene_get_dfm_pose (mshed_renderer_get_scene (r));
+  c0 = cpu_ms ();
+  for (guint i = 0; i < 15; i++)
+    {
+      t0 = now_ms ();
+      mshed_dfm_pose_set_value (pose, 0, 0, 0.05f * (float) (i + 1));
+      mshed_renderer_pose_changed (r);
+      mshed_offscreen_bind (off);
+      mshed_renderer_draw (r, WIDTH, HEIGHT);
+      glFinish ();
+      t[i] = now_ms () - t0;
+    }
+  c_pose = (cpu_ms () - c0) / 15;
+  mshed_dfm_pose_set_value (pose, 0, 0, 0.0f);
+  mshed_renderer_pose_changed (r);
+  mshed_renderer_prepare (r);
+  mshed_renderer_get_stats (r, &stats);
+  pose_bytes = stats.upload_bytes;
+  printf ("DFM %s skinning, frame after a joint move: %.2f ms (median of 15) (CPU %.2f ms), "
+          "%zu bytes uploaded\n", how, median (t, 15), c_pose, pose_bytes);
+  mshed_renderer_get_stats (r, &stats);
+  g_assert_cmpuint (stats.n_gl_errors, ==, 0);
+  mshed_renderer_unrealize (r);
+  mshed_renderer_free (r);
 }
 
 int
@@ -191,14 +266,12 @@ main (int   argc,
   mshed_renderer_unrealize (r);
   mshed_renderer_free (r);
 
-  /* the largest generated body (as bench-document-dfm): skinned on the CPU, drawn */
+  /* the largest generated body (as bench-document-dfm), skinned on the GPU and on the CPU */
   {
     MshedDfmGenParams params;
     g_autoptr(GBytes) bytes = NULL;
     g_autoptr(MshedDfm) dfm = NULL;
-    MshedDfmPose *pose;
     MshedDfmLevel level;
-    double t_open, t_pose_frame;
 
     mshed_dfm_gen_params_init (&params, MSHED_DFM_GEN_BODY, 7);
     params.n_bones = 57;
@@ -210,41 +283,10 @@ main (int   argc,
     dfm = mshed_dfm_new_from_bytes (bytes, MSHED_MODE_TOLERANT, NULL, NULL);
     g_assert (dfm != NULL);
     mshed_dfm_get_level (dfm, 0, &level);
-    r = mshed_renderer_new ();
-    g_assert (mshed_renderer_realize (r, NULL));
-    t0 = now_ms ();
-    mshed_renderer_set_dfm (r, dfm);
-    mshed_renderer_frame_all (r, (float) WIDTH / HEIGHT);
-    mshed_offscreen_bind (off);
-    mshed_renderer_draw (r, WIDTH, HEIGHT);
-    glFinish ();
-    t_open = now_ms () - t0;
     printf ("DFM body:                    %u points, %u elements, %u bones\n", level.n_points,
             level.n_elements, mshed_dfm_get_n_bones (dfm));
-    printf ("DFM first frame (skin+upload): %.1f ms\n", t_open);
-    printf ("DFM frame time, shaded:      %.2f ms (median of 15)\n", time_frames (r, off, 15));
-    pose = mshed_render_scene_get_dfm_pose (mshed_renderer_get_scene (r));
-    {
-      g_autofree double *t = g_new (double, 9);
-
-      for (guint i = 0; i < 9; i++)
-        {
-          t0 = now_ms ();
-          mshed_dfm_pose_set_value (pose, 0, 0, 0.05f * (float) (i + 1));
-          mshed_renderer_pose_changed (r);
-          mshed_offscreen_bind (off);
-          mshed_renderer_draw (r, WIDTH, HEIGHT);
-          glFinish ();
-          t[i] = now_ms () - t0;
-        }
-      t_pose_frame = median (t, 9);
-    }
-    printf ("DFM frame after a joint move: %.2f ms (median of 9: skin on the CPU + upload)\n",
-            t_pose_frame);
-    mshed_renderer_get_stats (r, &stats);
-    g_assert_cmpuint (stats.n_gl_errors, ==, 0);
-    mshed_renderer_unrealize (r);
-    mshed_renderer_free (r);
+    bench_dfm (off, dfm, TRUE);
+    bench_dfm (off, dfm, FALSE);
   }
   return 0;
 }

@@ -23,6 +23,7 @@
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 
+#include "bench-util.h"
 #include "mshed-application.h"
 #include "mshed-dfm-generator.h"
 #include "mshed-generator.h"
@@ -83,17 +84,6 @@ wait_rendered (void)
     g_main_context_iteration (NULL, TRUE);
 }
 
-/* CPU time of the whole process (all threads: Mesa's llvmpipe rasterises on its own), in
- * microseconds: steadier than wall time on a shared machine. */
-static gint64
-cpu_time (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (gint64) ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
-}
-
 static GtkWidget *
 find_type (GtkWidget *widget,
            GType      type)
@@ -141,15 +131,6 @@ scroll_pages (GtkAdjustment *adj)
   return pages;
 }
 
-static int
-compare_double (const void *a,
-                const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return x < y ? -1 : x > y;
-}
-
 /* Opens the body and times the preview: first frame, steady frames, frames after a joint move
  * (wall time median, the process's CPU time mean). */
 static void
@@ -167,27 +148,22 @@ bench_dfm (MshedWindow *window,
   MshedDfmLevel level;
   guint n = quick ? 3 : G_N_ELEMENTS (wall);
 
-  mshed_dfm_gen_params_init (&params, MSHED_DFM_GEN_BODY, 7);
-  if (!quick)
-    {
-      params.n_bones = 57;
-      params.n_points = 8000;
-      params.n_groups = 4;
-      params.uv1 = TRUE;
-      params.edges = TRUE;
-    }
+  if (quick)
+    mshed_dfm_gen_params_init (&params, MSHED_DFM_GEN_BODY, 7);
+  else
+    bench_largest_body (&params);
   bytes = mshed_dfm_generate_bytes (&params);
   g_file_set_contents (path, g_bytes_get_data (bytes, NULL), (gssize) g_bytes_get_size (bytes),
                        NULL);
   g_signal_connect (window->model_view, "render", G_CALLBACK (on_render), NULL);
 
   t0 = g_get_monotonic_time ();
-  c0 = cpu_time ();
+  c0 = bench_cpu_time ();
   mshed_window_open (window, path);
   t_call = g_get_monotonic_time ();
   wait_rendered ();
   t1 = g_get_monotonic_time ();
-  c1 = cpu_time ();
+  c1 = bench_cpu_time ();
   g_assert (mshed_renderer_get_dfm (renderer) != NULL);
   mshed_dfm_get_level (mshed_renderer_get_dfm (renderer), 0, &level);
   g_print ("DFM body (%u points, %u bones), %s skinning: open to first drawn preview %.1f ms "
@@ -199,7 +175,7 @@ bench_dfm (MshedWindow *window,
   for (guint pass = 0; pass < 2; pass++)
     {
       pose = mshed_render_scene_get_dfm_pose (mshed_renderer_get_scene (renderer));
-      c0 = cpu_time ();
+      c0 = bench_cpu_time ();
       for (guint i = 0; i < n; i++)
         {
           t0 = g_get_monotonic_time ();
@@ -213,10 +189,10 @@ bench_dfm (MshedWindow *window,
           wait_rendered ();
           wall[i] = (g_get_monotonic_time () - t0) / 1000.0;
         }
-      c_frame = (cpu_time () - c0) / n;
-      qsort (wall, n, sizeof *wall, compare_double);
+      c_frame = (bench_cpu_time () - c0) / n;
       g_print ("DFM %s skinning, %s: %.1f ms a frame (median of %u; CPU time %.1f ms)\n", how,
-               pass ? "after a joint move" : "steady", wall[n / 2], n, c_frame / 1000.0);
+               pass ? "after a joint move" : "steady", bench_median (wall, n), n,
+               c_frame / 1000.0);
     }
   g_signal_handlers_disconnect_by_func (window->model_view, on_render, NULL);
   g_unlink (path);
@@ -289,10 +265,10 @@ main (int   argc,
     }
 
   t0 = g_get_monotonic_time ();
-  c0 = cpu_time ();
+  c0 = bench_cpu_time ();
   t_call = open_and_draw (window, path);
   t1 = g_get_monotonic_time ();
-  c1 = cpu_time ();
+  c1 = bench_cpu_time ();
   g_print ("open %uk-triangle model (%.1f MB) to first drawn window: %.1f ms (opening %.1f ms, "
            "first frame %.1f ms; CPU time of all threads %.1f ms)\n",
            params.n_triangles / 1000, g_bytes_get_size (bytes) / 1e6, (t1 - t0) / 1000.0,
@@ -300,11 +276,11 @@ main (int   argc,
 
   /* a grid builds its rows when first shown */
   t0 = g_get_monotonic_time ();
-  c0 = cpu_time ();
+  c0 = bench_cpu_time ();
   _mshed_window_select_grid (window, MSHED_TABLE_TRIS);
   wait_paints (1);
   t1 = g_get_monotonic_time ();
-  c1 = cpu_time ();
+  c1 = bench_cpu_time ();
   g_print ("first switch to the triangle grid, until drawn: %.1f ms (CPU time %.1f ms)\n",
            (t1 - t0) / 1000.0, (c1 - c0) / 1000.0);
   wait_paints (2);
@@ -312,10 +288,10 @@ main (int   argc,
                                              GTK_TYPE_SCROLLED_WINDOW));
   adj = gtk_scrolled_window_get_vadjustment (scroller);
   t0 = g_get_monotonic_time ();
-  c0 = cpu_time ();
+  c0 = bench_cpu_time ();
   pages = scroll_pages (adj);
   t1 = g_get_monotonic_time ();
-  c1 = cpu_time ();
+  c1 = bench_cpu_time ();
   g_print ("scroll the triangle grid (%u rows) from the top, a page per frame: %u pages, "
            "%.2f s, %.1f ms per page (%.0f pages a second; CPU time %.1f ms per page)\n",
            mshed_model_get_n_rows (mshed_document_get_model (mshed_window_get_document (window)),

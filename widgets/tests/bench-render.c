@@ -14,8 +14,8 @@
 #include <epoxy/gl.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
+#include "bench-util.h"
 #include "mshed-bytes.h"
 #include "mshed-dfm-generator.h"
 #include "mshed-generator.h"
@@ -29,23 +29,6 @@ static double
 now_ms (void)
 {
   return g_get_monotonic_time () / 1000.0;
-}
-
-static int
-compare_double (const void *a,
-                const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return x < y ? -1 : x > y;
-}
-
-static double
-median (double *v,
-        guint   n)
-{
-  qsort (v, n, sizeof *v, compare_double);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 static double
@@ -64,17 +47,14 @@ time_frames (MshedRenderer  *r,
       glFinish ();
       t[i] = now_ms () - t0;
     }
-  return median (t, n);
+  return bench_median (t, n);
 }
 
-/* CPU time of the whole process (all threads: llvmpipe rasterises on its own), in ms */
+/* CPU time of the whole process, in ms */
 static double
 cpu_ms (void)
 {
-  struct timespec ts;
-
-  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+  return bench_cpu_time () / 1000.0;
 }
 
 #define N_DFM_FRAMES 41
@@ -140,7 +120,7 @@ bench_dfm (MshedOffscreen *off,
       printf ("DFM %s skinning, frame time:  %.2f ms (median of %d) (CPU %.2f ms)\n", how,
               frame, N_DFM_FRAMES, c_frame);
       printf ("DFM %s skinning, frame after a joint move: %.2f ms (median of %d) (CPU %.2f ms), "
-              "%zu bytes uploaded\n", how, median (t, N_DFM_FRAMES), N_DFM_FRAMES, c_pose,
+              "%zu bytes uploaded\n", how, bench_median (t, N_DFM_FRAMES), N_DFM_FRAMES, c_pose,
               pose_bytes);
     }
   mshed_renderer_get_stats (r, &stats);
@@ -259,7 +239,7 @@ main (int   argc,
       g_assert_cmpuint (stats.upload_bytes, ==, 32);
     }
   printf ("upload after 1-vertex edit:  %.3f ms (median of %u, %u bytes)\n",
-          median (edits, G_N_ELEMENTS (edits)), (guint) G_N_ELEMENTS (edits), 32);
+          bench_median (edits, G_N_ELEMENTS (edits)), (guint) G_N_ELEMENTS (edits), 32);
 
   glFinish ();
   t0 = now_ms ();
@@ -276,19 +256,14 @@ main (int   argc,
   mshed_renderer_unrealize (r);
   mshed_renderer_free (r);
 
-  /* the largest generated body (as bench-document-dfm), skinned on the GPU and on the CPU */
+  /* the largest generated body, skinned on the GPU and on the CPU */
   {
     MshedDfmGenParams params;
     g_autoptr(GBytes) bytes = NULL;
     g_autoptr(MshedDfm) dfm = NULL;
     MshedDfmLevel level;
 
-    mshed_dfm_gen_params_init (&params, MSHED_DFM_GEN_BODY, 7);
-    params.n_bones = 57;
-    params.n_points = 8000;
-    params.n_groups = 4;
-    params.uv1 = TRUE;
-    params.edges = TRUE;
+    bench_largest_body (&params);
     bytes = mshed_dfm_generate_bytes (&params);
     dfm = mshed_dfm_new_from_bytes (bytes, MSHED_MODE_TOLERANT, NULL, NULL);
     g_assert (dfm != NULL);

@@ -167,7 +167,7 @@ build_bind (MshedRenderScene   *self,
   g_array_set_size (self->dfm_joints, 4 * (gsize) n);
   g_array_set_size (self->dfm_weights, 4 * (gsize) n);
   self->dfm_n_cut = 0;
-  if (n_bones > G_MAXUINT16)
+  if (n_bones >= G_MAXUINT16)
     return;   /* no 16-bit matrix numbers: mshed_render_scene_get_n_skin_matrices says 0 */
   for (guint p = 0; p < info->n_points; p++)
     {
@@ -413,14 +413,14 @@ mshed_render_scene_read_bind_vertices (MshedRenderScene *self,
                                        guint16          *joints,
                                        float            *weights)
 {
-  guint n = self->dfm && self->dfm_bind_pos ? self->dfm_point->len : 0;
-  guint16 identity = (guint16) MIN (mshed_render_scene_get_n_skin_matrices (self), G_MAXUINT16);
+  guint n_mat = mshed_render_scene_get_n_skin_matrices (self);
+  guint n = self->dfm && self->dfm_bind_pos && n_mat > 0 ? self->dfm_point->len : 0;
+  guint16 identity = (guint16) (n_mat > 0 ? n_mat - 1 : 0);
 
-  identity = identity > 0 ? identity - 1 : 0;
   for (guint i = 0; i < count; i++)
     {
       guint v = first + i;
-      gboolean in = v < n && v >= first && mshed_render_scene_get_n_skin_matrices (self) > 0;
+      gboolean in = v < n && v >= first;
 
       for (guint k = 0; k < 3; k++)
         {

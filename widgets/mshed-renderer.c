@@ -793,12 +793,12 @@ mshed_renderer_frame_selection (MshedRenderer *self,
 /* @count elements of @elem_size bytes from @data into @buffer at element @first, or (when
  * @allocate) as the buffer's whole new store */
 static void
-upload_array (GLuint       buffer,
+upload_array (GLuint        buffer,
               gconstpointer data,
-              gsize        elem_size,
-              guint        first,
-              guint        count,
-              gboolean     allocate)
+              gsize         elem_size,
+              guint         first,
+              guint         count,
+              gboolean      allocate)
 {
   glBindBuffer (GL_ARRAY_BUFFER, buffer);
   if (allocate)

@@ -7,6 +7,11 @@
  * vertices, skinned by the scene's pose (§6.3, mshed-dfm-pose.h), and the triangles of every
  * face group unrolled from their strips or lists (§4, §5.1), one draw item per group. A
  * triangle with an element past the level's elements is skipped and counted.
+ *
+ * Two ways to the skinned picture (docs/conventions.md "Posing a DFM"): the reference on the
+ * CPU (mshed_dfm_pose_skin_point, done lazily when positions are read after a pose change),
+ * and the bind-pose vertices with up to four influences each that the renderer skins in its
+ * vertex shader with the pose's matrices.
  */
 #define G_LOG_DOMAIN "mshed-render"
 
@@ -26,6 +31,10 @@ _mshed_render_scene_dfm_clear (MshedRenderScene *self)
   g_clear_pointer (&self->dfm_nrm, g_array_unref);
   g_clear_pointer (&self->dfm_uv, g_array_unref);
   g_clear_pointer (&self->dfm_point, g_array_unref);
+  g_clear_pointer (&self->dfm_bind_pos, g_array_unref);
+  g_clear_pointer (&self->dfm_bind_nrm, g_array_unref);
+  g_clear_pointer (&self->dfm_joints, g_array_unref);
+  g_clear_pointer (&self->dfm_weights, g_array_unref);
 }
 
 /* Skins every vertex with the current pose. */
@@ -67,6 +76,136 @@ skin (MshedRenderScene *self)
       if (!isfinite (nrm[0]) || !isfinite (nrm[1]) || !isfinite (nrm[2]))
         memset (nrm, 0, 3 * sizeof (float));
     }
+  self->dfm_skin_stale = FALSE;
+}
+
+void
+_mshed_render_scene_dfm_ensure_skinned (MshedRenderScene *self)
+{
+  if (self->dfm && self->dfm_skin_stale)
+    skin (self);
+}
+
+/* Point @point's influences for the GPU: up to four (matrix, weight) pairs. An influence
+ * naming no bone uses the identity (matrix @n_bones) and one with a non-finite weight is left
+ * out, as on the CPU; a point without a readable skin slice has the identity with weight 1.
+ * More than four: the four largest weights, scaled to the sum of all (conventions.md). */
+static gboolean
+point_influences (MshedRenderScene *self,
+                  guint             level,
+                  guint             point,
+                  guint             n_bones,
+                  guint16           joints[4],
+                  float             weights[4])
+{
+  guint32 first, count;
+  guint n = 0;
+  double all = 0.0, kept = 0.0;
+
+  for (guint i = 0; i < 4; i++)
+    joints[i] = (guint16) n_bones, weights[i] = 0.0f;
+  if (!mshed_dfm_get_skin_range (self->dfm, level, point, &first, &count) || count == 0)
+    {
+      weights[0] = 1.0f;
+      return FALSE;
+    }
+  for (guint32 k = 0; k < count; k++)
+    {
+      guint32 bone;
+      float w;
+      guint slot;
+
+      if (!mshed_dfm_get_influence (self->dfm, level, first + k, &bone, &w) || !isfinite (w))
+        continue;
+      all += w;
+      if (n < 4)
+        slot = n++;
+      else
+        {
+          /* replace the smallest kept weight when this one is larger */
+          slot = 0;
+          for (guint i = 1; i < 4; i++)
+            if (fabsf (weights[i]) < fabsf (weights[slot]))
+              slot = i;
+          if (!(fabsf (w) > fabsf (weights[slot])))
+            {
+              n++;
+              continue;
+            }
+          n++;
+        }
+      joints[slot] = (guint16) (bone < n_bones ? bone : n_bones);
+      weights[slot] = w;
+    }
+  if (n <= 4)
+    return FALSE;
+  for (guint i = 0; i < 4; i++)
+    kept += weights[i];
+  if (isfinite (all) && isfinite (kept) && kept != 0.0)
+    for (guint i = 0; i < 4; i++)
+      weights[i] = (float) (weights[i] * (all / kept));
+  return TRUE;
+}
+
+/* The level's vertices in the bind pose with their influences (see point_influences). */
+static void
+build_bind (MshedRenderScene   *self,
+            const MshedDfmLevel *info)
+{
+  guint n = self->dfm_point->len;
+  guint n_bones = mshed_dfm_get_n_bones (self->dfm);
+  guint level = self->lod;
+  gsize n_p = MAX (info->n_points, 1);
+  g_autofree float *points = g_new0 (float, 3 * n_p);
+  g_autofree float *normals = g_new0 (float, 3 * n_p);
+  g_autofree guint16 *joints = g_new0 (guint16, 4 * n_p);
+  g_autofree float *weights = g_new0 (float, 4 * n_p);
+  g_autofree gboolean *ok = g_new0 (gboolean, n_p);
+
+  g_array_set_size (self->dfm_bind_pos, 3 * (gsize) n);
+  g_array_set_size (self->dfm_bind_nrm, 3 * (gsize) n);
+  g_array_set_size (self->dfm_joints, 4 * (gsize) n);
+  g_array_set_size (self->dfm_weights, 4 * (gsize) n);
+  self->dfm_n_cut = 0;
+  if (n_bones >= G_MAXUINT16)
+    return;   /* no 16-bit matrix numbers: mshed_render_scene_get_n_skin_matrices says 0 */
+  for (guint p = 0; p < info->n_points; p++)
+    {
+      float *pos = points + 3 * (gsize) p, *nrm = normals + 3 * (gsize) p;
+
+      ok[p] = mshed_dfm_get_point (self->dfm, level, p, pos, nrm);
+      if (!ok[p])
+        continue;
+      self->dfm_n_cut += point_influences (self, level, p, n_bones, joints + 4 * (gsize) p,
+                                           weights + 4 * (gsize) p);
+      /* a non-finite point lands at the origin on the CPU (skin ()): the same here */
+      if (!isfinite (pos[0]) || !isfinite (pos[1]) || !isfinite (pos[2]))
+        {
+          memset (pos, 0, 3 * sizeof (float));
+          for (guint i = 0; i < 4; i++)
+            joints[4 * (gsize) p + i] = (guint16) n_bones, weights[4 * (gsize) p + i] = 0.0f;
+          weights[4 * (gsize) p] = 1.0f;
+        }
+      if (!isfinite (nrm[0]) || !isfinite (nrm[1]) || !isfinite (nrm[2]))
+        memset (nrm, 0, 3 * sizeof (float));
+    }
+  for (guint v = 0; v < n; v++)
+    {
+      guint32 p = g_array_index (self->dfm_point, guint32, v);
+      gboolean in = p < info->n_points && ok[p];
+      static const guint16 none[4] = { 0, 0, 0, 0 };
+      static const float zero[4] = { 0, 0, 0, 0 };
+
+      /* a point that cannot be read: at the origin, as on the CPU */
+      memcpy (&g_array_index (self->dfm_bind_pos, float, 3 * (gsize) v),
+              in ? points + 3 * (gsize) p : zero, 3 * sizeof (float));
+      memcpy (&g_array_index (self->dfm_bind_nrm, float, 3 * (gsize) v),
+              in ? normals + 3 * (gsize) p : zero, 3 * sizeof (float));
+      memcpy (&g_array_index (self->dfm_joints, guint16, 4 * (gsize) v),
+              in ? joints + 4 * (gsize) p : none, 4 * sizeof (guint16));
+      memcpy (&g_array_index (self->dfm_weights, float, 4 * (gsize) v),
+              in ? weights + 4 * (gsize) p : zero, 4 * sizeof (float));
+    }
 }
 
 void
@@ -89,6 +228,10 @@ _mshed_render_scene_dfm_build (MshedRenderScene *self)
       self->dfm_nrm = g_array_new (FALSE, TRUE, sizeof (float));
       self->dfm_uv = g_array_new (FALSE, TRUE, sizeof (float));
       self->dfm_point = g_array_new (FALSE, TRUE, sizeof (guint32));
+      self->dfm_bind_pos = g_array_new (FALSE, TRUE, sizeof (float));
+      self->dfm_bind_nrm = g_array_new (FALSE, TRUE, sizeof (float));
+      self->dfm_joints = g_array_new (FALSE, TRUE, sizeof (guint16));
+      self->dfm_weights = g_array_new (FALSE, TRUE, sizeof (float));
     }
   g_array_set_size (self->elements, 0);
   g_array_set_size (self->tri_map, 0);
@@ -118,7 +261,8 @@ _mshed_render_scene_dfm_build (MshedRenderScene *self)
           uv[0] = uv[1] = 0.0f;
         }
     }
-  skin (self);
+  build_bind (self, &info);
+  self->dfm_skin_stale = TRUE;   /* skinned on the CPU when first read */
 
   n_groups = info.n_groups;
   g_array_set_size (self->batch_ranges, n_groups);
@@ -157,6 +301,8 @@ _mshed_render_scene_dfm_read_vertices (MshedRenderScene *self,
 {
   guint n = self->dfm_point->len;
 
+  if (positions || normals)
+    _mshed_render_scene_dfm_ensure_skinned (self);
   for (guint i = 0; i < count; i++)
     {
       guint v = first + i;
@@ -190,7 +336,7 @@ void
 mshed_render_scene_pose_changed (MshedRenderScene *self)
 {
   if (self->dfm)
-    skin (self);
+    self->dfm_skin_stale = TRUE;   /* skinned again when positions are next read */
 }
 
 guint
@@ -223,4 +369,82 @@ mshed_render_scene_get_bone_weight (MshedRenderScene *self,
         sum += w;
     }
   return sum;
+}
+
+guint
+mshed_render_scene_get_n_skin_matrices (MshedRenderScene *self)
+{
+  guint n_bones;
+
+  if (self->dfm == NULL || self->pose == NULL)
+    return 0;
+  n_bones = mshed_dfm_pose_get_n_bones (self->pose);
+  return n_bones < G_MAXUINT16 ? n_bones + 1 : 0;
+}
+
+void
+mshed_render_scene_read_skin_matrices (MshedRenderScene *self,
+                                       float            *rows)
+{
+  guint n = mshed_render_scene_get_n_skin_matrices (self);
+
+  /* matrix j: rows r of S_j as (S[3r], S[3r+1], S[3r+2], S[9+r]); the last the identity */
+  for (guint j = 0; j < n; j++)
+    {
+      const float *s = mshed_dfm_pose_get_skin (self->pose, j);   /* the identity past the bones */
+      float *out = rows + 12 * (gsize) j;
+
+      for (guint r = 0; r < 3; r++)
+        {
+          out[4 * r] = s[3 * r];
+          out[4 * r + 1] = s[3 * r + 1];
+          out[4 * r + 2] = s[3 * r + 2];
+          out[4 * r + 3] = s[9 + r];
+        }
+    }
+}
+
+void
+mshed_render_scene_read_bind_vertices (MshedRenderScene *self,
+                                       guint             first,
+                                       guint             count,
+                                       float            *positions,
+                                       float            *normals,
+                                       guint16          *joints,
+                                       float            *weights)
+{
+  guint n_mat = mshed_render_scene_get_n_skin_matrices (self);
+  guint n = self->dfm && self->dfm_bind_pos && n_mat > 0 ? self->dfm_point->len : 0;
+  guint16 identity = (guint16) (n_mat > 0 ? n_mat - 1 : 0);
+
+  for (guint i = 0; i < count; i++)
+    {
+      guint v = first + i;
+      gboolean in = v < n && v >= first;
+
+      for (guint k = 0; k < 3; k++)
+        {
+          if (positions)
+            positions[3 * (gsize) i + k] =
+              in ? g_array_index (self->dfm_bind_pos, float, 3 * (gsize) v + k) : 0.0f;
+          if (normals)
+            normals[3 * (gsize) i + k] =
+              in ? g_array_index (self->dfm_bind_nrm, float, 3 * (gsize) v + k) : 0.0f;
+        }
+      for (guint k = 0; k < 4; k++)
+        {
+          if (joints)
+            joints[4 * (gsize) i + k] =
+              in ? g_array_index (self->dfm_joints, guint16, 4 * (gsize) v + k) : identity;
+          if (weights)
+            weights[4 * (gsize) i + k] =
+              in ? g_array_index (self->dfm_weights, float, 4 * (gsize) v + k) : k == 0;
+        }
+    }
+}
+
+guint
+mshed_render_scene_get_n_cut_points (MshedRenderScene *self)
+{
+  return self->dfm ? self->dfm_n_cut : 0;
 }

@@ -39,13 +39,21 @@ struct _MshedRenderScene {
   MshedDfmPose    *pose;
   GArray          *dfm_pos;       /* float[3] per vertex (element of the level), skinned */
   GArray          *dfm_nrm;       /* float[3], skinned */
+  gboolean         dfm_skin_stale; /* the pose changed since dfm_pos/dfm_nrm were skinned */
   GArray          *dfm_uv;        /* float[2] */
   GArray          *dfm_point;     /* guint32: the vertex's point */
+  /* the same vertices in the bind pose with up to four influences, for the GPU */
+  GArray          *dfm_bind_pos;  /* float[3] */
+  GArray          *dfm_bind_nrm;  /* float[3] */
+  GArray          *dfm_joints;    /* guint16[4]: skinning matrices, n_bones for the identity */
+  GArray          *dfm_weights;   /* float[4] */
+  guint            dfm_n_cut;     /* points of the level with more than four influences */
 };
 
 MshedRenderScene *_mshed_render_scene_alloc           (void);
 void              _mshed_render_scene_dfm_clear       (MshedRenderScene *self);
 void              _mshed_render_scene_dfm_build       (MshedRenderScene *self);
+void              _mshed_render_scene_dfm_ensure_skinned (MshedRenderScene *self);
 void              _mshed_render_scene_dfm_read_vertices (MshedRenderScene *self,
                                                        guint             first,
                                                        guint             count,

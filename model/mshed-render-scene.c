@@ -568,6 +568,7 @@ read_position (MshedRenderScene *self,
 {
   if (self->dfm)
     {
+      _mshed_render_scene_dfm_ensure_skinned (self);
       memcpy (out, (const float *) self->dfm_pos->data + 3 * (gsize) v, 3 * sizeof (float));
       return;
     }

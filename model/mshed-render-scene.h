@@ -58,8 +58,9 @@ MshedModel          *mshed_render_scene_get_model      (MshedRenderScene       *
 MshedRenderScene    *mshed_render_scene_new_for_dfm    (MshedDfm               *dfm);
 MshedDfm            *mshed_render_scene_get_dfm        (MshedRenderScene       *self);
 /* The pose the scene skins with (NULL for an MSH model): change its values, then call
- * pose_changed to skin again. topology_changed re-reads the DFM after an edit and keeps the
- * values of the joints that still exist. */
+ * pose_changed to skin again (on the CPU, when positions or bounds are next read).
+ * topology_changed re-reads the DFM after an edit and keeps the values of the joints that
+ * still exist. */
 MshedDfmPose        *mshed_render_scene_get_dfm_pose   (MshedRenderScene       *self);
 void                 mshed_render_scene_pose_changed   (MshedRenderScene       *self);
 /* The DFM point vertex @v shows, G_MAXUINT when none. */
@@ -69,6 +70,26 @@ guint                mshed_render_scene_get_vertex_point (MshedRenderScene     *
 float                mshed_render_scene_get_bone_weight (MshedRenderScene      *self,
                                                         guint                   v,
                                                         guint                   bone);
+
+/* The same vertices in the bind pose, for skinning on the GPU (docs/conventions.md "Posing a
+ * DFM"): per vertex its stored point and normal and up to four (matrix, weight) pairs; a point
+ * with more influences keeps its four largest weights, scaled to the sum of all of them
+ * (get_n_cut_points counts such points of the level). Matrix j < bones is the pose's
+ * S_j = Pose_j · InvBind_j, the last one the identity (an influence naming no bone, a point
+ * without influences). Skinning these reproduces read_vertices, which stays the reference.
+ * get_n_skin_matrices is 0 for an MSH model or a skeleton too large for 16-bit numbers. */
+guint                mshed_render_scene_get_n_skin_matrices (MshedRenderScene  *self);
+/* 12 floats per matrix, row by row: row r is (M[r][0], M[r][1], M[r][2], translation[r]). */
+void                 mshed_render_scene_read_skin_matrices (MshedRenderScene   *self,
+                                                        float                  *rows);
+void                 mshed_render_scene_read_bind_vertices (MshedRenderScene   *self,
+                                                        guint                   first,
+                                                        guint                   count,
+                                                        float                  *positions,
+                                                        float                  *normals,
+                                                        guint16                *joints,
+                                                        float                  *weights);
+guint                mshed_render_scene_get_n_cut_points (MshedRenderScene     *self);
 
 /* Re-reads what depends on the corresponding tables. */
 void                 mshed_render_scene_topology_changed (MshedRenderScene     *self);

@@ -10,26 +10,41 @@
  * Every GLib warning or critical aborts it, also when it is run by hand. With --quick (the
  * 'app' test suite runs it so) it opens a 20k-triangle model and scrolls 20 pages: the same
  * code paths in a few seconds.
- *   bench-gui [--pages N] [--quick]   N: scroll at most N pages (default: the whole grid)
+ *
+ * First, the largest generated DFM body (57 bones, 8,000 points): open to first drawn
+ * preview, then frames of the preview as it is (steady) and after a joint move, with the
+ * mesh skinned on the GPU, or on the CPU with --cpu-skinning (MSHED_CPU_SKINNING=1, the
+ * path before GPU skinning); --dfm-only stops there.
+ *   bench-gui [--pages N] [--quick] [--cpu-skinning] [--dfm-only]
+ *   N: scroll at most N pages (default: the whole grid)
  */
 #include "config.h"
 
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 
+#include "bench-util.h"
 #include "mshed-application.h"
+#include "mshed-dfm-generator.h"
 #include "mshed-generator.h"
 #include "mshed-window-private.h"
 
 static guint paints;
+static guint renders;
+static guint render_paint;   /* paints counted when the preview last rendered */
 static int max_pages = 0;
 static gboolean quick = FALSE;
+static gboolean cpu_skinning = FALSE;
+static gboolean dfm_only = FALSE;
 
 static GOptionEntry entries[] = {
   { "pages", 'p', 0, G_OPTION_ARG_INT, &max_pages, "Scroll at most N pages (default: all)",
     "N" },
   { "quick", 'q', 0, G_OPTION_ARG_NONE, &quick,
     "A 20k-triangle model and 20 pages: the same code paths in a few seconds (the test)", NULL },
+  { "cpu-skinning", 0, 0, G_OPTION_ARG_NONE, &cpu_skinning,
+    "Skin the DFM on the CPU (MSHED_CPU_SKINNING=1)", NULL },
+  { "dfm-only", 0, 0, G_OPTION_ARG_NONE, &dfm_only, "Only the DFM preview", NULL },
   { NULL }
 };
 
@@ -49,15 +64,24 @@ wait_paints (guint n)
     g_main_context_iteration (NULL, TRUE);
 }
 
-/* CPU time of the whole process (all threads: Mesa's llvmpipe rasterises on its own), in
- * microseconds: steadier than wall time on a shared machine. */
-static gint64
-cpu_time (void)
+static gboolean
+on_render (GtkGLArea    *area,
+           GdkGLContext *context,
+           gpointer      user_data)
 {
-  struct timespec ts;
+  renders++;
+  render_paint = paints;
+  return FALSE;   /* the view's own handler draws */
+}
 
-  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (gint64) ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
+/* Waits until the preview has rendered and that frame has been painted. */
+static void
+wait_rendered (void)
+{
+  guint target = renders + 1;
+
+  while (renders < target || paints <= render_paint)
+    g_main_context_iteration (NULL, TRUE);
 }
 
 static GtkWidget *
@@ -107,6 +131,73 @@ scroll_pages (GtkAdjustment *adj)
   return pages;
 }
 
+/* Opens the body and times the preview: first frame, steady frames, frames after a joint move
+ * (wall time median, the process's CPU time mean). */
+static void
+bench_dfm (MshedWindow *window,
+           const char  *dir)
+{
+  MshedDfmGenParams params;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *path = g_build_filename (dir, "body.dfm", NULL);
+  MshedRenderer *renderer = mshed_model_view_get_renderer (window->model_view);
+  MshedDfmPose *pose;
+  const char *how = cpu_skinning ? "CPU" : "GPU";
+  double wall[15];
+  gint64 t0, c0, t1, c1, t_call, c_frame;
+  MshedDfmLevel level;
+  guint n = quick ? 3 : G_N_ELEMENTS (wall);
+
+  if (quick)
+    mshed_dfm_gen_params_init (&params, MSHED_DFM_GEN_BODY, 7);
+  else
+    bench_largest_body (&params);
+  bytes = mshed_dfm_generate_bytes (&params);
+  g_file_set_contents (path, g_bytes_get_data (bytes, NULL), (gssize) g_bytes_get_size (bytes),
+                       NULL);
+  g_signal_connect (window->model_view, "render", G_CALLBACK (on_render), NULL);
+
+  t0 = g_get_monotonic_time ();
+  c0 = bench_cpu_time ();
+  mshed_window_open (window, path);
+  t_call = g_get_monotonic_time ();
+  wait_rendered ();
+  t1 = g_get_monotonic_time ();
+  c1 = bench_cpu_time ();
+  g_assert (mshed_renderer_get_dfm (renderer) != NULL);
+  mshed_dfm_get_level (mshed_renderer_get_dfm (renderer), 0, &level);
+  g_print ("DFM body (%u points, %u bones), %s skinning: open to first drawn preview %.1f ms "
+           "(opening %.1f ms; CPU time of all threads %.1f ms)\n", level.n_points,
+           mshed_dfm_get_n_bones (mshed_renderer_get_dfm (renderer)), how, (t1 - t0) / 1000.0,
+           (t_call - t0) / 1000.0, (c1 - c0) / 1000.0);
+  g_assert (mshed_renderer_skins_on_gpu (renderer) == !cpu_skinning);
+
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      pose = mshed_render_scene_get_dfm_pose (mshed_renderer_get_scene (renderer));
+      c0 = bench_cpu_time ();
+      for (guint i = 0; i < n; i++)
+        {
+          t0 = g_get_monotonic_time ();
+          if (pass == 1)
+            {
+              mshed_dfm_pose_set_value (pose, 0, 0, 0.05f * (float) (i + 1));
+              mshed_model_view_dfm_changed (window->model_view, FALSE);
+            }
+          else
+            gtk_gl_area_queue_render (GTK_GL_AREA (window->model_view));
+          wait_rendered ();
+          wall[i] = (g_get_monotonic_time () - t0) / 1000.0;
+        }
+      c_frame = (bench_cpu_time () - c0) / n;
+      g_print ("DFM %s skinning, %s: %.1f ms a frame (median of %u; CPU time %.1f ms)\n", how,
+               pass ? "after a joint move" : "steady", bench_median (wall, n), n,
+               c_frame / 1000.0);
+    }
+  g_signal_handlers_disconnect_by_func (window->model_view, on_render, NULL);
+  g_unlink (path);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -134,6 +225,8 @@ main (int   argc,
     }
   if (quick && max_pages <= 0)
     max_pages = 20;
+  if (cpu_skinning)
+    g_setenv ("MSHED_CPU_SKINNING", "1", TRUE);
   g_setenv ("GTK_A11Y", "none", FALSE);
   g_setenv ("GSETTINGS_BACKEND", "memory", FALSE);
   if (!gtk_init_check ())
@@ -163,11 +256,19 @@ main (int   argc,
   g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), NULL);
   wait_paints (2);
 
+  bench_dfm (window, dir);
+  if (dfm_only)
+    {
+      gtk_window_destroy (GTK_WINDOW (window));
+      g_rmdir (dir);
+      return 0;
+    }
+
   t0 = g_get_monotonic_time ();
-  c0 = cpu_time ();
+  c0 = bench_cpu_time ();
   t_call = open_and_draw (window, path);
   t1 = g_get_monotonic_time ();
-  c1 = cpu_time ();
+  c1 = bench_cpu_time ();
   g_print ("open %uk-triangle model (%.1f MB) to first drawn window: %.1f ms (opening %.1f ms, "
            "first frame %.1f ms; CPU time of all threads %.1f ms)\n",
            params.n_triangles / 1000, g_bytes_get_size (bytes) / 1e6, (t1 - t0) / 1000.0,
@@ -175,11 +276,11 @@ main (int   argc,
 
   /* a grid builds its rows when first shown */
   t0 = g_get_monotonic_time ();
-  c0 = cpu_time ();
+  c0 = bench_cpu_time ();
   _mshed_window_select_grid (window, MSHED_TABLE_TRIS);
   wait_paints (1);
   t1 = g_get_monotonic_time ();
-  c1 = cpu_time ();
+  c1 = bench_cpu_time ();
   g_print ("first switch to the triangle grid, until drawn: %.1f ms (CPU time %.1f ms)\n",
            (t1 - t0) / 1000.0, (c1 - c0) / 1000.0);
   wait_paints (2);
@@ -187,10 +288,10 @@ main (int   argc,
                                              GTK_TYPE_SCROLLED_WINDOW));
   adj = gtk_scrolled_window_get_vadjustment (scroller);
   t0 = g_get_monotonic_time ();
-  c0 = cpu_time ();
+  c0 = bench_cpu_time ();
   pages = scroll_pages (adj);
   t1 = g_get_monotonic_time ();
-  c1 = cpu_time ();
+  c1 = bench_cpu_time ();
   g_print ("scroll the triangle grid (%u rows) from the top, a page per frame: %u pages, "
            "%.2f s, %.1f ms per page (%.0f pages a second; CPU time %.1f ms per page)\n",
            mshed_model_get_n_rows (mshed_document_get_model (mshed_window_get_document (window)),

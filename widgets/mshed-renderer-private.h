@@ -20,6 +20,8 @@ G_BEGIN_DECLS
 #define ATTR_NRM 1
 #define ATTR_UV  2
 #define ATTR_SEL 3
+#define ATTR_JOINTS  4   /* DFM on the GPU: four skinning matrix numbers (uint16) */
+#define ATTR_WEIGHTS 5   /* and their weights */
 
 #define MODE_SHADED  0
 #define MODE_CHECKER 1
@@ -51,6 +53,7 @@ typedef struct {
   GLint  u_item;
   GLint  u_length;
   GLint  u_wire;
+  GLint  u_skinned;   /* 1: skin a_pos and a_nrm with the matrices in u_skin */
 } Program;
 
 struct _MshedRenderer {
@@ -80,6 +83,18 @@ struct _MshedRenderer {
   guint             dirty_end;
   gboolean          dirty_elements;
   gboolean          dirty_selection;
+  gboolean          dirty_skin;       /* the pose changed: new matrices (GPU skinning) */
+
+  /* skinning a DFM: in the vertex shader (bind-pose vertices uploaded once, per pose only the
+   * matrices, a texture buffer of 3 RGBA32F texels each) or, when asked or when the skeleton
+   * does not fit, on the CPU (skinned positions uploaded) */
+  gboolean          gpu_skinning;     /* asked for */
+  gboolean          skin_on_gpu;      /* what the uploaded vertices are */
+  GLint             max_skin_texels;  /* GL_MAX_TEXTURE_BUFFER_SIZE */
+  GLuint            vbo_joints;
+  GLuint            vbo_weights;
+  GLuint            skin_buffer;
+  GLuint            skin_texture;
 
   /* GL */
   gboolean          realized;

@@ -5,6 +5,8 @@
  *
  * The renderer's GLSL 3.30 sources and the programs built from them: the mesh (optionally
  * with its wireframe in the same pass), vertex normals, picking, lines and selected points.
+ * Every program that reads a_pos skins it first when u_skinned is set (a DFM skinned on the
+ * GPU), so the picture, the picking ids, the normals and the selection agree.
  */
 #define G_LOG_DOMAIN "mshed-render"
 
@@ -19,11 +21,48 @@
 
 /* Shaders -------------------------------------------------------------------------------- */
 
+/* docs/dfm.md §6.3 as mshed_dfm_pose_skin_point computes it (docs/conventions.md "Posing a
+ * DFM"): p' = Σ w_k · S_k · p and n' = the normalised Σ w_k · rot(S_k) · n (n kept when that
+ * sum vanishes), a non-finite p' parked at the origin. Matrix j is texels 3j..3j+2 of u_skin,
+ * one row each: (m0, m1, m2, translation). Influences of weight 0 (the unused ones) are
+ * skipped; the sums run in the CPU's order. */
+#define SKIN_VS \
+  "layout(location = 4) in uvec4 a_joints;\n" \
+  "layout(location = 5) in vec4 a_weights;\n" \
+  "uniform int u_skinned;\n" \
+  "uniform samplerBuffer u_skin;\n" \
+  "vec3 skinned_pos;\n" \
+  "vec3 skinned_nrm;\n" \
+  "void skin (vec3 p, vec3 n) {\n" \
+  "  skinned_pos = p;\n" \
+  "  skinned_nrm = n;\n" \
+  "  if (u_skinned == 0) return;\n" \
+  "  vec3 sp = vec3 (0.0), sn = vec3 (0.0);\n" \
+  "  for (int k = 0; k < 4; k++) {\n" \
+  "    float w = a_weights[k];\n" \
+  "    if (w == 0.0) continue;\n" \
+  "    int j = 3 * int (a_joints[k]);\n" \
+  "    vec4 r0 = texelFetch (u_skin, j), r1 = texelFetch (u_skin, j + 1);\n" \
+  "    vec4 r2 = texelFetch (u_skin, j + 2);\n" \
+  "    sp += w * vec3 (r0.x * p.x + r0.y * p.y + r0.z * p.z + r0.w,\n" \
+  "                    r1.x * p.x + r1.y * p.y + r1.z * p.z + r1.w,\n" \
+  "                    r2.x * p.x + r2.y * p.y + r2.z * p.z + r2.w);\n" \
+  "    sn += w * vec3 (r0.x * n.x + r0.y * n.y + r0.z * n.z,\n" \
+  "                    r1.x * n.x + r1.y * n.y + r1.z * n.z,\n" \
+  "                    r2.x * n.x + r2.y * n.y + r2.z * n.z);\n" \
+  "  }\n" \
+  "  bool finite = !any (isnan (sp)) && !any (isinf (sp));\n" \
+  "  skinned_pos = finite ? sp : vec3 (0.0);\n" \
+  "  float len = length (sn);\n" \
+  "  if (!isnan (len) && !isinf (len) && len > 1e-12) skinned_nrm = sn / len;\n" \
+  "}\n"
+
 static const char mesh_vs[] =
   "#version 330 core\n"
   "layout(location = 0) in vec3 a_pos;\n"
   "layout(location = 1) in vec3 a_nrm;\n"
   "layout(location = 2) in vec2 a_uv;\n"
+  SKIN_VS
   "uniform mat4 u_vp;\n"
   "uniform mat4 u_model;\n"
   "uniform mat3 u_normal_mat;\n"
@@ -31,9 +70,10 @@ static const char mesh_vs[] =
   "out vec3 v_nrm;\n"
   "out vec2 v_uv;\n"
   "void main () {\n"
-  "  vec4 w = u_model * vec4 (a_pos, 1.0);\n"
+  "  skin (a_pos, a_nrm);\n"
+  "  vec4 w = u_model * vec4 (skinned_pos, 1.0);\n"
   "  v_world = w.xyz;\n"
-  "  v_nrm = u_normal_mat * a_nrm;\n"
+  "  v_nrm = u_normal_mat * skinned_nrm;\n"
   "  v_uv = a_uv;\n"
   "  gl_Position = u_vp * w;\n"
   "}\n";
@@ -121,13 +161,15 @@ static const char normals_vs[] =
   "#version 330 core\n"
   "layout(location = 0) in vec3 a_pos;\n"
   "layout(location = 1) in vec3 a_nrm;\n"
+  SKIN_VS
   "uniform mat4 u_model;\n"
   "uniform mat3 u_normal_mat;\n"
   "out vec3 g_pos;\n"
   "out vec3 g_nrm;\n"
   "void main () {\n"
-  "  g_pos = (u_model * vec4 (a_pos, 1.0)).xyz;\n"
-  "  g_nrm = u_normal_mat * a_nrm;\n"
+  "  skin (a_pos, a_nrm);\n"
+  "  g_pos = (u_model * vec4 (skinned_pos, 1.0)).xyz;\n"
+  "  g_nrm = u_normal_mat * skinned_nrm;\n"
   "  gl_Position = vec4 (g_pos, 1.0);\n"
   "}\n";
 
@@ -160,9 +202,13 @@ static const char color_fs[] =
 static const char pick_vs[] =
   "#version 330 core\n"
   "layout(location = 0) in vec3 a_pos;\n"
+  SKIN_VS
   "uniform mat4 u_vp;\n"
   "uniform mat4 u_model;\n"
-  "void main () { gl_Position = u_vp * (u_model * vec4 (a_pos, 1.0)); }\n";
+  "void main () {\n"
+  "  skin (a_pos, vec3 (0.0));\n"
+  "  gl_Position = u_vp * (u_model * vec4 (skinned_pos, 1.0));\n"
+  "}\n";
 
 static const char pick_fs[] =
   "#version 330 core\n"
@@ -188,11 +234,13 @@ static const char points_vs[] =
   "#version 330 core\n"
   "layout(location = 0) in vec3 a_pos;\n"
   "layout(location = 3) in float a_sel;\n"
+  SKIN_VS
   "uniform mat4 u_vp;\n"
   "uniform mat4 u_model;\n"
   "void main () {\n"
   "  gl_PointSize = 7.0;\n"
-  "  gl_Position = a_sel > 0.5 ? u_vp * (u_model * vec4 (a_pos, 1.0))"
+  "  skin (a_pos, vec3 (0.0));\n"
+  "  gl_Position = a_sel > 0.5 ? u_vp * (u_model * vec4 (skinned_pos, 1.0))"
   " : vec4 (2.0, 2.0, 2.0, 1.0);\n"
   "}\n";
 
@@ -279,6 +327,15 @@ build_program (Program     *prog,
   prog->u_item = glGetUniformLocation (prog->program, "u_item");
   prog->u_length = glGetUniformLocation (prog->program, "u_length");
   prog->u_wire = glGetUniformLocation (prog->program, "u_wire");
+  prog->u_skinned = glGetUniformLocation (prog->program, "u_skinned");
+  if (prog->u_skinned >= 0)
+    {
+      /* the matrices are always on texture unit 0; off until a DFM skins on the GPU */
+      glUseProgram (prog->program);
+      glUniform1i (glGetUniformLocation (prog->program, "u_skin"), 0);
+      glUniform1i (prog->u_skinned, 0);
+      glUseProgram (0);
+    }
   return TRUE;
 
 fail:

@@ -112,6 +112,9 @@ mshed_renderer_new (void)
 #endif
   if (g_getenv ("MSHED_GL_DEBUG") != NULL)
     self->debug = g_strcmp0 (g_getenv ("MSHED_GL_DEBUG"), "0") != 0;
+  /* MSHED_CPU_SKINNING=1: skin DFMs on the CPU, the path before GPU skinning (benchmarks) */
+  self->gpu_skinning = g_getenv ("MSHED_CPU_SKINNING") == NULL ||
+                       g_strcmp0 (g_getenv ("MSHED_CPU_SKINNING"), "0") == 0;
   return self;
 }
 
@@ -174,6 +177,18 @@ mshed_renderer_realize (MshedRenderer  *self,
   glGenBuffers (1, &self->vbo_sel);
   glGenBuffers (1, &self->ebo);
   glGenBuffers (1, &self->sel_ebo);
+  glGenBuffers (1, &self->vbo_joints);
+  glGenBuffers (1, &self->vbo_weights);
+  glGenBuffers (1, &self->skin_buffer);
+  glGenTextures (1, &self->skin_texture);
+  self->max_skin_texels = 0;
+  glGetIntegerv (GL_MAX_TEXTURE_BUFFER_SIZE, &self->max_skin_texels);
+  glBindBuffer (GL_TEXTURE_BUFFER, self->skin_buffer);
+  glBufferData (GL_TEXTURE_BUFFER, 12 * sizeof (float), NULL, GL_DYNAMIC_DRAW);
+  glBindTexture (GL_TEXTURE_BUFFER, self->skin_texture);
+  glTexBuffer (GL_TEXTURE_BUFFER, GL_RGBA32F, self->skin_buffer);
+  glBindTexture (GL_TEXTURE_BUFFER, 0);
+  glBindBuffer (GL_TEXTURE_BUFFER, 0);
   glBindVertexArray (self->vao);
   glBindBuffer (GL_ARRAY_BUFFER, self->vbo_pos);
   glVertexAttribPointer (ATTR_POS, 3, GL_FLOAT, GL_FALSE, 0, NULL);
@@ -187,6 +202,11 @@ mshed_renderer_realize (MshedRenderer  *self,
   glBindBuffer (GL_ARRAY_BUFFER, self->vbo_sel);
   glVertexAttribPointer (ATTR_SEL, 1, GL_UNSIGNED_BYTE, GL_TRUE, 0, NULL);
   glEnableVertexAttribArray (ATTR_SEL);
+  /* enabled while a DFM skins on the GPU (prepare) */
+  glBindBuffer (GL_ARRAY_BUFFER, self->vbo_joints);
+  glVertexAttribIPointer (ATTR_JOINTS, 4, GL_UNSIGNED_SHORT, 0, NULL);
+  glBindBuffer (GL_ARRAY_BUFFER, self->vbo_weights);
+  glVertexAttribPointer (ATTR_WEIGHTS, 4, GL_FLOAT, GL_FALSE, 0, NULL);
   glBindBuffer (GL_ELEMENT_ARRAY_BUFFER, self->ebo);
   glBindVertexArray (0);
 
@@ -204,6 +224,8 @@ mshed_renderer_realize (MshedRenderer  *self,
   glBindBuffer (GL_ARRAY_BUFFER, 0);
 
   self->realized = TRUE;
+  self->skin_on_gpu = FALSE;
+  self->dirty_skin = TRUE;
   self->gl_n_vertices = 0;
   self->dirty_vertices_all = TRUE;
   self->dirty_elements = TRUE;
@@ -215,7 +237,7 @@ mshed_renderer_realize (MshedRenderer  *self,
 void
 mshed_renderer_unrealize (MshedRenderer *self)
 {
-  GLuint buffers[8];
+  GLuint buffers[10];
 
   if (!self->realized)
     return;
@@ -227,7 +249,12 @@ mshed_renderer_unrealize (MshedRenderer *self)
   buffers[4] = self->ebo;
   buffers[5] = self->sel_ebo;
   buffers[6] = self->line_vbo;
-  glDeleteBuffers (7, buffers);
+  buffers[7] = self->vbo_joints;
+  buffers[8] = self->vbo_weights;
+  buffers[9] = self->skin_buffer;
+  glDeleteBuffers (10, buffers);
+  glDeleteTextures (1, &self->skin_texture);
+  self->skin_texture = 0;
   glDeleteVertexArrays (1, &self->vao);
   glDeleteVertexArrays (1, &self->line_vao);
   if (self->pick_fbo)
@@ -334,7 +361,33 @@ mshed_renderer_pose_changed (MshedRenderer *self)
   if (self->scene == NULL || self->dfm == NULL)
     return;
   mshed_render_scene_pose_changed (self->scene);
+  /* on the GPU only the matrices change; on the CPU every skinned vertex */
+  self->dirty_skin = TRUE;
+  if (!self->skin_on_gpu)
+    self->dirty_vertices_all = TRUE;
+}
+
+void
+mshed_renderer_set_gpu_skinning (MshedRenderer *self,
+                                 gboolean       gpu)
+{
+  gpu = !!gpu;
+  if (gpu == self->gpu_skinning)
+    return;
+  self->gpu_skinning = gpu;
   self->dirty_vertices_all = TRUE;
+}
+
+gboolean
+mshed_renderer_get_gpu_skinning (MshedRenderer *self)
+{
+  return self->gpu_skinning;
+}
+
+gboolean
+mshed_renderer_skins_on_gpu (MshedRenderer *self)
+{
+  return self->skin_on_gpu;
 }
 
 void
@@ -389,6 +442,8 @@ mshed_renderer_topology_changed (MshedRenderer *self)
     mshed_render_scene_topology_changed (self->scene);
   self->dirty_elements = TRUE;
   self->dirty_selection = TRUE;
+  if (self->dfm)
+    self->dirty_vertices_all = TRUE;   /* the bind pose, the weights or the skeleton */
 }
 
 void
@@ -434,6 +489,12 @@ mshed_renderer_set_view (MshedRenderer *self,
   if (self->scene)
     mshed_render_scene_set_view (self->scene, self->lod, self->group);
   self->dirty_selection = TRUE;
+  if (self->dfm)
+    {
+      /* another level: other vertices and triangles */
+      self->dirty_vertices_all = TRUE;
+      self->dirty_elements = TRUE;
+    }
 }
 
 void
@@ -729,6 +790,24 @@ mshed_renderer_frame_selection (MshedRenderer *self,
 
 /* Uploads -------------------------------------------------------------------------------- */
 
+/* @count elements of @elem_size bytes from @data into @buffer at element @first, or (when
+ * @allocate) as the buffer's whole new store */
+static void
+upload_array (GLuint        buffer,
+              gconstpointer data,
+              gsize         elem_size,
+              guint         first,
+              guint         count,
+              gboolean      allocate)
+{
+  glBindBuffer (GL_ARRAY_BUFFER, buffer);
+  if (allocate)
+    glBufferData (GL_ARRAY_BUFFER, elem_size * (gsize) count, data, GL_DYNAMIC_DRAW);
+  else
+    glBufferSubData (GL_ARRAY_BUFFER, elem_size * (gsize) first, elem_size * (gsize) count, data);
+  glBindBuffer (GL_ARRAY_BUFFER, 0);
+}
+
 static void
 upload_vertices (MshedRenderer *self,
                  guint          first,
@@ -741,31 +820,67 @@ upload_vertices (MshedRenderer *self,
   gsize n3 = 3 * sizeof (float) * (gsize) count;
   gsize n2 = 2 * sizeof (float) * (gsize) count;
 
-  mshed_render_scene_read_vertices (self->scene, first, count, pos, nrm, uv);
+  if (self->skin_on_gpu)
+    {
+      /* the bind pose and the influences; the shader skins */
+      g_autofree guint16 *joints = g_new (guint16, 4 * (gsize) MAX (count, 1));
+      g_autofree float *weights = g_new (float, 4 * (gsize) MAX (count, 1));
+
+      mshed_render_scene_read_bind_vertices (self->scene, first, count, pos, nrm, joints,
+                                             weights);
+      mshed_render_scene_read_vertices (self->scene, first, count, NULL, NULL, uv);
+      upload_array (self->vbo_joints, joints, 4 * sizeof (guint16), first, count, allocate);
+      upload_array (self->vbo_weights, weights, 4 * sizeof (float), first, count, allocate);
+      self->stats.upload_bytes += (4 * sizeof (guint16) + 4 * sizeof (float)) * (gsize) count;
+    }
+  else
+    mshed_render_scene_read_vertices (self->scene, first, count, pos, nrm, uv);
   if (self->dfm && self->weight_bone >= 0)
     for (guint i = 0; i < count; i++)
       uv[2 * (gsize) i] = mshed_render_scene_get_bone_weight (self->scene, first + i,
                                                               (guint) self->weight_bone);
-  if (allocate)
-    {
-      glBindBuffer (GL_ARRAY_BUFFER, self->vbo_pos);
-      glBufferData (GL_ARRAY_BUFFER, n3, pos, GL_DYNAMIC_DRAW);
-      glBindBuffer (GL_ARRAY_BUFFER, self->vbo_nrm);
-      glBufferData (GL_ARRAY_BUFFER, n3, nrm, GL_DYNAMIC_DRAW);
-      glBindBuffer (GL_ARRAY_BUFFER, self->vbo_uv);
-      glBufferData (GL_ARRAY_BUFFER, n2, uv, GL_DYNAMIC_DRAW);
-    }
-  else
-    {
-      glBindBuffer (GL_ARRAY_BUFFER, self->vbo_pos);
-      glBufferSubData (GL_ARRAY_BUFFER, 3 * sizeof (float) * (gsize) first, n3, pos);
-      glBindBuffer (GL_ARRAY_BUFFER, self->vbo_nrm);
-      glBufferSubData (GL_ARRAY_BUFFER, 3 * sizeof (float) * (gsize) first, n3, nrm);
-      glBindBuffer (GL_ARRAY_BUFFER, self->vbo_uv);
-      glBufferSubData (GL_ARRAY_BUFFER, 2 * sizeof (float) * (gsize) first, n2, uv);
-    }
-  glBindBuffer (GL_ARRAY_BUFFER, 0);
+  upload_array (self->vbo_pos, pos, 3 * sizeof (float), first, count, allocate);
+  upload_array (self->vbo_nrm, nrm, 3 * sizeof (float), first, count, allocate);
+  upload_array (self->vbo_uv, uv, 2 * sizeof (float), first, count, allocate);
   self->stats.upload_bytes += 2 * n3 + n2;
+}
+
+/* Skinning on the GPU when asked, for a DFM whose matrices fit the texture buffer. */
+static gboolean
+want_gpu_skinning (MshedRenderer *self)
+{
+  guint n = self->dfm && self->scene ? mshed_render_scene_get_n_skin_matrices (self->scene) : 0;
+
+  return self->gpu_skinning && n > 0 && 3 * (gint64) n <= (gint64) self->max_skin_texels;
+}
+
+static void
+upload_skin_matrices (MshedRenderer *self)
+{
+  guint n = mshed_render_scene_get_n_skin_matrices (self->scene);
+  g_autofree float *rows = g_new (float, 12 * (gsize) MAX (n, 1));
+  gsize size = 12 * sizeof (float) * (gsize) n;
+
+  mshed_render_scene_read_skin_matrices (self->scene, rows);
+  glBindBuffer (GL_TEXTURE_BUFFER, self->skin_buffer);
+  glBufferData (GL_TEXTURE_BUFFER, size, rows, GL_DYNAMIC_DRAW);
+  glBindBuffer (GL_TEXTURE_BUFFER, 0);
+  self->stats.upload_bytes += size;
+}
+
+/* the skinning inputs of @prog: on (matrices on unit 0) or off */
+static void
+use_skinning (MshedRenderer *self,
+              const Program *prog)
+{
+  if (prog->u_skinned < 0)
+    return;
+  glUniform1i (prog->u_skinned, self->skin_on_gpu);
+  if (self->skin_on_gpu)
+    {
+      glActiveTexture (GL_TEXTURE0);
+      glBindTexture (GL_TEXTURE_BUFFER, self->skin_texture);
+    }
 }
 
 /* Fills sel_ranges (per item and level) and, when @elements is given, the selected
@@ -861,7 +976,7 @@ mshed_renderer_prepare (MshedRenderer *self)
 
   if (self->scene == NULL)
     {
-      self->dirty_vertices_all = self->dirty_elements = FALSE;
+      self->dirty_vertices_all = self->dirty_elements = self->dirty_skin = FALSE;
       self->dirty_first = self->dirty_end = 0;
       self->dirty_selection = FALSE;
       self->gl_n_vertices = 0;
@@ -869,9 +984,28 @@ mshed_renderer_prepare (MshedRenderer *self)
       return;
     }
 
+  if (want_gpu_skinning (self) != self->skin_on_gpu)
+    {
+      self->skin_on_gpu = !self->skin_on_gpu;
+      self->dirty_vertices_all = TRUE;
+      glBindVertexArray (self->vao);
+      if (self->skin_on_gpu)
+        {
+          glEnableVertexAttribArray (ATTR_JOINTS);
+          glEnableVertexAttribArray (ATTR_WEIGHTS);
+        }
+      else
+        {
+          glDisableVertexAttribArray (ATTR_JOINTS);
+          glDisableVertexAttribArray (ATTR_WEIGHTS);
+        }
+      glBindVertexArray (0);
+    }
+
   if (self->dirty_vertices_all || n_vertices != self->gl_n_vertices)
     {
       upload_vertices (self, 0, n_vertices, TRUE);
+      self->dirty_skin = TRUE;
       self->gl_n_vertices = n_vertices;
       self->dirty_vertices_all = FALSE;
       self->dirty_first = self->dirty_end = 0;
@@ -886,6 +1020,10 @@ mshed_renderer_prepare (MshedRenderer *self)
         upload_vertices (self, first, end - first, FALSE);
       self->dirty_first = self->dirty_end = 0;
     }
+
+  if (self->skin_on_gpu && self->dirty_skin)
+    upload_skin_matrices (self);
+  self->dirty_skin = FALSE;
 
   if (self->dirty_elements)
     {
@@ -1003,6 +1141,7 @@ draw_selection (MshedRenderer *self,
   if (any)
     {
       glUseProgram (self->mesh.program);
+      use_skinning (self, &self->mesh);
       glUniformMatrix4fv (self->mesh.u_vp, 1, GL_FALSE, (const float *) vp);
       glUniform1i (self->mesh.u_mode, MODE_FLAT);
       glBindBuffer (GL_ELEMENT_ARRAY_BUFFER, self->sel_ebo);
@@ -1037,6 +1176,7 @@ draw_selection (MshedRenderer *self,
     {
       glEnable (GL_PROGRAM_POINT_SIZE);
       glUseProgram (self->points.program);
+      use_skinning (self, &self->points);
       glUniformMatrix4fv (self->points.u_vp, 1, GL_FALSE, (const float *) vp);
       glUniform4fv (self->points.u_color, 1, _mshed_renderer_select_line);
       glDepthFunc (GL_ALWAYS);
@@ -1093,6 +1233,7 @@ mshed_renderer_draw (MshedRenderer *self,
           static const float wire_color[4] = { 0.08f, 0.08f, 0.10f, 0.85f };
 
           glUseProgram (prog->program);
+          use_skinning (self, prog);
           glUniformMatrix4fv (prog->u_vp, 1, GL_FALSE, (const float *) vp);
           glUniform3fv (prog->u_eye, 1, eye);
           glUniform1i (prog->u_mode,
@@ -1113,6 +1254,7 @@ mshed_renderer_draw (MshedRenderer *self,
                                   light ? 0.10f : 0.88f, 1.0f };
 
           glUseProgram (self->mesh.program);
+          use_skinning (self, &self->mesh);
           glUniformMatrix4fv (self->mesh.u_vp, 1, GL_FALSE, (const float *) vp);
           glUniform1i (self->mesh.u_mode, MODE_FLAT);
           glUniform4fv (self->mesh.u_color, 1, wire);
@@ -1123,6 +1265,7 @@ mshed_renderer_draw (MshedRenderer *self,
       if (self->overlays & MSHED_OVERLAY_NORMALS)
         {
           glUseProgram (self->normals.program);
+          use_skinning (self, &self->normals);
           glUniformMatrix4fv (self->normals.u_vp, 1, GL_FALSE, (const float *) vp);
           glUniform4fv (self->normals.u_color, 1, normal_color);
           glUniform1f (self->normals.u_length, MAX (self->camera.scene_radius * 0.04f, 1e-4f));
@@ -1143,6 +1286,7 @@ mshed_renderer_draw (MshedRenderer *self,
       glEnable (GL_DEPTH_TEST);
     }
   glUseProgram (0);
+  glBindTexture (GL_TEXTURE_BUFFER, 0);
   check_gl (self, "draw");
 }
 
@@ -1244,11 +1388,13 @@ mshed_renderer_pick (MshedRenderer *self,
       glClear (GL_DEPTH_BUFFER_BIT);
       view_projection (self, width, height, vp);
       glUseProgram (self->pick.program);
+      use_skinning (self, &self->pick);
       glUniformMatrix4fv (self->pick.u_vp, 1, GL_FALSE, (const float *) vp);
       glBindVertexArray (self->vao);
       draw_items (self, &self->pick, GL_TRIANGLES, FALSE);
       glBindVertexArray (0);
       glUseProgram (0);
+      glBindTexture (GL_TEXTURE_BUFFER, 0);
       glReadBuffer (GL_COLOR_ATTACHMENT0);
       glPixelStorei (GL_PACK_ALIGNMENT, 4);
       glReadPixels (x, height - 1 - y, 1, 1, GL_RG_INTEGER, GL_UNSIGNED_INT, value);

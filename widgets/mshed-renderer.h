@@ -111,8 +111,17 @@ MshedRenderScene *mshed_renderer_get_scene     (MshedRenderer       *self);
 void           mshed_renderer_set_dfm          (MshedRenderer       *self,
                                                 MshedDfm            *dfm);
 MshedDfm      *mshed_renderer_get_dfm          (MshedRenderer       *self);
-/* The pose's values changed: skin again. */
+/* The pose's values changed: skin again. On the GPU (the default) that uploads only the
+ * skinning matrices; the bind-pose vertices go up once per model, level or edit. */
 void           mshed_renderer_pose_changed     (MshedRenderer       *self);
+/* Skin a DFM in the vertex shader (TRUE, the default; MSHED_CPU_SKINNING=1 in the environment
+ * makes FALSE the default) or upload the CPU-skinned vertices (FALSE). The GPU is used when
+ * asked and the skeleton's matrices fit GL_MAX_TEXTURE_BUFFER_SIZE; skins_on_gpu tells what
+ * the last prepare did. Either way the scene's CPU skinning is the reference. */
+void           mshed_renderer_set_gpu_skinning (MshedRenderer       *self,
+                                                gboolean             gpu);
+gboolean       mshed_renderer_get_gpu_skinning (MshedRenderer       *self);
+gboolean       mshed_renderer_skins_on_gpu     (MshedRenderer       *self);
 /* Shade a DFM by the weights of @bone (a heat map; -1: normal shading). */
 void           mshed_renderer_set_weight_bone  (MshedRenderer       *self,
                                                 gint                 bone);

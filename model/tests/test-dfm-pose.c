@@ -14,6 +14,7 @@
 
 #include "dfm-test-util.h"
 #include "mshed-dfm-pose.h"
+#include "mshed-render-scene.h"
 
 #define HALF_PI ((float) G_PI_2)
 
@@ -82,15 +83,23 @@ add_part (MshedUtf     *utf,
  * Cons: Rev Root→Arm at (1,0,0) about +Z in [−π/2, π/2]; Rev Arm→Hand at (1,0,0) in Arm,
  * axis +X turned to +Z by its rotation, range 0, 0 (none: free); Sphere Root→Head at (0,1,0)
  * with x in [−0.5, 0.5], y and z none; Fix Root→Hat; Loose Root→Free. */
+typedef struct {
+  guint32 first[6];
+  guint32 count[6];
+  guint32 ids[16];
+  float   weights[16];
+  guint   n;         /* length of the chains */
+} Skin;
+
+static const Skin chain_skin = {
+  { 0, 1, 3, 4, 5, 6 }, { 1, 2, 1, 1, 1, 0 }, { 1, 1, 0, 2, 3, 5 }, { 1, 0.5f, 0.5f, 1, 1, 1 }, 6
+};
+
 static MshedDfm *
-build_chain (void)
+build_chain_skinned (const Skin *skin)
 {
   static const float points[] = { 2, 0, 0, 2, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 1, 1, 1, 1 };
   static const float normals[] = { 1, 0, 0, 1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 1 };
-  static const guint32 first[] = { 0, 1, 3, 4, 5, 6 };
-  static const guint32 count[] = { 1, 2, 1, 1, 1, 0 };
-  static const guint32 ids[] = { 1, 1, 0, 2, 3, 5 };
-  static const float weights[] = { 1, 0.5f, 0.5f, 1, 1, 1 };
   static const guint32 elems[] = { 0, 1, 2, 3, 4, 5 };
   static const float uv0[] = { 0, 0 };
   static const guint32 uv_idx[] = { 0, 0, 0, 0, 0, 0 };
@@ -117,10 +126,10 @@ build_chain (void)
   t_u32s (utf, geo, "Point_indices", elems, 6);
   t_u32s (utf, geo, "UV0_indices", uv_idx, 6);
   t_f32s (utf, geo, "Points", points, 18);
-  t_u32s (utf, geo, "Point_bone_first", first, 6);
-  t_u32s (utf, geo, "Point_bone_count", count, 6);
-  t_u32s (utf, geo, "Bone_id_chain", ids, 6);
-  t_f32s (utf, geo, "Bone_weight_chain", weights, 6);
+  t_u32s (utf, geo, "Point_bone_first", skin->first, 6);
+  t_u32s (utf, geo, "Point_bone_count", skin->count, 6);
+  t_u32s (utf, geo, "Bone_id_chain", skin->ids, skin->n);
+  t_f32s (utf, geo, "Bone_weight_chain", skin->weights, skin->n);
   t_f32s (utf, geo, "Vertex_normals", normals, 18);
   t_f32s (utf, geo, "UV0", uv0, 2);
   t_text (utf, t_dir (utf, root, "Skeleton"), "Name", "chain.cmp");
@@ -161,6 +170,12 @@ build_chain (void)
   dfm = mshed_dfm_new_from_bytes (bytes, MSHED_MODE_TOLERANT, NULL, &error);
   g_assert_no_error (error);
   return dfm;
+}
+
+static MshedDfm *
+build_chain (void)
+{
+  return build_chain_skinned (&chain_skin);
 }
 
 static void
@@ -416,6 +431,119 @@ test_generated_bind (void)
     }
 }
 
+/* What the GPU skins with (mshed_render_scene_read_bind_vertices): at most four influences
+ * per vertex; more are cut to the four largest and scaled to the sum of all; an influence
+ * naming no bone uses the identity (matrix 6 here, after the six bones), a non-finite weight
+ * is left out, a point without influences has the identity with weight 1. */
+static void
+test_gpu_influences (void)
+{
+  /* point 0: six influences; point 1: bone 99 (none) and a NaN weight; point 2: none;
+   * points 3-5: one each */
+  static const Skin skin = {
+    { 0, 6, 11, 11, 12, 13 }, { 6, 5, 0, 1, 1, 1 },
+    { 1, 2, 3, 0, 4, 5,   1, 99, 2, 3, 0,   3, 4, 5 },
+    { 0.05f, 0.4f, 0.1f, 0.3f, 0.1f, 0.05f,   0.5f, 0.2f, NAN, 0.2f, 0.1f,   1, 1, 1 },
+    14
+  };
+  /* point 0 keeps 0.4 (bone 2), 0.3 (bone 0) and the two 0.1 (bones 3, 4) found first, in
+   * the slots they took: bone 4 replaced the first 0.05; scaled by 1 / 0.9 */
+  static const guint16 want_joints[3][4] = { { 4, 2, 3, 0 }, { 1, 6, 3, 0 }, { 6, 6, 6, 6 } };
+  static const float want_weights[3][4] = { { 0.1f / 0.9f, 0.4f / 0.9f, 0.1f / 0.9f,
+                                              0.3f / 0.9f },
+                                            { 0.5f, 0.2f, 0.2f, 0.1f }, { 1, 0, 0, 0 } };
+  g_autoptr(MshedDfm) dfm = build_chain_skinned (&skin);
+  MshedRenderScene *scene = mshed_render_scene_new_for_dfm (dfm);
+  float rows[12 * 7];
+
+  g_assert_cmpuint (mshed_render_scene_get_n_skin_matrices (scene), ==, 7);
+  g_assert_cmpuint (mshed_render_scene_get_n_cut_points (scene), ==, 1);
+  for (guint v = 0; v < 3; v++)
+    {
+      guint16 joints[4];
+      float weights[4], p[3], n[3];
+
+      mshed_render_scene_read_bind_vertices (scene, v, 1, p, n, joints, weights);
+      g_assert_cmpfloat (p[0], ==, v == 2 ? 3.0f : 2.0f);
+      g_assert_cmpfloat (n[0], ==, 1.0f);
+      for (guint k = 0; k < 4; k++)
+        {
+          g_assert_cmpuint (joints[k], ==, want_joints[v][k]);
+          g_assert_cmpfloat_with_epsilon (weights[k], want_weights[v][k], 1e-6);
+        }
+    }
+  /* turning Arm: matrix 1 is S_Arm, matrix 6 the identity */
+  mshed_dfm_pose_set_value (mshed_render_scene_get_dfm_pose (scene), 0, 0, HALF_PI);
+  mshed_render_scene_pose_changed (scene);
+  mshed_render_scene_read_skin_matrices (scene, rows);
+  {
+    const float *s = mshed_dfm_pose_get_skin (mshed_render_scene_get_dfm_pose (scene), 1);
+    static const float ident[12] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0 };
+
+    for (guint r = 0; r < 3; r++)
+      {
+        for (guint c = 0; c < 3; c++)
+          g_assert_cmpfloat (rows[12 + 4 * r + c], ==, s[3 * r + c]);
+        g_assert_cmpfloat (rows[12 + 4 * r + 3], ==, s[9 + r]);
+      }
+    g_assert_cmpmem (rows + 12 * 6, sizeof ident, ident, sizeof ident);
+  }
+  mshed_render_scene_free (scene);
+}
+
+/* A posed generated body (at most four influences per point): the bind vertices skinned with
+ * the scene's matrices, worked out here, land where the CPU reference puts them. */
+static void
+test_gpu_inputs (void)
+{
+  MshedDfmGenParams params;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(MshedDfm) dfm = NULL;
+  MshedRenderScene *scene;
+  MshedDfmPose *pose;
+  g_autofree float *rows = NULL;
+  guint n_v, n_mat;
+  float worst = 0.0f;
+
+  mshed_dfm_gen_params_init (&params, MSHED_DFM_GEN_BODY, 5);
+  bytes = mshed_dfm_generate_bytes (&params);
+  dfm = mshed_dfm_new_from_bytes (bytes, MSHED_MODE_STRICT, NULL, NULL);
+  g_assert_nonnull (dfm);
+  scene = mshed_render_scene_new_for_dfm (dfm);
+  pose = mshed_render_scene_get_dfm_pose (scene);
+  for (guint j = 0; j < mshed_dfm_pose_get_n_joints (pose); j += 2)
+    mshed_dfm_pose_set_value (pose, j, 0, 0.4f);
+  mshed_render_scene_pose_changed (scene);
+  n_v = mshed_render_scene_get_n_vertices (scene);
+  n_mat = mshed_render_scene_get_n_skin_matrices (scene);
+  g_assert_cmpuint (n_mat, ==, mshed_dfm_get_n_bones (dfm) + 1);
+  g_assert_cmpuint (mshed_render_scene_get_n_cut_points (scene), ==, 0);
+  rows = g_new (float, 12 * (gsize) n_mat);
+  mshed_render_scene_read_skin_matrices (scene, rows);
+  for (guint v = 0; v < n_v; v++)
+    {
+      float p[3], n[3], w[4], ref[3], got[3] = { 0, 0, 0 };
+      guint16 j[4];
+
+      mshed_render_scene_read_bind_vertices (scene, v, 1, p, n, j, w);
+      mshed_render_scene_read_vertices (scene, v, 1, ref, NULL, NULL);
+      for (guint k = 0; k < 4; k++)
+        {
+          const float *m = rows + 12 * (gsize) j[k];
+
+          g_assert_cmpuint (j[k], <, n_mat);
+          for (guint r = 0; r < 3; r++)
+            got[r] += w[k] * (m[4 * r] * p[0] + m[4 * r + 1] * p[1] + m[4 * r + 2] * p[2] +
+                              m[4 * r + 3]);
+        }
+      for (guint r = 0; r < 3; r++)
+        worst = MAX (worst, fabsf (got[r] - ref[r]));
+    }
+  g_test_message ("%u vertices, largest difference %g", n_v, worst);
+  g_assert_cmpfloat (worst, <, 1e-5f);
+  mshed_render_scene_free (scene);
+}
+
 static void
 test_level_for_detail (void)
 {
@@ -450,5 +578,7 @@ main (int   argc,
   g_test_add_func ("/model/dfm-pose/copy-values", test_copy_values);
   g_test_add_func ("/model/dfm-pose/generated-bind", test_generated_bind);
   g_test_add_func ("/model/dfm-pose/level-for-detail", test_level_for_detail);
+  g_test_add_func ("/model/dfm-pose/gpu-influences", test_gpu_influences);
+  g_test_add_func ("/model/dfm-pose/gpu-inputs", test_gpu_inputs);
   return g_test_run ();
 }

@@ -5,7 +5,9 @@
  *
  * Frame time of the 200,000-triangle generated model in whatever GL the offscreen context
  * gets (Mesa llvmpipe on the CI machines), and the upload after a single-vertex edit
- * compared with a full upload. Run: meson test --benchmark -C BUILDDIR -v bench-render
+ * compared with a full upload; then the largest generated DFM body skinned on the GPU and on
+ * the CPU: first frame, steady frame, frame after a joint move (wall time, median, and the
+ * process's CPU time). Run: meson test --benchmark -C BUILDDIR -v bench-render
  */
 #include "config.h"
 
@@ -13,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "bench-util.h"
 #include "mshed-bytes.h"
 #include "mshed-dfm-generator.h"
 #include "mshed-generator.h"
@@ -26,23 +29,6 @@ static double
 now_ms (void)
 {
   return g_get_monotonic_time () / 1000.0;
-}
-
-static int
-compare_double (const void *a,
-                const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return x < y ? -1 : x > y;
-}
-
-static double
-median (double *v,
-        guint   n)
-{
-  qsort (v, n, sizeof *v, compare_double);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 static double
@@ -61,7 +47,86 @@ time_frames (MshedRenderer  *r,
       glFinish ();
       t[i] = now_ms () - t0;
     }
-  return median (t, n);
+  return bench_median (t, n);
+}
+
+/* CPU time of the whole process, in ms */
+static double
+cpu_ms (void)
+{
+  return bench_cpu_time () / 1000.0;
+}
+
+#define N_DFM_FRAMES 41
+
+/* A DFM opened, drawn, and drawn after joint moves, skinned on the GPU or on the CPU: wall
+ * time (median) and the process's CPU time (mean) per frame; nothing printed when @quiet
+ * (a first run that compiles llvmpipe's shader variants for both). */
+static void
+bench_dfm (MshedOffscreen *off,
+           MshedDfm       *dfm,
+           gboolean        gpu,
+           gboolean        quiet)
+{
+  const char *how = gpu ? "GPU" : "CPU";
+  MshedRenderer *r = mshed_renderer_new ();
+  MshedRenderStats stats;
+  MshedDfmPose *pose;
+  double t0, c0, t_open, c_open, c_frame, c_pose;
+  g_autofree double *t = g_new (double, N_DFM_FRAMES);
+  double frame;
+  gsize pose_bytes;
+
+  mshed_renderer_set_gpu_skinning (r, gpu);
+  g_assert (mshed_renderer_realize (r, NULL));
+  mshed_renderer_set_overlays (r, MSHED_OVERLAY_SHADED | MSHED_OVERLAY_GRID | MSHED_OVERLAY_AXES);
+  glFinish ();
+  t0 = now_ms ();
+  c0 = cpu_ms ();
+  mshed_renderer_set_dfm (r, dfm);
+  mshed_renderer_frame_all (r, (float) WIDTH / HEIGHT);
+  mshed_offscreen_bind (off);
+  mshed_renderer_draw (r, WIDTH, HEIGHT);
+  glFinish ();
+  t_open = now_ms () - t0;
+  c_open = cpu_ms () - c0;
+  g_assert (mshed_renderer_skins_on_gpu (r) == gpu);
+  c0 = cpu_ms ();
+  frame = time_frames (r, off, N_DFM_FRAMES);
+  c_frame = (cpu_ms () - c0) / N_DFM_FRAMES;
+
+  pose = mshed_render_scene_get_dfm_pose (mshed_renderer_get_scene (r));
+  c0 = cpu_ms ();
+  for (guint i = 0; i < N_DFM_FRAMES; i++)
+    {
+      t0 = now_ms ();
+      mshed_dfm_pose_set_value (pose, 0, 0, 0.02f * (float) (i + 1));
+      mshed_renderer_pose_changed (r);
+      mshed_offscreen_bind (off);
+      mshed_renderer_draw (r, WIDTH, HEIGHT);
+      glFinish ();
+      t[i] = now_ms () - t0;
+    }
+  c_pose = (cpu_ms () - c0) / N_DFM_FRAMES;
+  mshed_dfm_pose_set_value (pose, 0, 0, 0.0f);
+  mshed_renderer_pose_changed (r);
+  mshed_renderer_prepare (r);
+  mshed_renderer_get_stats (r, &stats);
+  pose_bytes = stats.upload_bytes;
+  if (!quiet)
+    {
+      printf ("DFM %s skinning, first frame (scene + upload + draw): %.1f ms (CPU %.1f ms)\n",
+              how, t_open, c_open);
+      printf ("DFM %s skinning, frame time:  %.2f ms (median of %d) (CPU %.2f ms)\n", how,
+              frame, N_DFM_FRAMES, c_frame);
+      printf ("DFM %s skinning, frame after a joint move: %.2f ms (median of %d) (CPU %.2f ms), "
+              "%zu bytes uploaded\n", how, bench_median (t, N_DFM_FRAMES), N_DFM_FRAMES, c_pose,
+              pose_bytes);
+    }
+  mshed_renderer_get_stats (r, &stats);
+  g_assert_cmpuint (stats.n_gl_errors, ==, 0);
+  mshed_renderer_unrealize (r);
+  mshed_renderer_free (r);
 }
 
 int
@@ -174,7 +239,7 @@ main (int   argc,
       g_assert_cmpuint (stats.upload_bytes, ==, 32);
     }
   printf ("upload after 1-vertex edit:  %.3f ms (median of %u, %u bytes)\n",
-          median (edits, G_N_ELEMENTS (edits)), (guint) G_N_ELEMENTS (edits), 32);
+          bench_median (edits, G_N_ELEMENTS (edits)), (guint) G_N_ELEMENTS (edits), 32);
 
   glFinish ();
   t0 = now_ms ();
@@ -191,60 +256,23 @@ main (int   argc,
   mshed_renderer_unrealize (r);
   mshed_renderer_free (r);
 
-  /* the largest generated body (as bench-document-dfm): skinned on the CPU, drawn */
+  /* the largest generated body, skinned on the GPU and on the CPU */
   {
     MshedDfmGenParams params;
     g_autoptr(GBytes) bytes = NULL;
     g_autoptr(MshedDfm) dfm = NULL;
-    MshedDfmPose *pose;
     MshedDfmLevel level;
-    double t_open, t_pose_frame;
 
-    mshed_dfm_gen_params_init (&params, MSHED_DFM_GEN_BODY, 7);
-    params.n_bones = 57;
-    params.n_points = 8000;
-    params.n_groups = 4;
-    params.uv1 = TRUE;
-    params.edges = TRUE;
+    bench_largest_body (&params);
     bytes = mshed_dfm_generate_bytes (&params);
     dfm = mshed_dfm_new_from_bytes (bytes, MSHED_MODE_TOLERANT, NULL, NULL);
     g_assert (dfm != NULL);
     mshed_dfm_get_level (dfm, 0, &level);
-    r = mshed_renderer_new ();
-    g_assert (mshed_renderer_realize (r, NULL));
-    t0 = now_ms ();
-    mshed_renderer_set_dfm (r, dfm);
-    mshed_renderer_frame_all (r, (float) WIDTH / HEIGHT);
-    mshed_offscreen_bind (off);
-    mshed_renderer_draw (r, WIDTH, HEIGHT);
-    glFinish ();
-    t_open = now_ms () - t0;
     printf ("DFM body:                    %u points, %u elements, %u bones\n", level.n_points,
             level.n_elements, mshed_dfm_get_n_bones (dfm));
-    printf ("DFM first frame (skin+upload): %.1f ms\n", t_open);
-    printf ("DFM frame time, shaded:      %.2f ms (median of 15)\n", time_frames (r, off, 15));
-    pose = mshed_render_scene_get_dfm_pose (mshed_renderer_get_scene (r));
-    {
-      g_autofree double *t = g_new (double, 9);
-
-      for (guint i = 0; i < 9; i++)
-        {
-          t0 = now_ms ();
-          mshed_dfm_pose_set_value (pose, 0, 0, 0.05f * (float) (i + 1));
-          mshed_renderer_pose_changed (r);
-          mshed_offscreen_bind (off);
-          mshed_renderer_draw (r, WIDTH, HEIGHT);
-          glFinish ();
-          t[i] = now_ms () - t0;
-        }
-      t_pose_frame = median (t, 9);
-    }
-    printf ("DFM frame after a joint move: %.2f ms (median of 9: skin on the CPU + upload)\n",
-            t_pose_frame);
-    mshed_renderer_get_stats (r, &stats);
-    g_assert_cmpuint (stats.n_gl_errors, ==, 0);
-    mshed_renderer_unrealize (r);
-    mshed_renderer_free (r);
+    bench_dfm (off, dfm, TRUE, TRUE);
+    bench_dfm (off, dfm, TRUE, FALSE);
+    bench_dfm (off, dfm, FALSE, FALSE);
   }
   return 0;
 }

@@ -7,8 +7,9 @@
  * bodies without GL (vertices are the level's elements at their stored points in the bind
  * pose, one draw item per face group), then offscreen renders checked against an independent
  * pinhole projection of the model's points: the bind pose lights pixels where the model is;
- * turning one joint changes only pixels where the triangles it moves were or are now; and
- * `mshed-cli render` of DFMs with --level, --joint and --skeleton.
+ * turning one joint changes only pixels where the triangles it moves were or are now; the
+ * GPU-skinned picture equals the CPU-skinned one; and `mshed-cli render` of DFMs with
+ * --level, --joint and --skeleton.
  */
 #include "config.h"
 
@@ -484,6 +485,140 @@ test_gl_overlays (void)
   free_renderer (r);
 }
 
+/* GPU skinning draws what the CPU reference skins: a body posed at several joints, drawn
+ * skinned in the vertex shader and from the CPU-skinned positions, shaded, with the
+ * wireframe and normals, and as a heat map; the pictures differ in at most 0.5% of the pixels
+ * and only next to where the CPU picture changes colour (an edge), where a rounding of the
+ * last bit moves a triangle's edge across a pixel centre (here, llvmpipe: none differ). Picking
+ * finds the same triangles. A joint move uploads only the matrices on the GPU, every skinned
+ * vertex on the CPU. */
+static guint
+count_diff (const guint8 *a,
+            const guint8 *b,
+            guint        *off_edge)
+{
+  guint n = 0;
+
+  *off_edge = 0;
+  for (int y = 0; y < H; y++)
+    for (int x = 0; x < W; x++)
+      {
+        const guint8 *pa = a + 4 * ((gsize) y * W + x);
+        gboolean edge = FALSE;
+
+        if (memcmp (pa, b + 4 * ((gsize) y * W + x), 4) == 0)
+          continue;
+        n++;
+        /* an edge: a neighbour of the reference pixel has another colour */
+        for (int dy = -1; dy <= 1; dy++)
+          for (int dx = -1; dx <= 1; dx++)
+            {
+              int nx = CLAMP (x + dx, 0, W - 1), ny = CLAMP (y + dy, 0, H - 1);
+
+              edge |= memcmp (pa, a + 4 * ((gsize) ny * W + nx), 4) != 0;
+            }
+        *off_edge += !edge;
+      }
+  return n;
+}
+
+static void
+test_gl_gpu_equals_cpu (void)
+{
+  g_autoptr(MshedDfm) dfm = generate (MSHED_DFM_GEN_BODY, 11);
+  static const MshedOverlays looks[] = {
+    MSHED_OVERLAY_SHADED,
+    MSHED_OVERLAY_SHADED | MSHED_OVERLAY_WIREFRAME | MSHED_OVERLAY_NORMALS,
+    MSHED_OVERLAY_SHADED,   /* with the heat map */
+  };
+  MshedRenderer *r;
+  MshedRenderScene *scene;
+  MshedDfmPose *pose;
+  MshedRenderStats stats;
+  View view;
+  float radius;
+  guint n_v, n_mat;
+
+  if (!need_gl ())
+    return;
+  view_for (dfm, &view, &radius);
+  r = new_renderer (dfm, &view, radius);
+  scene = mshed_renderer_get_scene (r);
+  pose = mshed_render_scene_get_dfm_pose (scene);
+  n_v = mshed_render_scene_get_n_vertices (scene);
+  n_mat = mshed_render_scene_get_n_skin_matrices (scene);
+  g_assert_cmpuint (n_mat, ==, mshed_dfm_get_n_bones (dfm) + 1);
+  g_free (render (r));
+  g_assert_true (mshed_renderer_skins_on_gpu (r));
+
+  /* every third joint turned, by different amounts */
+  for (guint j = 0; j < mshed_dfm_pose_get_n_joints (pose); j += 3)
+    mshed_dfm_pose_set_value (pose, j, 0, 0.3f + 0.1f * (float) (j % 5));
+  mshed_renderer_pose_changed (r);
+  mshed_renderer_prepare (r);
+  mshed_renderer_get_stats (r, &stats);
+  g_assert_cmpuint (stats.upload_bytes, ==, 48 * (gsize) n_mat);
+
+  for (guint i = 0; i < G_N_ELEMENTS (looks); i++)
+    {
+      g_autofree guint8 *gpu = NULL, *cpu = NULL;
+      guint n, off_edge;
+
+      mshed_renderer_set_overlays (r, looks[i]);
+      mshed_renderer_set_weight_bone (r, i == 2 ? 1 : -1);
+      mshed_renderer_set_gpu_skinning (r, TRUE);
+      gpu = render (r);
+      g_assert_true (mshed_renderer_skins_on_gpu (r));
+      mshed_renderer_set_gpu_skinning (r, FALSE);
+      cpu = render (r);
+      g_assert_false (mshed_renderer_skins_on_gpu (r));
+      n = count_diff (cpu, gpu, &off_edge);
+      g_test_message ("look %u: %u of %u pixels differ, %u off an edge", i, n, W * H, off_edge);
+      g_assert_cmpuint (n, <=, W * H / 200);
+      g_assert_cmpuint (off_edge, ==, 0);
+    }
+
+  /* picking sees the same skinned triangles: a grid of pixels picked both ways */
+  {
+    MshedPick picks[2][(W / 8) * (H / 8)];
+    guint hits = 0;
+
+    mshed_renderer_set_overlays (r, MSHED_OVERLAY_SHADED);
+    for (guint gpu = 0; gpu < 2; gpu++)
+      {
+        guint i = 0;
+
+        mshed_renderer_set_gpu_skinning (r, gpu);
+        for (int y = 4; y < H; y += 8)
+          for (int x = 4; x < W; x += 8)
+            {
+              mshed_offscreen_bind (offscreen);
+              mshed_renderer_pick (r, W, H, x, y, &picks[gpu][i++]);
+            }
+        g_assert_true (mshed_renderer_skins_on_gpu (r) == (gboolean) gpu);
+      }
+    for (guint i = 0; i < G_N_ELEMENTS (picks[0]); i++)
+      {
+        g_assert_cmpint (picks[0][i].hit, ==, picks[1][i].hit);
+        g_assert_cmpuint (picks[0][i].item, ==, picks[1][i].item);
+        g_assert_cmpuint (picks[0][i].triangle, ==, picks[1][i].triangle);
+        hits += picks[0][i].hit;
+      }
+    g_test_message ("%u of %u picks hit", hits, (guint) G_N_ELEMENTS (picks[0]));
+    g_assert_cmpuint (hits, >, 20);
+  }
+
+  /* on the CPU a joint move uploads every vertex again: 12 + 12 + 8 bytes each */
+  mshed_renderer_set_gpu_skinning (r, FALSE);
+  mshed_renderer_prepare (r);
+  mshed_dfm_pose_set_value (pose, 0, 0, 0.1f);
+  mshed_renderer_pose_changed (r);
+  mshed_renderer_prepare (r);
+  mshed_renderer_get_stats (r, &stats);
+  g_assert_cmpuint (stats.upload_bytes, ==, 32 * (gsize) n_v);
+  free_renderer (r);
+}
+
 /* mshed-cli render FILE.dfm ------------------------------------------------------------- */
 
 static gboolean
@@ -651,6 +786,7 @@ main (int   argc,
   g_test_add_func ("/render/dfm/gl/bind-body", test_gl_bind_body);
   g_test_add_func ("/render/dfm/gl/pose-local", test_gl_pose_local);
   g_test_add_func ("/render/dfm/gl/overlays", test_gl_overlays);
+  g_test_add_func ("/render/dfm/gl/gpu-equals-cpu", test_gl_gpu_equals_cpu);
   g_test_add_func ("/render/dfm/cli", test_cli);
   ret = g_test_run ();
   g_clear_pointer (&offscreen, mshed_offscreen_free);

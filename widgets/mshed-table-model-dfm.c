@@ -196,6 +196,146 @@ static const struct {
   { "rz", N_("Rotation about z, degrees (decoded from the matrix)") },
 };
 
+/* Decoded Cons joints (docs/dfm.md §9): where the child's frame sits in the parent's, the
+ * axis in the parent's frame, and the limits in degrees (turns) or model units (slides). */
+static const struct {
+  const char *id;
+  const char *blurb;
+} cons_columns[] = {
+  { "origin_x", N_("Child origin in the parent frame, x (decoded)") },
+  { "origin_y", N_("Child origin in the parent frame, y (decoded)") },
+  { "origin_z", N_("Child origin in the parent frame, z (decoded)") },
+  { "axis_x", N_("Axis in the parent frame, x (decoded: rotation · axis, normalised)") },
+  { "axis_y", N_("Axis in the parent frame, y (decoded: rotation · axis, normalised)") },
+  { "axis_z", N_("Axis in the parent frame, z (decoded: rotation · axis, normalised)") },
+  { "min_deg", N_("Lower turn limit in degrees (decoded)") },
+  { "max_deg", N_("Upper turn limit in degrees (decoded)") },
+  { "slide_min", N_("Lower slide limit in model units (decoded)") },
+  { "slide_max", N_("Upper slide limit in model units (decoded)") },
+  { "minX_deg", N_("Lower turn limit about x in degrees (decoded)") },
+  { "maxX_deg", N_("Upper turn limit about x in degrees (decoded)") },
+  { "minY_deg", N_("Lower turn limit about y in degrees (decoded)") },
+  { "maxY_deg", N_("Upper turn limit about y in degrees (decoded)") },
+  { "minZ_deg", N_("Lower turn limit about z in degrees (decoded)") },
+  { "maxZ_deg", N_("Upper turn limit about z in degrees (decoded)") },
+};
+
+enum {
+  CONS_ORIGIN = 1 << 0,
+  CONS_AXIS = 1 << 1,
+  CONS_TURN = 1 << 2,
+  CONS_SLIDE = 1 << 3,
+  CONS_SPHERE = 1 << 4,
+};
+
+/* which decoded columns a kind has */
+static guint
+cons_decoded (MshedDfmTable table)
+{
+  switch (table)
+    {
+    case MSHED_DFM_TABLE_CONS_REV:
+      return CONS_ORIGIN | CONS_AXIS | CONS_TURN;
+    case MSHED_DFM_TABLE_CONS_PRIS:
+      return CONS_ORIGIN | CONS_AXIS | CONS_SLIDE;
+    case MSHED_DFM_TABLE_CONS_CYL:
+      return CONS_ORIGIN | CONS_AXIS | CONS_SLIDE | CONS_TURN;
+    case MSHED_DFM_TABLE_CONS_SPHERE:
+      return CONS_ORIGIN | CONS_SPHERE;
+    default:
+      return CONS_ORIGIN;
+    }
+}
+
+static void
+add_cons_columns (MshedTableModel *self,
+                  guint            first,
+                  guint            n)
+{
+  for (guint i = first; i < first + n; i++)
+    _mshed_table_model_add_special (self, MSHED_COLUMN_DFM_FRAME, self->table,
+                                    cons_columns[i].id, cons_columns[i].id,
+                                    g_dgettext (GETTEXT_PACKAGE, cons_columns[i].blurb), 10,
+                                    FALSE, TRUE);
+}
+
+/* the float of field @name of @record, NAN when the table has no such field */
+static double
+record_float (const MshedDfmTableInfo *info,
+              const guint8            *record,
+              const char              *name)
+{
+  const MshedField *f = mshed_dfm_schema_find_field (info, name);
+
+  return f != NULL ? mshed_read_f32 (record + f->offset) : NAN;
+}
+
+/* A decoded Cons value (cons_columns): the origin is the position (Fix, Loose), the position
+ * plus the offset (Rev, Pris, Cyl: where Librelancer puts the child), or, for Sphere,
+ * parent point − rotation · child point (docs/dfm.md §9.2). */
+static double
+cons_value (const MshedDfmTableInfo *info,
+            const guint8            *record,
+            const char              *id)
+{
+  gboolean sphere = info->id == MSHED_DFM_TABLE_CONS_SPHERE;
+  guint k = (guint) (id[strlen (id) - 1] - 'x');
+  double r[9];
+
+  for (guint i = 0; i < 9; i++)
+    {
+      char name[8];
+
+      g_snprintf (name, sizeof name, "rot%u%u", i / 3, i % 3);
+      r[i] = record_float (info, record, name);
+    }
+  if (g_str_has_prefix (id, "origin_") && k < 3)
+    {
+      static const char *const pos[] = { "posX", "posY", "posZ" };
+      static const char *const off[] = { "offX", "offY", "offZ" };
+      static const char *const parent[] = { "parentX", "parentY", "parentZ" };
+      static const char *const child[] = { "childX", "childY", "childZ" };
+
+      if (sphere)
+        return record_float (info, record, parent[k]) -
+               (r[3 * k] * record_float (info, record, child[0]) +
+                r[3 * k + 1] * record_float (info, record, child[1]) +
+                r[3 * k + 2] * record_float (info, record, child[2]));
+      if (cons_decoded (info->id) & CONS_AXIS)
+        return record_float (info, record, pos[k]) + record_float (info, record, off[k]);
+      return record_float (info, record, pos[k]);
+    }
+  if (g_str_has_prefix (id, "axis_") && k < 3)
+    {
+      double a[3], len;
+
+      for (guint i = 0; i < 3; i++)
+        a[i] = r[3 * i] * record_float (info, record, "axisX") +
+               r[3 * i + 1] * record_float (info, record, "axisY") +
+               r[3 * i + 2] * record_float (info, record, "axisZ");
+      len = sqrt (a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+      return len > 1e-9 ? a[k] / len : NAN;
+    }
+  if (g_str_equal (id, "slide_min") || g_str_equal (id, "slide_max"))
+    return record_float (info, record,
+                         info->id == MSHED_DFM_TABLE_CONS_CYL
+                           ? (id[6] == 'm' && id[7] == 'i' ? "minTrans" : "maxTrans")
+                           : (id[7] == 'i' ? "min" : "max"));
+  if (g_str_equal (id, "min_deg") || g_str_equal (id, "max_deg"))
+    return record_float (info, record,
+                         info->id == MSHED_DFM_TABLE_CONS_CYL
+                           ? (id[1] == 'i' ? "minRot" : "maxRot")
+                           : (id[1] == 'i' ? "min" : "max")) * 180.0 / G_PI;
+  if (g_str_has_suffix (id, "_deg"))
+    {
+      /* minX_deg → minX */
+      g_autofree char *field = g_strndup (id, 4);
+
+      return record_float (info, record, field) * 180.0 / G_PI;
+    }
+  return NAN;
+}
+
 static void
 add_frame_columns (MshedTableModel *self,
                    MshedDfmTable    table,
@@ -244,6 +384,12 @@ dup_frame_text (MshedTableModel        *self,
 
   if (record == NULL || info == NULL)
     return NULL;
+  if (info->scope == MSHED_DFM_SCOPE_CONS && !g_str_equal (c->id, "rx") &&
+      !g_str_equal (c->id, "ry") && !g_str_equal (c->id, "rz"))
+    {
+      value = cons_value (info, record, c->id);
+      goto format;
+    }
   r00 = mshed_dfm_schema_find_field (info, "r00");
   if (r00 == NULL)
     r00 = mshed_dfm_schema_find_field (info, "rot00");
@@ -269,6 +415,7 @@ dup_frame_text (MshedTableModel        *self,
       euler_degrees (m, out);
       value = out[axis - 'x'];
     }
+format:
   if (!isfinite (value))
     return g_strdup ("—");
   /* as every cell: a dot whatever the locale (copy, paste, sort) */
@@ -433,7 +580,20 @@ _mshed_table_model_dfm_build_columns (MshedTableModel *self)
     }
   /* decoded frames after the stored fields */
   if (info->scope == MSHED_DFM_SCOPE_CONS)
-    add_frame_columns (self, self->dfm_table, 6, 3);
+    {
+      guint decoded = cons_decoded (self->dfm_table);
+
+      add_cons_columns (self, 0, 3);
+      add_frame_columns (self, self->dfm_table, 6, 3);
+      if (decoded & CONS_AXIS)
+        add_cons_columns (self, 3, 3);
+      if (decoded & CONS_SLIDE)
+        add_cons_columns (self, 8, 2);
+      if (decoded & CONS_TURN)
+        add_cons_columns (self, 6, 2);
+      if (decoded & CONS_SPHERE)
+        add_cons_columns (self, 10, 6);
+    }
   if (self->dfm_table == MSHED_DFM_TABLE_HP_POSITION)
     add_frame_columns (self, MSHED_DFM_TABLE_HP_ORIENTATION, 6, 3);
 }

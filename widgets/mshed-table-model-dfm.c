@@ -422,6 +422,109 @@ format:
   return g_strdup (g_ascii_formatd (buf, sizeof buf, "%.4f", fabs (value) < 5e-5 ? 0.0 : value));
 }
 
+/* Elements (docs/dfm.md §6.1, §6.2): the values of the element's point and UVs joined in,
+ * read-only, as a renderer welds them; they follow the references when those are edited. */
+static const struct {
+  const char *id;
+  const char *blurb;
+} joined_columns[] = {
+  { "pos_x", N_("Position x of the element's point (joined from Points)") },
+  { "pos_y", N_("Position y of the element's point (joined from Points)") },
+  { "pos_z", N_("Position z of the element's point (joined from Points)") },
+  { "nrm_x", N_("Normal x of the element's point (joined from Vertex_normals)") },
+  { "nrm_y", N_("Normal y of the element's point (joined from Vertex_normals)") },
+  { "nrm_z", N_("Normal z of the element's point (joined from Vertex_normals)") },
+  { "uv0_u", N_("Texture u (joined from UV0)") },
+  { "uv0_v", N_("Texture v (joined from UV0)") },
+  { "uv1_u", N_("Second texture u (joined from UV1)") },
+  { "uv1_v", N_("Second texture v (joined from UV1)") },
+  { "skin", N_("Bones and weights of the element's point (joined from the bone chains)") },
+};
+
+static char *
+format_float (double value)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (!isfinite (value))
+    return g_strdup ("—");
+  return g_strdup (g_ascii_formatd (buf, sizeof buf, "%.4f", fabs (value) < 5e-5 ? 0.0 : value));
+}
+
+/* "Name 0.7500, Other 0.2500": the influences of point @point (bone names as the Bones grid
+ * shows them: the part's Object name, else the directory) */
+static char *
+dup_skin_text (MshedDfm *dfm,
+               guint     level,
+               guint     point)
+{
+  g_autoptr(GString) s = g_string_new (NULL);
+  guint32 first, count;
+
+  if (!mshed_dfm_get_skin_range (dfm, level, point, &first, &count))
+    return NULL;
+  for (guint32 i = 0; i < count; i++)
+    {
+      MshedDfmBone bone;
+      guint32 id;
+      float weight;
+      char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+      if (!mshed_dfm_get_influence (dfm, level, first + i, &id, &weight))
+        continue;
+      if (s->len > 0)
+        g_string_append (s, ", ");
+      if (mshed_dfm_get_bone (dfm, id, &bone))
+        g_string_append (s, bone.object_name ? bone.object_name : bone.name);
+      else
+        g_string_append_printf (s, "#%u", id);
+      g_string_append_printf (s, " %s", g_ascii_formatd (buf, sizeof buf, "%.4f", weight));
+    }
+  return g_string_free (g_steal_pointer (&s), FALSE);
+}
+
+static char *
+dup_joined_text (MshedTableModel        *self,
+                 const MshedTableColumn *c,
+                 guint                   row)
+{
+  MshedDfm *dfm = get_dfm (self);
+  MshedDfmElement el;
+  guint k = (guint) (c->id[strlen (c->id) - 1] - 'x');
+
+  if (dfm == NULL || !mshed_dfm_get_element (dfm, self->dfm_a, row, &el))
+    return NULL;
+  if (g_str_equal (c->id, "skin"))
+    return dup_skin_text (dfm, self->dfm_a, el.point);
+  if (g_str_has_prefix (c->id, "pos_") && k < 3)
+    return format_float (el.position[k]);
+  if (g_str_has_prefix (c->id, "nrm_") && k < 3)
+    return format_float (el.normal[k]);
+  if (g_str_has_prefix (c->id, "uv0_"))
+    return format_float (el.uv0[c->id[4] == 'v']);
+  if (g_str_has_prefix (c->id, "uv1_") && el.has_uv1)
+    return format_float (el.uv1[c->id[4] == 'v']);
+  return NULL;
+}
+
+/* A joined cell follows to the element's point. */
+gboolean
+_mshed_table_model_dfm_joined_reference (MshedTableModel *self,
+                                         guint            row,
+                                         MshedTableId    *table,
+                                         guint           *target)
+{
+  MshedDfm *dfm = get_dfm (self);
+  MshedDfmArray a;
+
+  if (dfm == NULL || !mshed_dfm_get_array (dfm, MSHED_DFM_TABLE_POINT_INDICES, self->dfm_a, 0,
+                                           &a) || row >= a.count)
+    return FALSE;
+  *table = MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_POINTS);
+  *target = mshed_read_u32 (a.data + 4 * (gsize) row);
+  return TRUE;
+}
+
 /* the check-box columns of Lod Bits: bit n is level Mesh<n> (docs/dfm.md §10.3) */
 static const char *const lod_bit_ids[8] = {
   "Mesh0", "Mesh1", "Mesh2", "Mesh3", "Mesh4", "Mesh5", "Mesh6", "Mesh7",
@@ -596,6 +699,13 @@ _mshed_table_model_dfm_build_columns (MshedTableModel *self)
     }
   if (self->dfm_table == MSHED_DFM_TABLE_HP_POSITION)
     add_frame_columns (self, MSHED_DFM_TABLE_HP_ORIENTATION, 6, 3);
+  if (self->dfm_table == MSHED_DFM_TABLE_POINT_INDICES)
+    for (guint i = 0; i < G_N_ELEMENTS (joined_columns); i++)
+      _mshed_table_model_add_special (self, MSHED_COLUMN_DFM_JOINED, self->table,
+                                      joined_columns[i].id, joined_columns[i].id,
+                                      g_dgettext (GETTEXT_PACKAGE, joined_columns[i].blurb),
+                                      g_str_equal (joined_columns[i].id, "skin") ? 24 : 9,
+                                      FALSE, !g_str_equal (joined_columns[i].id, "skin"));
 }
 
 void
@@ -613,8 +723,10 @@ _mshed_table_model_dfm_changed (MshedTableModel   *self,
     }
   for (guint i = 0; i < self->n_linked; i++)
     mine = mine || change->table == self->linked[i];
-  /* another level's file of the same table refreshes too: cheap, only live rows */
-  if (mine || change->table == MSHED_TABLE_NONE)
+  /* another level's file of the same table refreshes too: cheap, only live rows; elements
+   * show values joined from the points, UVs and bones */
+  if (mine || change->table == MSHED_TABLE_NONE ||
+      self->dfm_table == MSHED_DFM_TABLE_POINT_INDICES)
     _mshed_table_model_refresh_range (self, 0, 0);
 }
 
@@ -683,6 +795,8 @@ _mshed_table_model_dfm_dup_text (MshedTableModel        *self,
     }
   else if (c->kind == MSHED_COLUMN_DFM_FRAME)
     return dup_frame_text (self, c, row);
+  else if (c->kind == MSHED_COLUMN_DFM_JOINED)
+    return dup_joined_text (self, c, row);
   else if (c->kind == MSHED_COLUMN_DFM_BIT)
     {
       guint8 bits;

@@ -266,6 +266,83 @@ test_cons_decoded (void)
   g_assert_cmpint (mshed_table_model_find_column (spheres, "axis_x"), <, 0);
 }
 
+/* Elements show their point's position, normal, UVs and skin joined in, read-only; editing
+ * the point changes them; a joined cell follows to the point row (docs/dfm.md §6.1). */
+static void
+test_elements_joined (void)
+{
+  g_autoptr(MshedDocument) doc = head_document ();
+  MshedDfm *dfm = mshed_document_get_dfm (doc);
+  g_autoptr(MshedTableModel) elements =
+    mshed_table_model_new_dfm (doc, MSHED_DFM_TABLE_POINT_INDICES, 0, 0);
+  g_autoptr(MshedTableModel) points = mshed_table_model_new_dfm (doc, MSHED_DFM_TABLE_POINTS,
+                                                                 0, 0);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *skin = NULL;
+  g_autofree char *expected = NULL;
+  MshedTableId table;
+  guint target = G_MAXUINT;
+  double p;
+  guint32 first, count, bone;
+  float weight;
+  MshedDfmBone b;
+
+  g_assert_true (mshed_table_model_get_cell_value (elements, 5, column (elements, "point"), &p));
+  g_assert_false (mshed_table_model_get_column (elements, column (elements, "pos_x"))->editable);
+  /* the point's values, written through the Points grid */
+  g_assert_true (mshed_table_model_set_cell_text (points, (guint) p, column (points, "x"),
+                                                  "1.25", &error));
+  g_assert_true (mshed_table_model_set_cell_text (points, (guint) p, column (points, "z"),
+                                                  "-2", &error));
+  g_assert_true (mshed_table_model_set_cell_text (points, (guint) p, column (points, "ny"),
+                                                  "0.5", &error));
+  g_assert_no_error (error);
+  assert_cell (elements, 5, "pos_x", "1.2500");
+  assert_cell (elements, 5, "pos_z", "-2.0000");
+  assert_cell (elements, 5, "nrm_y", "0.5000");
+  g_assert_true (mshed_table_model_set_cell_text (elements, 5, column (elements, "uv"), "0",
+                                                  &error));
+  g_assert_no_error (error);
+  {
+    g_autoptr(MshedTableModel) uv0 = mshed_table_model_new_dfm (doc, MSHED_DFM_TABLE_UV0, 0, 0);
+
+    g_assert_true (mshed_table_model_set_cell_text (uv0, 0, column (uv0, "u"), "0.75",
+                                                    &error));
+    g_assert_true (mshed_table_model_set_cell_text (uv0, 0, column (uv0, "v"), "0.125",
+                                                    &error));
+  }
+  assert_cell (elements, 5, "uv0_u", "0.7500");
+  assert_cell (elements, 5, "uv0_v", "0.1250");
+
+  /* the skin: one influence, of bone 1, weight 1 */
+  g_assert_true (mshed_dfm_get_skin_range (dfm, 0, (guint) p, &first, &count));
+  g_assert_true (mshed_table_model_set_cell_text (points, (guint) p, column (points, "count"),
+                                                  "1", &error));
+  {
+    g_autoptr(MshedTableModel) chain =
+      mshed_table_model_new_dfm (doc, MSHED_DFM_TABLE_BONE_ID_CHAIN, 0, 0);
+
+    g_assert_true (mshed_table_model_set_cell_text (chain, first, column (chain, "bone"), "1",
+                                                    &error));
+    g_assert_true (mshed_table_model_set_cell_text (chain, first, column (chain, "weight"),
+                                                    "1", &error));
+  }
+  g_assert_no_error (error);
+  g_assert_true (mshed_dfm_get_influence (dfm, 0, first, &bone, &weight));
+  g_assert_cmpuint (bone, ==, 1);
+  g_assert_true (mshed_dfm_get_bone (dfm, 1, &b));
+  g_assert_nonnull (b.object_name);
+  expected = g_strdup_printf ("%s 1.0000", b.object_name);
+  skin = cell (elements, 5, "skin");
+  g_assert_cmpstr (skin, ==, expected);
+
+  /* follow reference: the point row */
+  g_assert_true (mshed_table_model_get_reference (elements, 5, column (elements, "nrm_z"),
+                                                  &table, &target));
+  g_assert_cmpint (table, ==, MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_POINTS));
+  g_assert_cmpuint (target, ==, (guint) p);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -275,6 +352,7 @@ main (int   argc,
   g_test_add_func ("/widgets/table-model/dfm-points", test_points);
   g_test_add_func ("/widgets/table-model/dfm-bones", test_bones);
   g_test_add_func ("/widgets/table-model/dfm-cons-decoded", test_cons_decoded);
+  g_test_add_func ("/widgets/table-model/dfm-elements-joined", test_elements_joined);
   g_test_add_func ("/widgets/table-model/dfm-diagnostic-rows", test_diagnostic_rows);
   return g_test_run ();
 }

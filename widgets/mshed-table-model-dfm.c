@@ -672,16 +672,7 @@ _mshed_table_model_dfm_build_columns (MshedTableModel *self)
                                     info->texts[i].name, info->texts[i].name,
                                     g_dgettext (GETTEXT_PACKAGE, info->texts[i].blurb), 14,
                                     TRUE, FALSE);
-  _mshed_table_model_add_fields (self, self->table, info->fields, info->n_fields, FALSE);
-  for (guint i = 0; i < n; i++)
-    {
-      const MshedDfmTableInfo *other = mshed_dfm_schema_get_table (linked[i]);
-
-      self->linked[self->n_linked++] = MSHED_DFM_TABLE_ID (linked[i]);
-      _mshed_table_model_add_fields (self, MSHED_DFM_TABLE_ID (linked[i]), other->fields,
-                                     other->n_fields, FALSE);
-    }
-  /* decoded frames after the stored fields */
+  /* a joint's decoded frame and limits right after its names: what users read */
   if (info->scope == MSHED_DFM_SCOPE_CONS)
     {
       guint decoded = cons_decoded (self->dfm_table);
@@ -697,6 +688,16 @@ _mshed_table_model_dfm_build_columns (MshedTableModel *self)
       if (decoded & CONS_SPHERE)
         add_cons_columns (self, 10, 6);
     }
+  _mshed_table_model_add_fields (self, self->table, info->fields, info->n_fields, FALSE);
+  for (guint i = 0; i < n; i++)
+    {
+      const MshedDfmTableInfo *other = mshed_dfm_schema_get_table (linked[i]);
+
+      self->linked[self->n_linked++] = MSHED_DFM_TABLE_ID (linked[i]);
+      _mshed_table_model_add_fields (self, MSHED_DFM_TABLE_ID (linked[i]), other->fields,
+                                     other->n_fields, FALSE);
+    }
+  /* decoded frames after the stored fields */
   if (self->dfm_table == MSHED_DFM_TABLE_HP_POSITION)
     add_frame_columns (self, MSHED_DFM_TABLE_HP_ORIENTATION, 6, 3);
   if (self->dfm_table == MSHED_DFM_TABLE_POINT_INDICES)

@@ -19,8 +19,8 @@
  * above; deleting one also removes the Fixed/Revolute and Hardpoints directories it leaves
  * empty (docs/dfm.md §10.4).
  * A new row of points or elements is a copy of the row it is inserted above (of the last row
- * when appended). A deleted row that something still refers to is refused, naming the first reference: the
- * edit never leaves an index pointing at another row than before.
+ * when appended). A deleted row that something still refers to is refused, naming the first
+ * reference: the edit never leaves an index pointing at another row than before.
  */
 #define G_LOG_DOMAIN "mshed-document"
 

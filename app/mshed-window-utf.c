@@ -367,6 +367,9 @@ _mshed_window_utf_set_document (MshedWindow   *self,
   mshed_dfm_unknown_list_set_document (self->dfm_unknown, utf ? document : NULL);
   gtk_widget_set_visible (GTK_WIDGET (self->unknown_table), !utf);
   gtk_widget_set_visible (GTK_WIDGET (self->dfm_unknown), utf);
+  /* Export CSV exports the MSH table */
+  gtk_widget_set_visible (gtk_widget_get_first_child (gtk_widget_get_parent (
+                                                        GTK_WIDGET (self->dfm_unknown))), !utf);
   mshed_model_view_set_document (self->model_view, msh);
   set_page_visible (self->side_notebook, SIDE_PAGE_UNKNOWN,
                     !utf || mshed_document_get_dfm (document) != NULL);

@@ -61,15 +61,16 @@ static guint signals[N_SIGNALS];
 
 static const struct {
   const char *title;
+  guint       min_chars;
   guint       chars;
   gboolean    right;
 } columns[MSHED_DFM_UNKNOWN_N_COLUMNS] = {
   /* translators: column headers of the Unknown Fields panel of a .dfm model */
-  { N_("Node"), 28, FALSE },
-  { N_("Record"), 6, TRUE },
-  { N_("Field"), 14, FALSE },
-  { N_("Offset"), 8, TRUE },
-  { N_("Value (hex)"), 24, FALSE },
+  { N_("Node"), 14, 28, FALSE },
+  { N_("Record"), 4, 6, TRUE },
+  { N_("Field"), 16, 18, FALSE },
+  { N_("Offset"), 6, 8, TRUE },
+  { N_("Value (hex)"), 12, 24, FALSE },
 };
 
 static void
@@ -154,7 +155,11 @@ cell_setup_cb (GtkSignalListItemFactory *factory,
   GtkWidget *label = gtk_inscription_new (NULL);
 
   gtk_widget_add_css_class (label, "monospace");
-  gtk_inscription_set_min_chars (GTK_INSCRIPTION (label), MIN (columns[column].chars, 10));
+  gtk_inscription_set_min_chars (GTK_INSCRIPTION (label), columns[column].min_chars);
+  /* a long path keeps its end: the file's name */
+  if (column == MSHED_DFM_UNKNOWN_PATH)
+    gtk_inscription_set_text_overflow (GTK_INSCRIPTION (label),
+                                       GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_START);
   gtk_inscription_set_nat_chars (GTK_INSCRIPTION (label), columns[column].chars);
   gtk_inscription_set_xalign (GTK_INSCRIPTION (label), columns[column].right ? 1.0f : 0.0f);
   gtk_list_item_set_child (item, label);

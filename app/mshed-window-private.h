@@ -14,6 +14,7 @@
 #include "mshed-node-tree.h"
 #include "mshed-source.h"
 #include "mshed-table-view.h"
+#include "mshed-dfm-unknown-list.h"
 #include "mshed-unknown-table.h"
 #include "mshed-utf-leaf-editor.h"
 #include "mshed-utf-tree.h"
@@ -76,6 +77,7 @@ struct _MshedWindow {
   MshedHexView        *hex_view;
   MshedDataInspector  *data_inspector;
   MshedUnknownTable   *unknown_table;
+  MshedDfmUnknownList *dfm_unknown;      /* the Unknown Fields panel of a DFM */
   MshedModelView      *model_view;
   GtkWidget           *pose_panel;       /* the DFM Pose panel under the preview */
   GtkWidget           *pose_list;        /* joint titles and their sliders */

@@ -364,8 +364,15 @@ _mshed_window_utf_set_document (MshedWindow   *self,
       gtk_widget_set_visible (GTK_WIDGET (self->grids[i]), !utf);
     }
   mshed_unknown_table_set_document (self->unknown_table, msh);
+  mshed_dfm_unknown_list_set_document (self->dfm_unknown, utf ? document : NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->unknown_table), !utf);
+  gtk_widget_set_visible (GTK_WIDGET (self->dfm_unknown), utf);
+  /* Export CSV exports the MSH table */
+  gtk_widget_set_visible (gtk_widget_get_first_child (gtk_widget_get_parent (
+                                                        GTK_WIDGET (self->dfm_unknown))), !utf);
   mshed_model_view_set_document (self->model_view, msh);
-  set_page_visible (self->side_notebook, SIDE_PAGE_UNKNOWN, !utf);
+  set_page_visible (self->side_notebook, SIDE_PAGE_UNKNOWN,
+                    !utf || mshed_document_get_dfm (document) != NULL);
   set_page_visible (self->side_notebook, SIDE_PAGE_VALUE, utf);
   mshed_utf_leaf_editor_set_node (self->leaf_editor, utf ? document : NULL, NULL);
   set_dfm_document (self, utf ? document : NULL);
@@ -404,9 +411,35 @@ _mshed_window_utf_show_diagnostic (MshedWindow           *self,
   return TRUE;
 }
 
+/* A field of unknown meaning (the Unknown Fields panel of a DFM): its file selected in the
+ * tree, its bytes in the hex view with the field overlay. */
+static void
+on_dfm_unknown_activated (MshedWindow         *self,
+                          MshedUtfNode        *node,
+                          guint                offset,
+                          guint                size,
+                          MshedDfmUnknownList *list)
+{
+  self->in_selection = TRUE;
+  mshed_utf_tree_select_node (self->utf_tree, node);
+  self->in_selection = FALSE;
+  mshed_hex_view_show_utf_node (self->hex_view, node);
+  gtk_notebook_set_current_page (self->side_notebook, SIDE_PAGE_HEX);
+  mshed_hex_view_select_range (self->hex_view, offset, (gsize) offset + size);
+}
+
 void
 _mshed_window_utf_init (MshedWindow *self)
 {
+  GtkWidget *unknown_box = gtk_widget_get_parent (GTK_WIDGET (self->unknown_table));
+
+  /* beside the MSH table of the same panel; one of them shows */
+  self->dfm_unknown = MSHED_DFM_UNKNOWN_LIST (mshed_dfm_unknown_list_new ());
+  gtk_widget_set_vexpand (GTK_WIDGET (self->dfm_unknown), TRUE);
+  gtk_widget_set_visible (GTK_WIDGET (self->dfm_unknown), FALSE);
+  gtk_box_append (GTK_BOX (unknown_box), GTK_WIDGET (self->dfm_unknown));
+  g_signal_connect_object (self->dfm_unknown, "field-activated",
+                           G_CALLBACK (on_dfm_unknown_activated), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->utf_tree, "node-selected", G_CALLBACK (on_utf_node_selected),
                            self, G_CONNECT_SWAPPED);
   init_dfm_grids (self);

@@ -80,7 +80,8 @@ static const MshedField uv_vertex_count_fields[] = {
   { "uv_vertex_count", 0, U32, D, NO, 0, N_("Number of UV_vertex_id entries (derived)") },
 };
 static const MshedField uv_plane_fields[] = {
-  { "uv_plane_distance", 0, F32, 0, NO, 0, N_("UV plane distance (use unknown)") },
+  { "uv_plane_distance", 0, F32, MSHED_FIELD_FLAG_UNKNOWN, NO, 0,
+    N_("UV plane distance (use unknown)") },
 };
 static const MshedField x_to_u_fields[] = {
   { "bone_x_to_u_scale", 0, F32, 0, NO, 0, N_("Bone x translation to u delta") },
@@ -531,4 +532,68 @@ mshed_dfm_schema_table_for_node (const MshedUtfNode *node)
   if (scope < 0)
     return MSHED_DFM_TABLE_NONE;
   return mshed_dfm_schema_table_in_scope ((MshedDfmScope) scope, mshed_utf_node_get_name (node));
+}
+
+/**
+ * mshed_dfm_schema_collect_unknown:
+ * @root: the root (or any directory) of a DFM tree
+ *
+ * Every field of unknown meaning under @root, in tree order, records in order: the schema
+ * fields marked unknown (`UV_plane_distance`, docs/dfm.md §6.4) and the padding of `Cons`
+ * names that is not all zero (the residue of docs/dfm.md §9.3). Only whole records count.
+ *
+ * Returns: (transfer full) (element-type MshedDfmUnknownField): the fields
+ */
+GArray *
+mshed_dfm_schema_collect_unknown (MshedUtfNode *root)
+{
+  GArray *out = g_array_new (FALSE, TRUE, sizeof (MshedDfmUnknownField));
+
+  g_return_val_if_fail (root != NULL, out);
+  for (MshedUtfNode *n = root; n != NULL; n = mshed_utf_node_next_preorder (n, root))
+    {
+      MshedDfmTable table = mshed_utf_node_is_directory (n) ? MSHED_DFM_TABLE_NONE
+                                                             : mshed_dfm_schema_table_for_node (n);
+      const MshedDfmTableInfo *info = mshed_dfm_schema_get_table (table);
+      gsize size = 0;
+      const guint8 *data;
+
+      if (info == NULL || info->stride == 0)
+        continue;
+      data = mshed_utf_node_peek_data (n, &size);
+      for (gsize r = 0; data != NULL && r < size / info->stride; r++)
+        {
+          const guint8 *rec = data + r * info->stride;
+          MshedDfmUnknownField u = { n, table, (guint) r, NULL, FALSE, 0, 0 };
+
+          for (guint i = 0; i < info->n_fields; i++)
+            if (info->fields[i].flags & MSHED_FIELD_FLAG_UNKNOWN)
+              {
+                u.field = info->fields[i].name;
+                u.offset = r * info->stride + info->fields[i].offset;
+                u.size = mshed_field_type_size (info->fields[i].type);
+                g_array_append_val (out, u);
+              }
+          for (guint i = 0; i < info->n_texts; i++)
+            {
+              const MshedDfmTextField *t = &info->texts[i];
+              gsize nul = 0, last = 0;
+
+              while (nul < t->size && rec[t->offset + nul] != 0)
+                nul++;
+              for (gsize k = nul + 1; k < t->size; k++)
+                if (rec[t->offset + k] != 0)
+                  last = k + 1;
+              if (last == 0)
+                continue;
+              u.field = t->name;
+              u.padding = TRUE;
+              u.offset = r * info->stride + t->offset + nul + 1;
+              u.size = last - nul - 1;
+              g_array_append_val (out, u);
+              u.padding = FALSE;
+            }
+        }
+    }
+  return out;
 }

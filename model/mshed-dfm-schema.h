@@ -139,4 +139,18 @@ MshedDfmTable            mshed_dfm_schema_table_for_node (const MshedUtfNode    
 MshedDfmTable            mshed_dfm_schema_table_in_scope (MshedDfmScope            scope,
                                                           const char              *node_name);
 
+/* A field of unknown meaning in a DFM tree (docs/dfm.md §6.4, §9.3): a schema field marked
+ * MSHED_FIELD_FLAG_UNKNOWN, or the padding after the NUL of a Cons name that holds residue. */
+typedef struct {
+  MshedUtfNode *node;       /* the typed file */
+  MshedDfmTable table;
+  guint         record;
+  const char   *field;      /* the schema name; for padding "parent" or "child" */
+  gboolean      padding;
+  gsize         offset;     /* in the payload */
+  gsize         size;       /* bytes: the field's, or the padding up to its last non-zero byte */
+} MshedDfmUnknownField;
+
+GArray                  *mshed_dfm_schema_collect_unknown (MshedUtfNode          *root);
+
 G_END_DECLS

@@ -13,9 +13,14 @@
  *    `Tristrip_indices` and `Face_indices` of the level's groups are renumbered in place (the
  *    strip keeps its shape). The UV bone block indexes UV0 coordinates, not elements, and
  *    stays as it is.
- * A new row is a copy of the row it is inserted above (of the last row when appended). A
- * deleted row that something still refers to is refused, naming the first reference: the
- * edit never leaves an index pointing at another row than before.
+ * Hardpoints (any table of a hardpoint's files; rows count every hardpoint of every bone in
+ * bone order, fixed ones first) are subtrees: a new one is a fixed hardpoint with a name no
+ * hardpoint has, identity orientation, at the bone's origin, in the bone of the row it goes
+ * above; deleting one also removes the Fixed/Revolute and Hardpoints directories it leaves
+ * empty (docs/dfm.md §10.4).
+ * A new row of points or elements is a copy of the row it is inserted above (of the last row
+ * when appended). A deleted row that something still refers to is refused, naming the first
+ * reference: the edit never leaves an index pointing at another row than before.
  */
 #define G_LOG_DOMAIN "mshed-document"
 
@@ -27,6 +32,8 @@
 #include "mshed-bytes.h"
 #include "mshed-document-private.h"
 #include "mshed-error.h"
+#include "mshed-utf-clip.h"
+#include "mshed-utf-crc.h"
 
 static const MshedDfmTable point_files[] = {
   MSHED_DFM_TABLE_POINTS, MSHED_DFM_TABLE_VERTEX_NORMALS, MSHED_DFM_TABLE_POINT_BONE_FIRST,
@@ -35,6 +42,12 @@ static const MshedDfmTable point_files[] = {
 static const MshedDfmTable element_files[] = {
   MSHED_DFM_TABLE_POINT_INDICES, MSHED_DFM_TABLE_UV0_INDICES, MSHED_DFM_TABLE_UV1_INDICES,
 };
+
+static gboolean edit_hardpoints (MshedDocument *self,
+                                 guint          position,
+                                 guint          n,
+                                 gboolean       insert,
+                                 GError       **error);
 
 /* One planned payload. */
 typedef struct {
@@ -215,6 +228,9 @@ edit_rows (MshedDocument *self,
   gboolean elements = FALSE;
 
   g_return_val_if_fail (MSHED_IS_DOCUMENT (self), FALSE);
+  if (self->dfm != NULL && mshed_dfm_schema_get_table (table) != NULL &&
+      mshed_dfm_schema_get_table (table)->scope == MSHED_DFM_SCOPE_HARDPOINT)
+    return edit_hardpoints (self, position, n, insert, error);
   g_array_set_clear_func (planned, planned_clear);
   e.planned = planned;
   for (guint i = 0; i < G_N_ELEMENTS (point_files); i++)
@@ -226,8 +242,8 @@ edit_rows (MshedDocument *self,
       const MshedDfmTableInfo *info = mshed_dfm_schema_get_table (table);
 
       g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_UNSUPPORTED,
-                   _("Rows of %s cannot be inserted or deleted: only points and elements of a "
-                     "deformable model can (docs/dfm.md §15)"),
+                   _("Rows of %s cannot be inserted or deleted: only points, elements and "
+                     "hardpoints of a deformable model can (docs/dfm.md §15)"),
                    info ? info->node : "?");
       return FALSE;
     }
@@ -307,4 +323,233 @@ mshed_document_dfm_delete_rows (MshedDocument *self,
                                 GError       **error)
 {
   return edit_rows (self, table, level, position, n, FALSE, error);
+}
+
+/* Hardpoints (docs/dfm.md §10.4) --------------------------------------------------------- */
+
+/* The bone and the index in it of hardpoint row @row, counting every hardpoint of every bone
+ * in bone order, fixed ones first (as mshed_dfm_get_hardpoint numbers them). */
+static gboolean
+hardpoint_address (MshedDfm *dfm,
+                   guint     row,
+                   guint    *bone,
+                   guint    *index)
+{
+  for (guint i = 0; i < mshed_dfm_get_n_bones (dfm); i++)
+    {
+      MshedDfmBone b;
+
+      if (!mshed_dfm_get_bone (dfm, i, &b))
+        continue;
+      if (row < b.n_hardpoints)
+        {
+          *bone = i;
+          *index = row;
+          return TRUE;
+        }
+      row -= b.n_hardpoints;
+    }
+  return FALSE;
+}
+
+static guint
+count_hardpoints (MshedDfm *dfm,
+                  gint     *last_bone)
+{
+  guint n = 0;
+
+  *last_bone = -1;
+  for (guint i = 0; i < mshed_dfm_get_n_bones (dfm); i++)
+    {
+      MshedDfmBone b;
+
+      if (mshed_dfm_get_bone (dfm, i, &b) && b.n_hardpoints > 0)
+        {
+          n += b.n_hardpoints;
+          *last_bone = (gint) i;
+        }
+    }
+  return n;
+}
+
+static gboolean
+hardpoint_name_used (MshedDfm   *dfm,
+                     const char *name)
+{
+  for (guint i = 0; i < mshed_dfm_get_n_bones (dfm); i++)
+    {
+      MshedDfmBone b;
+
+      if (!mshed_dfm_get_bone (dfm, i, &b))
+        continue;
+      for (guint k = 0; k < b.n_hardpoints; k++)
+        {
+          MshedDfmHardpoint hp;
+
+          if (mshed_dfm_get_hardpoint (dfm, i, k, &hp) &&
+              mshed_utf_name_compare (hp.name, name) == 0)
+            return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* `hp_new`, else `hp_new_2`, `hp_new_3`, …: unused by any hardpoint of the model, ignoring
+ * case (the game looks hardpoints up by name) */
+static char *
+new_hardpoint_name (MshedDfm *dfm)
+{
+  if (!hardpoint_name_used (dfm, "hp_new"))
+    return g_strdup ("hp_new");
+  for (guint i = 2;; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("hp_new_%u", i);
+
+      if (!hardpoint_name_used (dfm, name))
+        return g_steal_pointer (&name);
+    }
+}
+
+/* One new fixed hardpoint of @bone, above its hardpoint @index (appended to Fixed when that
+ * one is revolute or @index is past the last): identity orientation at the bone's origin. */
+static gboolean
+insert_hardpoint (MshedDocument *self,
+                  guint          bone,
+                  guint          index,
+                  GError       **error)
+{
+  static const float orientation[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
+  static const float position[3] = { 0, 0, 0 };
+  MshedDfmBone b;
+  MshedDfmHardpoint above;
+  MshedUtfNode *hps, *fixed, *top, *dir, *parent;
+  g_autoptr(MshedUtf) scratch = NULL;
+  g_autofree char *name = new_hardpoint_name (self->dfm);
+  guint at;
+
+  if (!mshed_dfm_get_bone (self->dfm, bone, &b))
+    {
+      g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_NOT_FOUND,
+                   _("The model has no bone %u to hold a hardpoint"), bone);
+      return FALSE;
+    }
+  hps = mshed_utf_node_lookup (b.node, "Hardpoints");
+  fixed = hps != NULL ? mshed_utf_node_lookup (hps, "Fixed") : NULL;
+  if ((hps != NULL && !mshed_utf_node_is_directory (hps)) ||
+      (fixed != NULL && !mshed_utf_node_is_directory (fixed)))
+    {
+      g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_INVALID,
+                   _("%s: Hardpoints or Hardpoints/Fixed is a file, not a directory"), b.name);
+      return FALSE;
+    }
+  /* the smallest subtree that is missing, built in a scratch tree and inserted as one tree
+   * edit */
+  scratch = mshed_utf_new ();
+  dir = mshed_utf_get_root (scratch);
+  if (hps == NULL)
+    {
+      top = dir = mshed_utf_append_directory (scratch, dir, "Hardpoints");
+      dir = mshed_utf_append_directory (scratch, mshed_utf_append_directory (scratch, dir,
+                                                                             "Fixed"), name);
+      parent = b.node;
+      at = G_MAXUINT;
+    }
+  else if (fixed == NULL)
+    {
+      top = dir = mshed_utf_append_directory (scratch, dir, "Fixed");
+      dir = mshed_utf_append_directory (scratch, dir, name);
+      parent = hps;
+      at = 0;  /* Fixed before Revolute (docs/dfm.md §10.4) */
+    }
+  else
+    {
+      top = dir = mshed_utf_append_directory (scratch, dir, name);
+      parent = fixed;
+      at = mshed_dfm_get_hardpoint (self->dfm, bone, index, &above) && !above.revolute &&
+           mshed_utf_node_get_parent (above.node) == fixed
+             ? mshed_utf_node_get_index (above.node) : G_MAXUINT;
+    }
+  mshed_utf_append_file (scratch, dir, "Position", position, sizeof position);
+  mshed_utf_append_file (scratch, dir, "Orientation", orientation, sizeof orientation);
+  return mshed_document_utf_insert (self, parent, at, mshed_utf_node_copy (top), error);
+}
+
+/* Removes hardpoint directory @dir, and the Fixed or Revolute and Hardpoints directories it
+ * leaves empty (so insert then delete gives back the file's bytes). */
+static gboolean
+delete_hardpoint (MshedDocument *self,
+                  MshedUtfNode  *dir,
+                  GError       **error)
+{
+  MshedUtfNode *node = dir;
+
+  for (guint up = 0; up < 2; up++)
+    {
+      MshedUtfNode *parent = mshed_utf_node_get_parent (node);
+
+      if (parent == NULL || mshed_utf_node_get_n_children (parent) != 1)
+        break;
+      node = parent;
+    }
+  return mshed_document_utf_remove (self, node, error);
+}
+
+static gboolean
+edit_hardpoints (MshedDocument *self,
+                 guint          position,
+                 guint          n,
+                 gboolean       insert,
+                 GError       **error)
+{
+  g_autoptr(GPtrArray) dirs = g_ptr_array_new ();
+  g_autofree char *label = NULL;
+  gint last_bone;
+  guint count = count_hardpoints (self->dfm, &last_bone);
+  guint bone = 0, index = 0;
+  gboolean ok = TRUE;
+  guint done = 0;
+
+  if (n == 0 || (insert ? position > count : position >= count || (guint64) position + n > count))
+    {
+      g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_RANGE,
+                   _("Rows %u to %u are outside the %u hardpoints of the model"), position,
+                   position + n, count);
+      return FALSE;
+    }
+  if (insert)
+    {
+      if (position < count)
+        hardpoint_address (self->dfm, position, &bone, &index);
+      else if (last_bone >= 0)
+        {
+          MshedDfmBone b;
+
+          bone = (guint) last_bone;
+          index = mshed_dfm_get_bone (self->dfm, bone, &b) ? b.n_hardpoints : 0;
+        }
+      label = g_strdup_printf (_("Insert %u hardpoint(s)"), n);
+    }
+  else
+    {
+      for (guint i = 0; i < n; i++)
+        {
+          MshedDfmHardpoint hp;
+
+          if (hardpoint_address (self->dfm, position + i, &bone, &index) &&
+              mshed_dfm_get_hardpoint (self->dfm, bone, index, &hp))
+            g_ptr_array_add (dirs, hp.node);
+        }
+      label = g_strdup_printf (_("Delete %u hardpoint(s)"), n);
+    }
+  mshed_document_begin_group (self, label);
+  for (guint i = 0; ok && i < (insert ? n : dirs->len); i++)
+    {
+      ok = insert ? insert_hardpoint (self, bone, index, error)
+                  : delete_hardpoint (self, g_ptr_array_index (dirs, i), error);
+      done += ok ? 1 : 0;
+    }
+  mshed_document_end_group (self);
+  if (!ok && done > 0)
+    mshed_document_undo (self);  /* nothing of a failed edit stays */
+  return ok;
 }

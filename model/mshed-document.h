@@ -318,7 +318,10 @@ gboolean          mshed_document_dfm_set_triangles (MshedDocument     *self,
 /* Rows of a level's points (@table: Points or a file beside it) or elements (Point_indices,
  * UV0_indices, UV1_indices), in every parallel file, with the indices that refer to them
  * renumbered (mshed-document-dfm-rows.c, docs/dfm.md §15). New rows copy the row they go
- * above; deleting a row something refers to is refused. */
+ * above; deleting a row something refers to is refused. Hardpoints (@table: any file of a
+ * hardpoint; @level unused; rows count the hardpoints of every bone in bone order, as the
+ * Hardpoints grid lists them): a new one is a fixed hardpoint with a unique name, identity
+ * orientation, at the origin of the bone of the row it goes above (docs/dfm.md §10.4). */
 gboolean          mshed_document_dfm_insert_rows   (MshedDocument     *self,
                                                     MshedDfmTable      table,
                                                     guint              level,

@@ -143,7 +143,9 @@ _mshed_hex_model_utf_overlay (MshedHexModel   *self,
 
       if (r >= f->offset && r < f->offset + mshed_field_type_size (f->type))
         {
-          out->kind = MSHED_HEX_OVERLAY_KNOWN;
+          /* a field of unknown meaning (UV_plane_distance, docs/dfm.md §6.4) */
+          out->kind = (f->flags & MSHED_FIELD_FLAG_UNKNOWN) ? MSHED_HEX_OVERLAY_UNKNOWN
+                                                            : MSHED_HEX_OVERLAY_KNOWN;
           out->field = f;
           out->label = f->name;
           out->start = rec * info->stride + f->offset;

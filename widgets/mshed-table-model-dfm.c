@@ -196,6 +196,146 @@ static const struct {
   { "rz", N_("Rotation about z, degrees (decoded from the matrix)") },
 };
 
+/* Decoded Cons joints (docs/dfm.md §9): where the child's frame sits in the parent's, the
+ * axis in the parent's frame, and the limits in degrees (turns) or model units (slides). */
+static const struct {
+  const char *id;
+  const char *blurb;
+} cons_columns[] = {
+  { "origin_x", N_("Child origin in the parent frame, x (decoded)") },
+  { "origin_y", N_("Child origin in the parent frame, y (decoded)") },
+  { "origin_z", N_("Child origin in the parent frame, z (decoded)") },
+  { "axis_x", N_("Axis in the parent frame, x (decoded: rotation · axis, normalised)") },
+  { "axis_y", N_("Axis in the parent frame, y (decoded: rotation · axis, normalised)") },
+  { "axis_z", N_("Axis in the parent frame, z (decoded: rotation · axis, normalised)") },
+  { "min_deg", N_("Lower turn limit in degrees (decoded)") },
+  { "max_deg", N_("Upper turn limit in degrees (decoded)") },
+  { "slide_min", N_("Lower slide limit in model units (decoded)") },
+  { "slide_max", N_("Upper slide limit in model units (decoded)") },
+  { "minX_deg", N_("Lower turn limit about x in degrees (decoded)") },
+  { "maxX_deg", N_("Upper turn limit about x in degrees (decoded)") },
+  { "minY_deg", N_("Lower turn limit about y in degrees (decoded)") },
+  { "maxY_deg", N_("Upper turn limit about y in degrees (decoded)") },
+  { "minZ_deg", N_("Lower turn limit about z in degrees (decoded)") },
+  { "maxZ_deg", N_("Upper turn limit about z in degrees (decoded)") },
+};
+
+enum {
+  CONS_ORIGIN = 1 << 0,
+  CONS_AXIS = 1 << 1,
+  CONS_TURN = 1 << 2,
+  CONS_SLIDE = 1 << 3,
+  CONS_SPHERE = 1 << 4,
+};
+
+/* which decoded columns a kind has */
+static guint
+cons_decoded (MshedDfmTable table)
+{
+  switch (table)
+    {
+    case MSHED_DFM_TABLE_CONS_REV:
+      return CONS_ORIGIN | CONS_AXIS | CONS_TURN;
+    case MSHED_DFM_TABLE_CONS_PRIS:
+      return CONS_ORIGIN | CONS_AXIS | CONS_SLIDE;
+    case MSHED_DFM_TABLE_CONS_CYL:
+      return CONS_ORIGIN | CONS_AXIS | CONS_SLIDE | CONS_TURN;
+    case MSHED_DFM_TABLE_CONS_SPHERE:
+      return CONS_ORIGIN | CONS_SPHERE;
+    default:
+      return CONS_ORIGIN;
+    }
+}
+
+static void
+add_cons_columns (MshedTableModel *self,
+                  guint            first,
+                  guint            n)
+{
+  for (guint i = first; i < first + n; i++)
+    _mshed_table_model_add_special (self, MSHED_COLUMN_DFM_FRAME, self->table,
+                                    cons_columns[i].id, cons_columns[i].id,
+                                    g_dgettext (GETTEXT_PACKAGE, cons_columns[i].blurb), 10,
+                                    FALSE, TRUE);
+}
+
+/* the float of field @name of @record, NAN when the table has no such field */
+static double
+record_float (const MshedDfmTableInfo *info,
+              const guint8            *record,
+              const char              *name)
+{
+  const MshedField *f = mshed_dfm_schema_find_field (info, name);
+
+  return f != NULL ? mshed_read_f32 (record + f->offset) : NAN;
+}
+
+/* A decoded Cons value (cons_columns): the origin is the position (Fix, Loose), the position
+ * plus the offset (Rev, Pris, Cyl: where Librelancer puts the child), or, for Sphere,
+ * parent point − rotation · child point (docs/dfm.md §9.2). */
+static double
+cons_value (const MshedDfmTableInfo *info,
+            const guint8            *record,
+            const char              *id)
+{
+  gboolean sphere = info->id == MSHED_DFM_TABLE_CONS_SPHERE;
+  guint k = (guint) (id[strlen (id) - 1] - 'x');
+  double r[9];
+
+  for (guint i = 0; i < 9; i++)
+    {
+      char name[8];
+
+      g_snprintf (name, sizeof name, "rot%u%u", i / 3, i % 3);
+      r[i] = record_float (info, record, name);
+    }
+  if (g_str_has_prefix (id, "origin_") && k < 3)
+    {
+      static const char *const pos[] = { "posX", "posY", "posZ" };
+      static const char *const off[] = { "offX", "offY", "offZ" };
+      static const char *const parent[] = { "parentX", "parentY", "parentZ" };
+      static const char *const child[] = { "childX", "childY", "childZ" };
+
+      if (sphere)
+        return record_float (info, record, parent[k]) -
+               (r[3 * k] * record_float (info, record, child[0]) +
+                r[3 * k + 1] * record_float (info, record, child[1]) +
+                r[3 * k + 2] * record_float (info, record, child[2]));
+      if (cons_decoded (info->id) & CONS_AXIS)
+        return record_float (info, record, pos[k]) + record_float (info, record, off[k]);
+      return record_float (info, record, pos[k]);
+    }
+  if (g_str_has_prefix (id, "axis_") && k < 3)
+    {
+      double a[3], len;
+
+      for (guint i = 0; i < 3; i++)
+        a[i] = r[3 * i] * record_float (info, record, "axisX") +
+               r[3 * i + 1] * record_float (info, record, "axisY") +
+               r[3 * i + 2] * record_float (info, record, "axisZ");
+      len = sqrt (a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+      return len > 1e-9 ? a[k] / len : NAN;
+    }
+  if (g_str_equal (id, "slide_min") || g_str_equal (id, "slide_max"))
+    return record_float (info, record,
+                         info->id == MSHED_DFM_TABLE_CONS_CYL
+                           ? (id[6] == 'm' && id[7] == 'i' ? "minTrans" : "maxTrans")
+                           : (id[7] == 'i' ? "min" : "max"));
+  if (g_str_equal (id, "min_deg") || g_str_equal (id, "max_deg"))
+    return record_float (info, record,
+                         info->id == MSHED_DFM_TABLE_CONS_CYL
+                           ? (id[1] == 'i' ? "minRot" : "maxRot")
+                           : (id[1] == 'i' ? "min" : "max")) * 180.0 / G_PI;
+  if (g_str_has_suffix (id, "_deg"))
+    {
+      /* minX_deg → minX */
+      g_autofree char *field = g_strndup (id, 4);
+
+      return record_float (info, record, field) * 180.0 / G_PI;
+    }
+  return NAN;
+}
+
 static void
 add_frame_columns (MshedTableModel *self,
                    MshedDfmTable    table,
@@ -244,6 +384,12 @@ dup_frame_text (MshedTableModel        *self,
 
   if (record == NULL || info == NULL)
     return NULL;
+  if (info->scope == MSHED_DFM_SCOPE_CONS && !g_str_equal (c->id, "rx") &&
+      !g_str_equal (c->id, "ry") && !g_str_equal (c->id, "rz"))
+    {
+      value = cons_value (info, record, c->id);
+      goto format;
+    }
   r00 = mshed_dfm_schema_find_field (info, "r00");
   if (r00 == NULL)
     r00 = mshed_dfm_schema_find_field (info, "rot00");
@@ -269,10 +415,114 @@ dup_frame_text (MshedTableModel        *self,
       euler_degrees (m, out);
       value = out[axis - 'x'];
     }
+format:
   if (!isfinite (value))
     return g_strdup ("—");
   /* as every cell: a dot whatever the locale (copy, paste, sort) */
   return g_strdup (g_ascii_formatd (buf, sizeof buf, "%.4f", fabs (value) < 5e-5 ? 0.0 : value));
+}
+
+/* Elements (docs/dfm.md §6.1, §6.2): the values of the element's point and UVs joined in,
+ * read-only, as a renderer welds them; they follow the references when those are edited. */
+static const struct {
+  const char *id;
+  const char *blurb;
+} joined_columns[] = {
+  { "pos_x", N_("Position x of the element's point (joined from Points)") },
+  { "pos_y", N_("Position y of the element's point (joined from Points)") },
+  { "pos_z", N_("Position z of the element's point (joined from Points)") },
+  { "nrm_x", N_("Normal x of the element's point (joined from Vertex_normals)") },
+  { "nrm_y", N_("Normal y of the element's point (joined from Vertex_normals)") },
+  { "nrm_z", N_("Normal z of the element's point (joined from Vertex_normals)") },
+  { "uv0_u", N_("Texture u (joined from UV0)") },
+  { "uv0_v", N_("Texture v (joined from UV0)") },
+  { "uv1_u", N_("Second texture u (joined from UV1)") },
+  { "uv1_v", N_("Second texture v (joined from UV1)") },
+  { "skin", N_("Bones and weights of the element's point (joined from the bone chains)") },
+};
+
+static char *
+format_float (double value)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (!isfinite (value))
+    return g_strdup ("—");
+  return g_strdup (g_ascii_formatd (buf, sizeof buf, "%.4f", fabs (value) < 5e-5 ? 0.0 : value));
+}
+
+/* "Name 0.7500, Other 0.2500": the influences of point @point (bone names as the Bones grid
+ * shows them: the part's Object name, else the directory) */
+static char *
+dup_skin_text (MshedDfm *dfm,
+               guint     level,
+               guint     point)
+{
+  g_autoptr(GString) s = g_string_new (NULL);
+  guint32 first, count;
+
+  if (!mshed_dfm_get_skin_range (dfm, level, point, &first, &count))
+    return NULL;
+  for (guint32 i = 0; i < count; i++)
+    {
+      MshedDfmBone bone;
+      guint32 id;
+      float weight;
+      char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+      if (!mshed_dfm_get_influence (dfm, level, first + i, &id, &weight))
+        continue;
+      if (s->len > 0)
+        g_string_append (s, ", ");
+      if (mshed_dfm_get_bone (dfm, id, &bone))
+        g_string_append (s, bone.object_name ? bone.object_name : bone.name);
+      else
+        g_string_append_printf (s, "#%u", id);
+      g_string_append_printf (s, " %s", g_ascii_formatd (buf, sizeof buf, "%.4f", weight));
+    }
+  return g_string_free (g_steal_pointer (&s), FALSE);
+}
+
+static char *
+dup_joined_text (MshedTableModel        *self,
+                 const MshedTableColumn *c,
+                 guint                   row)
+{
+  MshedDfm *dfm = get_dfm (self);
+  MshedDfmElement el;
+  guint k = (guint) (c->id[strlen (c->id) - 1] - 'x');
+
+  if (dfm == NULL || !mshed_dfm_get_element (dfm, self->dfm_a, row, &el))
+    return NULL;
+  if (g_str_equal (c->id, "skin"))
+    return dup_skin_text (dfm, self->dfm_a, el.point);
+  if (g_str_has_prefix (c->id, "pos_") && k < 3)
+    return format_float (el.position[k]);
+  if (g_str_has_prefix (c->id, "nrm_") && k < 3)
+    return format_float (el.normal[k]);
+  if (g_str_has_prefix (c->id, "uv0_"))
+    return format_float (el.uv0[c->id[4] == 'v']);
+  if (g_str_has_prefix (c->id, "uv1_") && el.has_uv1)
+    return format_float (el.uv1[c->id[4] == 'v']);
+  return NULL;
+}
+
+/* A joined cell follows to the element's point. */
+gboolean
+_mshed_table_model_dfm_joined_reference (MshedTableModel *self,
+                                         guint            row,
+                                         MshedTableId    *table,
+                                         guint           *target)
+{
+  MshedDfm *dfm = get_dfm (self);
+  MshedDfmArray a;
+
+  if (dfm == NULL || !mshed_dfm_get_array (dfm, MSHED_DFM_TABLE_POINT_INDICES, self->dfm_a, 0,
+                                           &a) || row >= a.count)
+    return FALSE;
+  *table = MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_POINTS);
+  *target = mshed_read_u32 (a.data + 4 * (gsize) row);
+  return TRUE;
 }
 
 /* the check-box columns of Lod Bits: bit n is level Mesh<n> (docs/dfm.md §10.3) */
@@ -422,6 +672,22 @@ _mshed_table_model_dfm_build_columns (MshedTableModel *self)
                                     info->texts[i].name, info->texts[i].name,
                                     g_dgettext (GETTEXT_PACKAGE, info->texts[i].blurb), 14,
                                     TRUE, FALSE);
+  /* a joint's decoded frame and limits right after its names: what users read */
+  if (info->scope == MSHED_DFM_SCOPE_CONS)
+    {
+      guint decoded = cons_decoded (self->dfm_table);
+
+      add_cons_columns (self, 0, 3);
+      add_frame_columns (self, self->dfm_table, 6, 3);
+      if (decoded & CONS_AXIS)
+        add_cons_columns (self, 3, 3);
+      if (decoded & CONS_SLIDE)
+        add_cons_columns (self, 8, 2);
+      if (decoded & CONS_TURN)
+        add_cons_columns (self, 6, 2);
+      if (decoded & CONS_SPHERE)
+        add_cons_columns (self, 10, 6);
+    }
   _mshed_table_model_add_fields (self, self->table, info->fields, info->n_fields, FALSE);
   for (guint i = 0; i < n; i++)
     {
@@ -432,10 +698,15 @@ _mshed_table_model_dfm_build_columns (MshedTableModel *self)
                                      other->n_fields, FALSE);
     }
   /* decoded frames after the stored fields */
-  if (info->scope == MSHED_DFM_SCOPE_CONS)
-    add_frame_columns (self, self->dfm_table, 6, 3);
   if (self->dfm_table == MSHED_DFM_TABLE_HP_POSITION)
     add_frame_columns (self, MSHED_DFM_TABLE_HP_ORIENTATION, 6, 3);
+  if (self->dfm_table == MSHED_DFM_TABLE_POINT_INDICES)
+    for (guint i = 0; i < G_N_ELEMENTS (joined_columns); i++)
+      _mshed_table_model_add_special (self, MSHED_COLUMN_DFM_JOINED, self->table,
+                                      joined_columns[i].id, joined_columns[i].id,
+                                      g_dgettext (GETTEXT_PACKAGE, joined_columns[i].blurb),
+                                      g_str_equal (joined_columns[i].id, "skin") ? 24 : 9,
+                                      FALSE, !g_str_equal (joined_columns[i].id, "skin"));
 }
 
 void
@@ -453,8 +724,10 @@ _mshed_table_model_dfm_changed (MshedTableModel   *self,
     }
   for (guint i = 0; i < self->n_linked; i++)
     mine = mine || change->table == self->linked[i];
-  /* another level's file of the same table refreshes too: cheap, only live rows */
-  if (mine || change->table == MSHED_TABLE_NONE)
+  /* another level's file of the same table refreshes too: cheap, only live rows; elements
+   * show values joined from the points, UVs and bones */
+  if (mine || change->table == MSHED_TABLE_NONE ||
+      self->dfm_table == MSHED_DFM_TABLE_POINT_INDICES)
     _mshed_table_model_refresh_range (self, 0, 0);
 }
 
@@ -523,6 +796,8 @@ _mshed_table_model_dfm_dup_text (MshedTableModel        *self,
     }
   else if (c->kind == MSHED_COLUMN_DFM_FRAME)
     return dup_frame_text (self, c, row);
+  else if (c->kind == MSHED_COLUMN_DFM_JOINED)
+    return dup_joined_text (self, c, row);
   else if (c->kind == MSHED_COLUMN_DFM_BIT)
     {
       guint8 bits;

@@ -69,6 +69,10 @@ void          _mshed_table_model_dfm_changed    (MshedTableModel        *self,
 char         *_mshed_table_model_dfm_dup_text   (MshedTableModel        *self,
                                                  const MshedTableColumn *column,
                                                  guint                   row);
+gboolean      _mshed_table_model_dfm_joined_reference (MshedTableModel  *self,
+                                                 guint                   row,
+                                                 MshedTableId           *table,
+                                                 guint                  *target);
 gboolean      _mshed_table_model_dfm_set        (MshedTableModel        *self,
                                                  const MshedTableColumn *column,
                                                  guint                   row,

@@ -1043,6 +1043,7 @@ dup_text (MshedTableModel *self,
     case MSHED_COLUMN_DFM_NAME:
     case MSHED_COLUMN_DFM_BIT:
     case MSHED_COLUMN_DFM_FRAME:
+    case MSHED_COLUMN_DFM_JOINED:
       return _mshed_table_model_dfm_dup_text (self, c, row);
     case MSHED_COLUMN_DECODED:
       record = get_record (self, c->table, row, scratch);
@@ -1396,6 +1397,8 @@ mshed_table_model_get_reference (MshedTableModel *self,
   g_return_val_if_fail (MSHED_IS_TABLE_MODEL (self), FALSE);
 
   c = column_at (self, column);
+  if (c != NULL && c->kind == MSHED_COLUMN_DFM_JOINED)
+    return _mshed_table_model_dfm_joined_reference (self, row, table, target);
   if (c == NULL || c->field == NULL || c->field->ref == MSHED_TABLE_NONE)
     return FALSE;
   record = get_record (self, c->table, row, scratch);

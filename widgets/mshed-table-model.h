@@ -42,6 +42,7 @@ typedef enum {
   MSHED_COLUMN_DFM_NAME,     /* DFM: the name of the row's directory (a bone) */
   MSHED_COLUMN_DFM_BIT,      /* DFM: one bit of a byte (Lod Bits), a check box */
   MSHED_COLUMN_DFM_FRAME,    /* DFM: a frame decoded from a rotation (Euler degrees), read-only */
+  MSHED_COLUMN_DFM_JOINED,   /* DFM: a value of the row's point joined in (elements), read-only */
 } MshedColumnKind;
 
 typedef struct {

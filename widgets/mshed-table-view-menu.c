@@ -61,12 +61,13 @@ has_row_actions (MshedTableId table)
          table == MSHED_TABLE_BATCHES;
 }
 
-/* DFM points and elements: insert and delete (mshed_document_dfm_insert_rows) */
+/* DFM points, elements and hardpoints: insert and delete (mshed_document_dfm_insert_rows) */
 static gboolean
 has_dfm_row_actions (MshedTableId table)
 {
   return table == MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_POINTS) ||
-         table == MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_POINT_INDICES);
+         table == MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_POINT_INDICES) ||
+         table == MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_HP_POSITION);
 }
 
 static GMenuModel *
@@ -162,9 +163,11 @@ update_menu_actions (MshedTableView *self)
                                  has_row && self->table == MSHED_TABLE_SLOTS);
   gtk_widget_action_set_enabled (widget, "table.apply-sphere",
                                  has_row && self->table == MSHED_TABLE_SLOTS);
+  /* a model without hardpoints gets its first one from the empty grid */
   gtk_widget_action_set_enabled (widget, "table.insert-row",
-                                 has_row && (has_row_actions (self->table) ||
-                                             has_dfm_row_actions (self->table)));
+                                 (has_row && (has_row_actions (self->table) ||
+                                              has_dfm_row_actions (self->table))) ||
+                                 self->table == MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_HP_POSITION));
   gtk_widget_action_set_enabled (widget, "table.duplicate-rows",
                                  has_row && has_row_actions (self->table));
   gtk_widget_action_set_enabled (widget, "table.delete-rows",
@@ -326,8 +329,17 @@ rows_action (GtkWidget  *widget,
   guint first, n;
   gboolean ok;
 
-  if (self->document == NULL || !selected_run (self, &first, &n))
+  if (self->document == NULL)
     return;
+  if (!selected_run (self, &first, &n))
+    {
+      /* an empty Hardpoints grid: the new one goes to the end */
+      if (self->table != MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_HP_POSITION) ||
+          !g_str_equal (action_name, "table.insert-row"))
+        return;
+      first = g_list_model_get_n_items (G_LIST_MODEL (self->model));
+      n = 1;
+    }
   if (has_dfm_row_actions (self->table))
     {
       MshedDfmTable table;

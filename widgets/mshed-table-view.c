@@ -217,7 +217,7 @@ set_class (GtkWidget  *widget,
 
 static const char *state_classes[] = {
   "none", "invalid", "warning", "stale", "highlight", "current", "missing", "in-range",
-  "changed",
+  "changed", "joined",
 };
 
 enum {
@@ -230,9 +230,10 @@ enum {
   STATE_MISSING = 1 << 6,
   STATE_IN_RANGE = 1 << 7,
   STATE_CHANGED = 1 << 8,
+  STATE_JOINED = 1 << 9,
 };
 
-G_STATIC_ASSERT (G_N_ELEMENTS (state_classes) == 9);
+G_STATIC_ASSERT (G_N_ELEMENTS (state_classes) == 10);
 
 /* Gives @target exactly the state classes in @classes. Only the classes that change are
  * touched: every add or remove restyles the widget, and scrolling rebinds hundreds of cells
@@ -347,7 +348,8 @@ refresh_cell (GtkWidget *inscription)
                 STATE_CURRENT : 0) |
                (in_range && cell->ref.column != self->cur_col ? STATE_IN_RANGE : 0) |
                (_mshed_table_view_cell_changed (self, index, cell->ref.column) ?
-                STATE_CHANGED : 0));
+                STATE_CHANGED : 0) |
+               (c != NULL && c->kind == MSHED_COLUMN_DFM_JOINED ? STATE_JOINED : 0));
 
   if (stale)
     {

@@ -996,6 +996,56 @@ test_generator_round_trip (void)
       }
 }
 
+/* Fields of unknown meaning (docs/dfm.md §6.4, §9.3): UV_plane_distance and the non-zero
+ * padding of Cons names, with the byte range of each. */
+static void
+test_unknown_fields (void)
+{
+  g_autoptr(MshedUtf) utf = mshed_utf_new ();
+  MshedUtfNode *root = mshed_utf_get_root (utf);
+  MshedUtfNode *geo = t_dir (utf, t_dir (utf, t_dir (utf, root, "MultiLevel"), "Mesh0"),
+                             "Geometry");
+  MshedUtfNode *cons = t_dir (utf, t_dir (utf, root, "Cmpnd"), "Cons");
+  guint8 loose[2 * 176] = { 0 };
+  static const float plane[] = { 1.0f };
+  g_autoptr(GArray) found = NULL;
+  const MshedDfmUnknownField *u;
+
+  t_f32s (utf, geo, "UV_plane_distance", plane, 1);
+  /* record 0: "Root" then residue "AB" at 5..6 in the parent name, a clean child name;
+   * record 1: clean parent, residue 0x01 at 64 + 3 + 1 + 9 in the child name */
+  memcpy (loose, "Root\0AB", 7);
+  memcpy (loose + 64, "Arm", 3);
+  memcpy (loose + 176, "Arm", 3);
+  memcpy (loose + 176 + 64, "Hand", 4);
+  loose[176 + 64 + 4 + 1 + 9] = 0x01;
+  t_file (utf, cons, "Loose", loose, sizeof loose);
+  /* not a whole record: the tail is not read */
+  t_file (utf, cons, "Fix", loose, 100);
+
+  found = mshed_dfm_schema_collect_unknown (root);
+  g_assert_cmpuint (found->len, ==, 3);
+  u = &g_array_index (found, MshedDfmUnknownField, 0);
+  g_assert_cmpint (u->table, ==, MSHED_DFM_TABLE_UV_PLANE_DISTANCE);
+  g_assert_cmpstr (u->field, ==, "uv_plane_distance");
+  g_assert_false (u->padding);
+  g_assert_cmpuint (u->record, ==, 0);
+  g_assert_cmpuint (u->offset, ==, 0);
+  g_assert_cmpuint (u->size, ==, 4);
+  u = &g_array_index (found, MshedDfmUnknownField, 1);
+  g_assert_cmpint (u->table, ==, MSHED_DFM_TABLE_CONS_LOOSE);
+  g_assert_cmpstr (u->field, ==, "parent");
+  g_assert_true (u->padding);
+  g_assert_cmpuint (u->record, ==, 0);
+  g_assert_cmpuint (u->offset, ==, 5);
+  g_assert_cmpuint (u->size, ==, 2);
+  u = &g_array_index (found, MshedDfmUnknownField, 2);
+  g_assert_cmpstr (u->field, ==, "child");
+  g_assert_cmpuint (u->record, ==, 1);
+  g_assert_cmpuint (u->offset, ==, 176 + 64 + 5);
+  g_assert_cmpuint (u->size, ==, 10);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1019,5 +1069,6 @@ main (int   argc,
   g_test_add_func ("/model/dfm/generator-valid", test_generator_valid);
   g_test_add_func ("/model/dfm/generator-shapes", test_generator_shapes);
   g_test_add_func ("/model/dfm/generator-round-trip", test_generator_round_trip);
+  g_test_add_func ("/model/dfm/unknown-fields", test_unknown_fields);
   return g_test_run ();
 }

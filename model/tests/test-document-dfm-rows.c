@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "dfm-test-util.h"
+#include "mshed-dfm-generator.h"
+#include "mshed-dfm-validate.h"
 #include "mshed-document.h"
 #include "mshed-error.h"
 
@@ -281,6 +283,168 @@ test_refused (void)
   g_assert_nonnull (strstr (error->message, "Point_bone_first"));
 }
 
+/* Hardpoints (docs/dfm.md §10.4) on a generated hand: its detached wrist bone holds the one
+ * hardpoint; rows count every hardpoint in bone order. */
+static MshedDocument *
+make_hand (GBytes **bytes)
+{
+  MshedDfmGenParams params;
+  g_autoptr(MshedUtf) utf = NULL;
+  g_autoptr(GError) error = NULL;
+
+  mshed_dfm_gen_params_init (&params, MSHED_DFM_GEN_HAND, 7);
+  params.n_levels = 4;
+  params.n_points = 32;
+  *bytes = mshed_dfm_generate_bytes (&params);
+  utf = mshed_utf_parse (*bytes, MSHED_MODE_STRICT, NULL, &error);
+  g_assert_no_error (error);
+  return mshed_document_new_for_utf (utf, MSHED_MODE_TOLERANT);
+}
+
+static void
+assert_strict_clean (GBytes *bytes)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MshedDfm) dfm = mshed_dfm_new_from_bytes (bytes, MSHED_MODE_TOLERANT, NULL,
+                                                      &error);
+  g_autoptr(MshedDiagnostics) diags = mshed_diagnostics_new ();
+
+  g_assert_no_error (error);
+  mshed_dfm_validate (dfm, MSHED_MODE_STRICT, diags);
+  g_assert_cmpuint (diags->n_errors, ==, 0);
+  g_assert_cmpuint (diags->n_warnings, ==, 0);
+}
+
+static guint
+n_hardpoints (MshedDfm *dfm,
+              guint    *bone_of_first)
+{
+  guint n = 0;
+
+  *bone_of_first = G_MAXUINT;
+  for (guint i = 0; i < mshed_dfm_get_n_bones (dfm); i++)
+    {
+      MshedDfmBone bone;
+
+      g_assert_true (mshed_dfm_get_bone (dfm, i, &bone));
+      if (bone.n_hardpoints > 0 && *bone_of_first == G_MAXUINT)
+        *bone_of_first = i;
+      n += bone.n_hardpoints;
+    }
+  return n;
+}
+
+static void
+test_hardpoints (void)
+{
+  g_autoptr(GBytes) before = NULL;
+  g_autoptr(MshedDocument) doc = make_hand (&before);
+  g_autoptr(GBytes) start = serialize (doc);
+  g_autoptr(GBytes) one = NULL, two = NULL, back = NULL, gone = NULL;
+  g_autoptr(GError) error = NULL;
+  MshedDfm *dfm = mshed_document_get_dfm (doc);
+  MshedDfmHardpoint hp;
+  MshedDfmBone bone;
+  guint host, other, n;
+  static const guint8 identity[36] = {
+    0, 0, 0x80, 0x3f, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0x80, 0x3f, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x80, 0x3f,
+  };
+  gsize size = 0;
+  const guint8 *data;
+  g_autofree char *path = NULL;
+
+  g_assert_true (g_bytes_equal (start, before));
+  n = n_hardpoints (dfm, &host);
+  g_assert_cmpuint (n, ==, 1);  /* the wrist's hp_left a / hp_right a */
+
+  /* above row 0: a fixed hardpoint of the same bone, before the old one */
+  g_assert_true (mshed_document_dfm_insert_rows (doc, MSHED_DFM_TABLE_HP_POSITION, 0, 0, 1,
+                                                 &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (mshed_document_get_undo_label (doc), ==, "Insert 1 hardpoint(s)");
+  g_assert_cmpuint (n_hardpoints (dfm, &other), ==, 2);
+  g_assert_cmpuint (other, ==, host);
+  g_assert_true (mshed_dfm_get_hardpoint (dfm, host, 0, &hp));
+  g_assert_cmpstr (hp.name, ==, "hp_new");
+  g_assert_false (hp.revolute);
+  path = mshed_utf_node_dup_path (hp.node);
+  g_assert_true (g_str_has_suffix (path, "\\Hardpoints\\Fixed\\hp_new"));
+  data = mshed_utf_node_peek_data (mshed_utf_node_lookup (hp.node, "Position"), &size);
+  g_assert_cmpuint (size, ==, 12);
+  for (guint i = 0; i < 12; i++)
+    g_assert_cmpuint (data[i], ==, 0);
+  data = mshed_utf_node_peek_data (mshed_utf_node_lookup (hp.node, "Orientation"), &size);
+  g_assert_cmpmem (data, size, identity, sizeof identity);
+  one = serialize (doc);
+  assert_strict_clean (one);
+
+  /* a second one, appended: a unique name; then bone 0 (no Hardpoints yet) is not touched */
+  g_assert_true (mshed_document_dfm_insert_rows (doc, MSHED_DFM_TABLE_HP_POSITION, 0, 2, 1,
+                                                 &error));
+  g_assert_no_error (error);
+  g_assert_true (mshed_dfm_get_hardpoint (dfm, host, 2, &hp));
+  g_assert_cmpstr (hp.name, ==, "hp_new_2");
+  two = serialize (doc);
+  assert_strict_clean (two);
+
+  /* undo: exact bytes at every step; redo */
+  g_assert_true (mshed_document_undo (doc));
+  g_clear_pointer (&back, g_bytes_unref);
+  back = serialize (doc);
+  g_assert_true (g_bytes_equal (back, one));
+  g_assert_true (mshed_document_undo (doc));
+  g_clear_pointer (&back, g_bytes_unref);
+  back = serialize (doc);
+  g_assert_true (g_bytes_equal (back, before));
+  g_assert_true (mshed_document_redo (doc));
+  g_assert_true (mshed_document_redo (doc));
+  g_clear_pointer (&back, g_bytes_unref);
+  back = serialize (doc);
+  g_assert_true (g_bytes_equal (back, two));
+
+  /* delete rows 0 and 1 (hp_new and the wrist's own): one undo step */
+  g_assert_true (mshed_document_dfm_delete_rows (doc, MSHED_DFM_TABLE_HP_POSITION, 0, 0, 2,
+                                                 &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (mshed_document_get_undo_label (doc), ==, "Delete 2 hardpoint(s)");
+  g_assert_cmpuint (n_hardpoints (dfm, &other), ==, 1);
+  g_assert_true (mshed_dfm_get_hardpoint (dfm, host, 0, &hp));
+  g_assert_cmpstr (hp.name, ==, "hp_new_2");
+  g_assert_true (mshed_document_undo (doc));
+  g_clear_pointer (&back, g_bytes_unref);
+  back = serialize (doc);
+  g_assert_true (g_bytes_equal (back, two));
+
+  /* deleting every hardpoint removes the Hardpoints directory; inserting into the empty
+   * model puts the Hardpoints/Fixed directories back on bone 0 */
+  g_assert_true (mshed_document_dfm_delete_rows (doc, MSHED_DFM_TABLE_HP_POSITION, 0, 0, 3,
+                                                 &error));
+  g_assert_no_error (error);
+  g_assert_true (mshed_dfm_get_bone (dfm, host, &bone));
+  g_assert_null (mshed_utf_node_lookup (bone.node, "Hardpoints"));
+  gone = serialize (doc);
+  g_assert_true (mshed_document_dfm_insert_rows (doc, MSHED_DFM_TABLE_HP_POSITION, 0, 0, 1,
+                                                 &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (n_hardpoints (dfm, &other), ==, 1);
+  g_assert_cmpuint (other, ==, 0);
+  g_assert_true (mshed_dfm_get_hardpoint (dfm, 0, 0, &hp));
+  g_assert_cmpstr (hp.name, ==, "hp_new");
+  assert_strict_clean (serialize (doc));
+  g_assert_true (mshed_document_dfm_delete_rows (doc, MSHED_DFM_TABLE_HP_POSITION, 0, 0, 1,
+                                                 &error));
+  g_clear_pointer (&back, g_bytes_unref);
+  back = serialize (doc);
+  g_assert_true (g_bytes_equal (back, gone));
+
+  /* out of range */
+  g_assert_false (mshed_document_dfm_delete_rows (doc, MSHED_DFM_TABLE_HP_POSITION, 0, 0, 1,
+                                                  &error));
+  g_assert_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_RANGE);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -290,5 +454,6 @@ main (int   argc,
   g_test_add_func ("/document-dfm-rows/delete-point", test_delete_point);
   g_test_add_func ("/document-dfm-rows/elements", test_elements);
   g_test_add_func ("/document-dfm-rows/refused", test_refused);
+  g_test_add_func ("/document-dfm-rows/hardpoints", test_hardpoints);
   return g_test_run ();
 }

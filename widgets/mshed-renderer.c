@@ -433,6 +433,9 @@ mshed_renderer_set_view (MshedRenderer *self,
   self->group = MIN (group, MSHED_N_GROUPS - 1);
   if (self->scene)
     mshed_render_scene_set_view (self->scene, self->lod, self->group);
+  /* each DFM level has elements of its own */
+  if (self->dfm)
+    self->dirty_elements = TRUE;
   self->dirty_selection = TRUE;
 }
 

@@ -934,15 +934,18 @@ typedef struct {
   float x, y;         /* its centre on the screen (widget points) */
 } Target;
 
-/* The triangle nearest the camera among those drawn at least 60 px² large, well inside the
- * view (with @moved, among those a pose moved off their stored points), from the skinned
- * positions the scene holds and the camera: its centre is on top. */
+/* The triangle nearest the camera among those drawn at least @min_area px² large, well inside
+ * the view (with @moved, among those a pose moved off their stored points), from the skinned
+ * positions the scene holds and the camera: its centre (to the whole pixel the pointer lands
+ * on) is on top. */
 static gboolean
 find_target (MshedModelView *view,
              gboolean        moved,
+             float           min_area,
              Target         *out)
 {
   MshedDfm *dfm = mshed_renderer_get_dfm (mshed_model_view_get_renderer (view));
+  guint level = mshed_model_view_get_dfm_drawn_level (view);
   MshedRenderer *renderer = mshed_model_view_get_renderer (view);
   MshedRenderScene *scene = mshed_renderer_get_scene (renderer);
   int w = gtk_widget_get_width (GTK_WIDGET (view)), h = gtk_widget_get_height (GTK_WIDGET (view));
@@ -965,7 +968,7 @@ find_target (MshedModelView *view,
             MshedDfmElement el;
 
             mshed_render_scene_read_vertices (scene, e[k], 1, p[k], NULL, NULL);
-            g_assert_true (mshed_dfm_get_element (dfm, 0, e[k], &el));
+            g_assert_true (mshed_dfm_get_element (dfm, level, e[k], &el));
             shift += fabsf (p[k][0] - el.position[0]) + fabsf (p[k][1] - el.position[1]) +
                      fabsf (p[k][2] - el.position[2]);
             in &= mshed_renderer_project (renderer, w, h, p[k], &sx[k], &sy[k]);
@@ -977,15 +980,15 @@ find_target (MshedModelView *view,
         area = fabsf ((sx[1] - sx[0]) * (sy[2] - sy[0]) - (sx[2] - sx[0]) * (sy[1] - sy[0])) / 2;
         dist = sqrtf ((c[0] - eye[0]) * (c[0] - eye[0]) + (c[1] - eye[1]) * (c[1] - eye[1]) +
                       (c[2] - eye[2]) * (c[2] - eye[2]));
-        if (!in || area < 60.0f || cx < 20 || cy < 20 || cx > w - 20 || cy > h - 20 ||
+        if (!in || area < min_area || cx < 20 || cy < 20 || cx > w - 20 || cy > h - 20 ||
             dist >= best || (moved && shift < 1e-3f))
           continue;
         best = dist;
         out->group = items[i].batch;
         out->triangle = tri_map[items[i].tri_first + t];
         memcpy (out->elements, e, sizeof out->elements);
-        out->x = cx;
-        out->y = cy;
+        out->x = roundf (cx);
+        out->y = roundf (cy);
       }
   return best < G_MAXFLOAT;
 }
@@ -1035,6 +1038,7 @@ click_and_check (MshedWindow *window,
   const MshedPick *pick;
   MshedDfmArray a;
   guint row = G_MAXUINT, got[3], want[3];
+  guint level = mshed_model_view_get_dfm_drawn_level (window->model_view);
   gint bone;
 
   g_assert_cmpint (mshed_table_view_get_table (strip), ==,
@@ -1048,14 +1052,15 @@ click_and_check (MshedWindow *window,
   g_assert_cmpuint (pick->batch, ==, target->group);
   g_assert_cmpuint (pick->triangle, ==, target->triangle);
 
-  g_assert_cmpuint (gtk_drop_down_get_selected (window->level_dropdown), ==, 0);
+  g_assert_cmpuint (gtk_drop_down_get_selected (window->level_dropdown), ==, level);
   g_assert_cmpuint (gtk_drop_down_get_selected (window->dfm_group_dropdown), ==, target->group);
   /* the strip grid is shown at the triangle's first row; its three entries are the corners */
   g_assert_true (gtk_notebook_get_current_page (window->grid_notebook) ==
                  gtk_notebook_page_num (window->grid_notebook, GTK_WIDGET (strip)));
   g_assert_true (mshed_table_view_get_selected_row (strip, &row));
   g_assert_true (gui_test_wait_row_visible (strip, row, 2000));
-  g_assert_true (mshed_dfm_get_array (dfm, MSHED_DFM_TABLE_TRISTRIP, 0, target->group, &a));
+  g_assert_true (mshed_dfm_get_array (dfm, MSHED_DFM_TABLE_TRISTRIP, level, target->group,
+                                      &a));
   g_assert_cmpuint (row + 2, <, a.count);
   for (guint k = 0; k < 3; k++)
     {
@@ -1072,7 +1077,7 @@ click_and_check (MshedWindow *window,
   g_assert_true (gui_test_wait_row_visible (elements, MIN (MIN (want[0], want[1]), want[2]),
                                             2000));
 
-  bone = heaviest_bone (dfm, 0, target->elements);
+  bone = heaviest_bone (dfm, level, target->elements);
   g_assert_cmpint (bone, >=, 0);
   g_assert_cmpint (mshed_renderer_get_weight_bone (mshed_model_view_get_renderer (
                      window->model_view)), ==, bone);
@@ -1098,14 +1103,14 @@ test_preview_pick (void)
       return;
     }
   window = open_body (dir, &path);
-  g_assert_true (find_target (window->model_view, FALSE, &bind));
+  g_assert_true (find_target (window->model_view, FALSE, 60.0f, &bind));
   click_and_check (window, &bind);
   show_grid (window, window->dfm_grids[4]);
   shot (window, "dfm-pick.png");
 
   gtk_range_set_value (first_slider (window), 60.0);
   gui_test_wait_settled (GTK_WIDGET (window->model_view));
-  g_assert_true (find_target (window->model_view, TRUE, &posed));
+  g_assert_true (find_target (window->model_view, TRUE, 60.0f, &posed));
   g_test_message ("bind: group %u triangle %u; posed: group %u triangle %u", bind.group,
                   bind.triangle, posed.group, posed.triangle);
   click_and_check (window, &posed);
@@ -1237,6 +1242,7 @@ test_preview_level_by_distance (void)
   g_autofree char *want = NULL;
   float framed, detail;
   guint expected = 0;
+  Target target;
   const float fractions[] = { 1.0f, 0.8f, 0.6f, 0.4f, 0.2f, 0.1f };   /* the generator's */
 
   if (!gui_test_have_xdotool ())
@@ -1275,6 +1281,10 @@ test_preview_level_by_distance (void)
   g_assert_cmpuint (gtk_drop_down_get_selected (window->preview_level), ==, 0);
   g_assert_cmpuint (gtk_drop_down_get_selected (window->level_dropdown), ==, 0);
   shot (window, "dfm-level-distance.png");
+  /* a pick there brings the grids to the level drawn */
+  g_assert_true (find_target (view, FALSE, 20.0f, &target));
+  click_and_check (window, &target);
+  g_assert_cmpuint (gtk_drop_down_get_selected (window->level_dropdown), ==, expected);
 
   /* Mesh1 by hand: it stays whatever the distance */
   gtk_drop_down_set_selected (window->preview_level, 2);

@@ -8,6 +8,11 @@
  * per degree of freedom bounded by its limits (docs/conventions.md "Posing a DFM"), a Reset
  * Pose button and the DFM overlays; selecting a row of the Bones grid shades the model by
  * that bone's weights. Posing is view state: it never touches the document.
+ *
+ * The preview chooses its level itself, by the camera distance or by hand; the grids keep
+ * theirs until a click in the preview picks a triangle, which brings the grids to the level
+ * drawn, the triangle's face group, strip rows and elements, and the bone that weighs most on
+ * its corners (docs/conventions.md "Posing a DFM").
  */
 #define G_LOG_DOMAIN "mshed-window"
 
@@ -16,6 +21,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "mshed-dfm-strip.h"
 #include "mshed-window-private.h"
 
 #define SLIDE_RANGE 0.25   /* model units either way for a slide without limits */
@@ -130,16 +136,60 @@ on_document_changed (MshedWindow *self)
   mshed_model_view_dfm_changed (self->model_view, TRUE);
 }
 
-void
-_mshed_window_pose_set_level (MshedWindow *self,
-                              guint        level)
-{
-  MshedRenderer *renderer = mshed_model_view_get_renderer (self->model_view);
+/* Level ------------------------------------------------------------------------------- */
 
-  if (mshed_renderer_get_dfm (renderer) == NULL)
+static char *
+by_distance_label (MshedWindow *self)
+{
+  return g_strdup_printf (_("By distance (level %u)"),
+                          mshed_model_view_get_dfm_drawn_level (self->model_view));
+}
+
+static void
+on_preview_level_changed (MshedWindow *self)
+{
+  guint i = gtk_drop_down_get_selected (self->preview_level);
+
+  mshed_model_view_set_dfm_level (self->model_view,
+                                  i == GTK_INVALID_LIST_POSITION || i == 0 ? -1 : (gint) i - 1);
+}
+
+/* "By distance" names the level it draws now */
+static void
+on_drawn_level_changed (MshedWindow *self)
+{
+  GListModel *levels = gtk_drop_down_get_model (self->preview_level);
+  g_autofree char *label = by_distance_label (self);
+  const char *const items[] = { label, NULL };
+  guint selected = gtk_drop_down_get_selected (self->preview_level);
+
+  if (levels == NULL || g_list_model_get_n_items (levels) == 0)
     return;
-  mshed_renderer_set_view (renderer, level, 0);
-  mshed_model_view_dfm_changed (self->model_view, FALSE);
+  g_signal_handlers_block_by_func (self->preview_level, on_preview_level_changed, self);
+  gtk_string_list_splice (GTK_STRING_LIST (levels), 0, 1, items);
+  gtk_drop_down_set_selected (self->preview_level, selected);
+  g_signal_handlers_unblock_by_func (self->preview_level, on_preview_level_changed, self);
+}
+
+static void
+fill_levels (MshedWindow *self,
+             MshedDfm    *dfm)
+{
+  g_autoptr(GtkStringList) levels = gtk_string_list_new (NULL);
+  g_autofree char *label = by_distance_label (self);
+
+  gtk_string_list_append (levels, label);
+  for (guint i = 0; dfm != NULL && i < mshed_dfm_get_n_levels (dfm); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("Mesh%u", i);
+
+      gtk_string_list_append (levels, name);
+    }
+  g_signal_handlers_block_by_func (self->preview_level, on_preview_level_changed, self);
+  gtk_drop_down_set_model (self->preview_level, G_LIST_MODEL (levels));
+  gtk_drop_down_set_selected (self->preview_level, 0);
+  g_signal_handlers_unblock_by_func (self->preview_level, on_preview_level_changed, self);
+  mshed_model_view_set_dfm_level (self->model_view, -1);
 }
 
 void
@@ -159,6 +209,8 @@ _mshed_window_pose_set_document (MshedWindow   *self,
   if (document && dfm)
     g_signal_connect_object (document, "changed", G_CALLBACK (on_document_changed), self,
                              G_CONNECT_SWAPPED);
+  fill_levels (self, dfm);
+  gtk_label_set_label (self->pick_label, "");
   rebuild_joints (self);
 }
 
@@ -179,6 +231,113 @@ on_bone_selected (MshedWindow *self,
     return;
   mshed_renderer_set_weight_bone (renderer, (gint) row);
   mshed_model_view_dfm_changed (self->model_view, FALSE);
+}
+
+/* Picking ----------------------------------------------------------------------------- */
+
+static MshedTableView *
+dfm_grid (MshedWindow   *self,
+          MshedDfmTable  table)
+{
+  for (guint i = 0; i < MSHED_WINDOW_N_DFM_GRIDS; i++)
+    if (mshed_table_view_get_table (self->dfm_grids[i]) == MSHED_DFM_TABLE_ID (table))
+      return self->dfm_grids[i];
+  return NULL;
+}
+
+static void
+show_grid (MshedWindow    *self,
+           MshedTableView *grid)
+{
+  gtk_notebook_set_current_page (self->grid_notebook,
+                                 gtk_notebook_page_num (self->grid_notebook, GTK_WIDGET (grid)));
+}
+
+/* The strip rows of triangle @triangle of @group (its window, docs/dfm.md §5.1), or FALSE for
+ * a group without a strip. */
+static gboolean
+strip_rows (MshedDfm *dfm,
+            guint     level,
+            guint     group,
+            guint     triangle,
+            guint     rows[3])
+{
+  MshedDfmArray strip;
+  gsize window;
+
+  if (!mshed_dfm_get_array (dfm, MSHED_DFM_TABLE_TRISTRIP, level, group, &strip) ||
+      (window = mshed_dfm_strip_window (strip.data, strip.count, triangle)) == G_MAXSIZE)
+    return FALSE;
+  for (guint k = 0; k < 3; k++)
+    rows[k] = (guint) window + k;
+  return TRUE;
+}
+
+void
+_mshed_window_pose_picked (MshedWindow *self)
+{
+  const MshedPick *pick = mshed_model_view_get_last_pick (self->model_view);
+  MshedRenderer *renderer = mshed_model_view_get_renderer (self->model_view);
+  MshedRenderScene *scene = mshed_renderer_get_scene (renderer);
+  MshedDfm *dfm = mshed_renderer_get_dfm (renderer);
+  guint level = mshed_model_view_get_dfm_drawn_level (self->model_view);
+  MshedTableView *strip = dfm_grid (self, MSHED_DFM_TABLE_TRISTRIP);
+  MshedTableView *elements = dfm_grid (self, MSHED_DFM_TABLE_POINT_INDICES);
+  MshedTableView *bones = dfm_grid (self, MSHED_DFM_TABLE_BONE_TO_ROOT);
+  g_autofree char *text = NULL;
+  g_autofree char *bone_name = NULL;
+  guint rows[3], bone_row;
+  gboolean has_strip;
+  gint bone;
+  MshedDfmBone info;
+
+  if (dfm == NULL || scene == NULL || !pick->hit)
+    {
+      gtk_label_set_label (self->pick_label, "");
+      mshed_model_view_set_selected_vertices (self->model_view, NULL, 0);
+      return;
+    }
+  /* the grids at the level drawn and the triangle's group */
+  if (gtk_drop_down_get_selected (self->level_dropdown) != level)
+    gtk_drop_down_set_selected (self->level_dropdown, level);
+  if (gtk_drop_down_get_selected (self->dfm_group_dropdown) != pick->batch)
+    gtk_drop_down_set_selected (self->dfm_group_dropdown, pick->batch);
+
+  has_strip = strip_rows (dfm, level, pick->batch, pick->triangle, rows);
+  if (has_strip)
+    {
+      show_grid (self, strip);
+      mshed_table_view_reveal (strip, rows[0], NULL);
+      mshed_table_view_set_highlight (strip, rows, 3);
+    }
+  else
+    mshed_table_view_set_highlight (strip, NULL, 0);
+  mshed_table_view_set_highlight (elements, pick->vertices, 3);
+  mshed_table_view_scroll_to_row (elements, MIN (MIN (pick->vertices[0], pick->vertices[1]),
+                                                 pick->vertices[2]));
+  mshed_model_view_set_selected_vertices (self->model_view, pick->vertices, 3);
+
+  /* the bone that weighs most on the corners: its row and its heat map */
+  bone = mshed_render_scene_dfm_strongest_bone (scene, pick->vertices, 3);
+  bone_row = (guint) bone;
+  mshed_table_view_set_highlight (bones, &bone_row, bone >= 0 ? 1 : 0);
+  if (bone >= 0)
+    mshed_table_view_scroll_to_row (bones, bone_row);
+  if (bone >= 0 && mshed_dfm_get_bone (dfm, bone_row, &info))
+    bone_name = g_strdup (info.object_name ? info.object_name : info.name);
+  mshed_renderer_set_weight_bone (renderer, bone);
+  mshed_model_view_dfm_changed (self->model_view, FALSE);
+
+  if (has_strip)
+    text = g_strdup_printf (_("Group%u, triangle %u (strip rows %u–%u), elements %u, %u, %u, "
+                              "bone %s"),
+                            pick->batch, pick->triangle, rows[0], rows[2], pick->vertices[0],
+                            pick->vertices[1], pick->vertices[2], bone_name ? bone_name : "—");
+  else
+    text = g_strdup_printf (_("Group%u, triangle %u, elements %u, %u, %u, bone %s"),
+                            pick->batch, pick->triangle, pick->vertices[0], pick->vertices[1],
+                            pick->vertices[2], bone_name ? bone_name : "—");
+  gtk_label_set_label (self->pick_label, text);
 }
 
 static GtkWidget *
@@ -214,7 +373,16 @@ _mshed_window_pose_init (MshedWindow *self)
                                         "edit of the file)"));
   g_signal_connect_object (reset, "clicked", G_CALLBACK (on_reset_clicked), self,
                            G_CONNECT_SWAPPED);
+  self->preview_level = GTK_DROP_DOWN (gtk_drop_down_new (NULL, NULL));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->preview_level),
+                               _("Level the preview draws: by the camera distance through the "
+                                 "level fractions, or one by hand"));
+  g_signal_connect_object (self->preview_level, "notify::selected",
+                           G_CALLBACK (on_preview_level_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->model_view, "notify::dfm-drawn-level",
+                           G_CALLBACK (on_drawn_level_changed), self, G_CONNECT_SWAPPED);
   gtk_box_append (GTK_BOX (header), title);
+  gtk_box_append (GTK_BOX (header), GTK_WIDGET (self->preview_level));
   gtk_box_append (GTK_BOX (header), reset);
   gtk_box_append (GTK_BOX (self->pose_panel), header);
 
@@ -229,6 +397,12 @@ _mshed_window_pose_init (MshedWindow *self)
   gtk_flow_box_append (GTK_FLOW_BOX (checks),
                        overlay_check (self, _("_Normals"), MSHED_OVERLAY_NORMALS));
   gtk_box_append (GTK_BOX (self->pose_panel), checks);
+
+  self->pick_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_xalign (self->pick_label, 0.0f);
+  gtk_label_set_wrap (self->pick_label, TRUE);
+  gtk_widget_add_css_class (GTK_WIDGET (self->pick_label), "dim-label");
+  gtk_box_append (GTK_BOX (self->pose_panel), GTK_WIDGET (self->pick_label));
 
   self->pose_list = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), self->pose_list);

@@ -81,6 +81,8 @@ struct _MshedWindow {
   MshedModelView      *model_view;
   GtkWidget           *pose_panel;       /* the DFM Pose panel under the preview */
   GtkWidget           *pose_list;        /* joint titles and their sliders */
+  GtkDropDown         *preview_level;    /* the level the preview draws: by distance or one */
+  GtkLabel            *pick_label;       /* what the last click in the preview picked */
   GtkDropDown         *lod_dropdown;
   GtkDropDown         *group_dropdown;
   GtkToggleButton     *play_button;
@@ -153,8 +155,9 @@ void     _mshed_window_import_gltf        (MshedWindow    *self,
 void     _mshed_window_pose_init          (MshedWindow    *self);
 void     _mshed_window_pose_set_document  (MshedWindow    *self,
                                            MshedDocument  *document);
-void     _mshed_window_pose_set_level     (MshedWindow    *self,
-                                           guint           level);
+/* The preview's `picked` on a DFM: the triangle's face group, strip rows, elements and
+ * strongest bone selected in the grids (the grids switch to the level drawn). */
+void     _mshed_window_pose_picked        (MshedWindow    *self);
 gboolean _mshed_window_pose_has_dfm       (MshedWindow    *self);
 
 /* mshed-window-files.c: opening, archives, the Open dialog, recent files, drops */

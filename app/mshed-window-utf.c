@@ -206,7 +206,6 @@ on_group_changed (MshedWindow *self)
       gtk_widget_set_visible (GTK_WIDGET (self->dfm_grids[i]),
                               g_list_model_get_n_items (G_LIST_MODEL (model)) > 0);
     }
-  _mshed_window_pose_set_level (self, level);
 }
 
 /* The groups of the chosen level, "Group<n> (material)". */

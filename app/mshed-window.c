@@ -303,6 +303,11 @@ on_picked (MshedWindow    *self,
 
   if (self->document == NULL)
     return;
+  if (_mshed_window_pose_has_dfm (self))
+    {
+      _mshed_window_pose_picked (self);
+      return;
+    }
   model = mshed_document_get_model (self->document);
   if (node != G_MAXUINT)
     mshed_selection_add_node (selection, model, node);

@@ -72,6 +72,31 @@ mshed_dfm_strip_unroll (const guint8 *indices,
 }
 
 /**
+ * mshed_dfm_strip_window:
+ * @indices: @n_indices little-endian u16 strip entries
+ * @triangle: a triangle number, as mshed_dfm_strip_unroll numbers them
+ *
+ * Where triangle @triangle of a strip comes from: the position i of its window (entries i,
+ * i + 1 and i + 2, docs/dfm.md §5.1), degenerate windows counted as positions but not as
+ * triangles.
+ *
+ * Returns: the window's position, or G_MAXSIZE when the strip draws fewer triangles
+ */
+gsize
+mshed_dfm_strip_window (const guint8 *indices,
+                        gsize         n_indices,
+                        gsize         triangle)
+{
+  guint16 t[3];
+  gsize n = 0;
+
+  for (gsize i = 0; i + 2 < n_indices; i++)
+    if (strip_window (indices, i, t) && n++ == triangle)
+      return i;
+  return G_MAXSIZE;
+}
+
+/**
  * mshed_dfm_list_unroll:
  * @indices: @n_indices little-endian u16 entries of a `Face_indices` triangle list
  * @triangles: (out caller-allocates): room for @n_indices values

@@ -448,3 +448,122 @@ mshed_render_scene_get_n_cut_points (MshedRenderScene *self)
 {
   return self->dfm ? self->dfm_n_cut : 0;
 }
+
+/* Möller–Trumbore in double: the distance along the ray and the barycentrics of the hit. */
+static gboolean
+ray_triangle (const double o[3],
+              const double d[3],
+              const float *a,
+              const float *b,
+              const float *c,
+              double      *t,
+              double      *u,
+              double      *v)
+{
+  double e1[3], e2[3], p[3], q[3], s[3], det;
+
+  for (guint k = 0; k < 3; k++)
+    {
+      e1[k] = (double) b[k] - a[k];
+      e2[k] = (double) c[k] - a[k];
+      s[k] = o[k] - a[k];
+    }
+  p[0] = d[1] * e2[2] - d[2] * e2[1];
+  p[1] = d[2] * e2[0] - d[0] * e2[2];
+  p[2] = d[0] * e2[1] - d[1] * e2[0];
+  det = e1[0] * p[0] + e1[1] * p[1] + e1[2] * p[2];
+  if (!(fabs (det) > 1e-20))
+    return FALSE;
+  *u = (s[0] * p[0] + s[1] * p[1] + s[2] * p[2]) / det;
+  if (!(*u >= 0.0 && *u <= 1.0))
+    return FALSE;
+  q[0] = s[1] * e1[2] - s[2] * e1[1];
+  q[1] = s[2] * e1[0] - s[0] * e1[2];
+  q[2] = s[0] * e1[1] - s[1] * e1[0];
+  *v = (d[0] * q[0] + d[1] * q[1] + d[2] * q[2]) / det;
+  if (!(*v >= 0.0 && *u + *v <= 1.0))
+    return FALSE;
+  *t = (e2[0] * q[0] + e2[1] * q[1] + e2[2] * q[2]) / det;
+  return *t > 0.0 && isfinite (*t);
+}
+
+gboolean
+mshed_render_scene_dfm_ray_pick (MshedRenderScene *self,
+                                 const float       origin[3],
+                                 const float       dir[3],
+                                 MshedSceneHit    *out)
+{
+  const double o[3] = { origin[0], origin[1], origin[2] };
+  const double d[3] = { dir[0], dir[1], dir[2] };
+  const float *pos;
+  guint n_items, n_vertices;
+  const MshedDrawItem *items;
+  double best = G_MAXDOUBLE;
+
+  memset (out, 0, sizeof *out);
+  out->item = out->batch = out->triangle = G_MAXUINT;
+  out->vertices[0] = out->vertices[1] = out->vertices[2] = G_MAXUINT;
+  if (self->dfm == NULL)
+    return FALSE;
+  _mshed_render_scene_dfm_ensure_skinned (self);   /* after a pose change */
+  pos = (const float *) self->dfm_pos->data;
+  n_vertices = self->dfm_point->len;
+  items = mshed_render_scene_get_items (self, &n_items);
+  for (guint i = 0; i < n_items; i++)
+    for (guint k = 0; k + 3 <= items[i].elem_count; k += 3)
+      {
+        const guint32 *e = &g_array_index (self->elements, guint32, items[i].elem_first + k);
+        double t, u, v;
+
+        if (e[0] >= n_vertices || e[1] >= n_vertices || e[2] >= n_vertices ||
+            !ray_triangle (o, d, pos + 3 * (gsize) e[0], pos + 3 * (gsize) e[1],
+                           pos + 3 * (gsize) e[2], &t, &u, &v) || t >= best)
+          continue;
+        best = t;
+        out->item = i;
+        out->batch = items[i].batch;
+        out->triangle = g_array_index (self->tri_map, guint32, items[i].tri_first + k / 3);
+        for (guint c = 0; c < 3; c++)
+          out->vertices[c] = e[c];
+        out->distance = (float) t;
+        out->barycentric[0] = (float) (1.0 - u - v);
+        out->barycentric[1] = (float) u;
+        out->barycentric[2] = (float) v;
+      }
+  return out->item != G_MAXUINT;
+}
+
+gint
+mshed_render_scene_dfm_strongest_bone (MshedRenderScene *self,
+                                       const guint      *vertices,
+                                       guint             n_vertices)
+{
+  g_autofree float *sum = NULL;
+  guint n_bones;
+  gint best = -1;
+
+  if (self->dfm == NULL || (n_bones = mshed_dfm_get_n_bones (self->dfm)) == 0)
+    return -1;
+  sum = g_new0 (float, n_bones);
+  for (guint i = 0; i < n_vertices; i++)
+    {
+      guint p = mshed_render_scene_get_vertex_point (self, vertices[i]);
+      guint32 first, count;
+
+      if (p == G_MAXUINT || !mshed_dfm_get_skin_range (self->dfm, self->lod, p, &first, &count))
+        continue;
+      for (guint32 k = 0; k < count; k++)
+        {
+          guint32 b;
+          float w;
+
+          if (mshed_dfm_get_influence (self->dfm, self->lod, first + k, &b, &w) &&
+              b < n_bones && isfinite (w))
+            sum[b] += w;
+        }
+    }
+  for (guint b = 0; b < n_bones; b++)
+    if (sum[b] > 0.0f && (best < 0 || sum[b] > sum[best]))
+      best = (gint) b;
+  return best;
+}

@@ -90,6 +90,27 @@ void                 mshed_render_scene_read_bind_vertices (MshedRenderScene   *
                                                         guint16                *joints,
                                                         float                  *weights);
 guint                mshed_render_scene_get_n_cut_points (MshedRenderScene     *self);
+/* A triangle a ray hit. */
+typedef struct {
+  guint item;            /* the draw item */
+  guint batch;           /* its batch (DFM: the face group) */
+  guint triangle;        /* the triangle's number in the batch (mshed_render_scene_get_tri_map) */
+  guint vertices[3];     /* its corners (DFM: elements of the level) */
+  float distance;        /* along the ray, in lengths of @dir */
+  float barycentric[3];  /* of the hit point, one per corner */
+} MshedSceneHit;
+
+/* The nearest drawn triangle (either face) that the ray @origin + t @dir (t > 0) crosses, on
+ * the skinned positions as they are drawn. DFM scenes only; FALSE when none. */
+gboolean             mshed_render_scene_dfm_ray_pick   (MshedRenderScene       *self,
+                                                        const float             origin[3],
+                                                        const float             dir[3],
+                                                        MshedSceneHit          *out);
+/* The bone with the largest weight summed over the points of @vertices (the lowest bone on a
+ * tie); -1 when none has a weight above 0. */
+gint                 mshed_render_scene_dfm_strongest_bone (MshedRenderScene   *self,
+                                                        const guint            *vertices,
+                                                        guint                   n_vertices);
 
 /* Re-reads what depends on the corresponding tables. */
 void                 mshed_render_scene_topology_changed (MshedRenderScene     *self);

@@ -906,6 +906,406 @@ test_preview_pose (void)
   remove_dir (dir);
 }
 
+/* Preview interaction ------------------------------------------------------------------- */
+
+/* A generated body (seed 4) open in a new window, the preview settled. */
+static MshedWindow *
+open_body (const char *dir,
+           char      **out_path)
+{
+  MshedDfmGenParams params;
+  g_autoptr(GBytes) bytes = NULL;
+  MshedWindow *window = gui_test_window (app);
+
+  mshed_dfm_gen_params_init (&params, MSHED_DFM_GEN_BODY, 4);
+  bytes = mshed_dfm_generate_bytes (&params);
+  *out_path = gui_test_write (dir, "body.dfm", bytes);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 740);
+  g_assert_true (mshed_window_open (window, *out_path));
+  gui_test_wait_settled (GTK_WIDGET (window->model_view));
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (window->model_view)));
+  return window;
+}
+
+typedef struct {
+  guint group;
+  guint triangle;     /* in the group, as mshed_dfm_dup_triangles numbers them */
+  guint elements[3];
+  float x, y;         /* its centre on the screen (widget points) */
+} Target;
+
+/* The triangle nearest the camera among those drawn at least @min_area px² large, well inside
+ * the view (with @moved, among those a pose moved off their stored points), from the skinned
+ * positions the scene holds and the camera: its centre (to the whole pixel the pointer lands
+ * on) is on top. */
+static gboolean
+find_target (MshedModelView *view,
+             gboolean        moved,
+             float           min_area,
+             Target         *out)
+{
+  MshedDfm *dfm = mshed_renderer_get_dfm (mshed_model_view_get_renderer (view));
+  guint level = mshed_model_view_get_dfm_drawn_level (view);
+  MshedRenderer *renderer = mshed_model_view_get_renderer (view);
+  MshedRenderScene *scene = mshed_renderer_get_scene (renderer);
+  int w = gtk_widget_get_width (GTK_WIDGET (view)), h = gtk_widget_get_height (GTK_WIDGET (view));
+  guint n_items, n_elements, n_tris;
+  const MshedDrawItem *items = mshed_render_scene_get_items (scene, &n_items);
+  const guint32 *elements = mshed_render_scene_get_elements (scene, &n_elements);
+  const guint32 *tri_map = mshed_render_scene_get_tri_map (scene, &n_tris);
+  float eye[3], best = G_MAXFLOAT;
+
+  mshed_camera_eye (mshed_renderer_get_camera (renderer), eye);
+  for (guint i = 0; i < n_items; i++)
+    for (guint t = 0; t < items[i].elem_count / 3; t++)
+      {
+        const guint32 *e = elements + items[i].elem_first + 3 * t;
+        float p[3][3], sx[3], sy[3], c[3] = { 0, 0, 0 }, area, dist, cx, cy, shift = 0.0f;
+        gboolean in = TRUE;
+
+        for (guint k = 0; k < 3; k++)
+          {
+            MshedDfmElement el;
+
+            mshed_render_scene_read_vertices (scene, e[k], 1, p[k], NULL, NULL);
+            g_assert_true (mshed_dfm_get_element (dfm, level, e[k], &el));
+            shift += fabsf (p[k][0] - el.position[0]) + fabsf (p[k][1] - el.position[1]) +
+                     fabsf (p[k][2] - el.position[2]);
+            in &= mshed_renderer_project (renderer, w, h, p[k], &sx[k], &sy[k]);
+            for (guint a = 0; a < 3; a++)
+              c[a] += p[k][a] / 3.0f;
+          }
+        cx = (sx[0] + sx[1] + sx[2]) / 3.0f;
+        cy = (sy[0] + sy[1] + sy[2]) / 3.0f;
+        area = fabsf ((sx[1] - sx[0]) * (sy[2] - sy[0]) - (sx[2] - sx[0]) * (sy[1] - sy[0])) / 2;
+        dist = sqrtf ((c[0] - eye[0]) * (c[0] - eye[0]) + (c[1] - eye[1]) * (c[1] - eye[1]) +
+                      (c[2] - eye[2]) * (c[2] - eye[2]));
+        if (!in || area < min_area || cx < 20 || cy < 20 || cx > w - 20 || cy > h - 20 ||
+            dist >= best || (moved && shift < 1e-3f))
+          continue;
+        best = dist;
+        out->group = items[i].batch;
+        out->triangle = tri_map[items[i].tri_first + t];
+        memcpy (out->elements, e, sizeof out->elements);
+        out->x = roundf (cx);
+        out->y = roundf (cy);
+      }
+  return best < G_MAXFLOAT;
+}
+
+/* The bone with the largest weight summed over the corners' points, from the skin tables. */
+static gint
+heaviest_bone (MshedDfm    *dfm,
+               guint        level,
+               const guint *elements)
+{
+  float sum[256] = { 0 }, best = 0.0f;
+  gint bone = -1;
+
+  g_assert_cmpuint (mshed_dfm_get_n_bones (dfm), <=, 256);
+  for (guint k = 0; k < 3; k++)
+    {
+      MshedDfmElement el;
+      guint32 first, count;
+
+      g_assert_true (mshed_dfm_get_element (dfm, level, elements[k], &el));
+      g_assert_true (mshed_dfm_get_skin_range (dfm, level, el.point, &first, &count));
+      for (guint32 i = 0; i < count; i++)
+        {
+          guint32 b;
+          float wt;
+
+          g_assert_true (mshed_dfm_get_influence (dfm, level, first + i, &b, &wt));
+          sum[b] += wt;
+        }
+    }
+  for (guint b = 0; b < 256; b++)
+    if (sum[b] > best)
+      best = sum[b], bone = (gint) b;
+  return bone;
+}
+
+/* Clicks the target's centre and checks what the grids show: the level and group choosers,
+ * the strip rows drawing exactly its corners (selected and scrolled to), its elements
+ * highlighted, the heaviest bone highlighted with its heat map. */
+static void
+click_and_check (MshedWindow *window,
+                 const Target *target)
+{
+  MshedDfm *dfm = mshed_document_get_dfm (mshed_window_get_document (window));
+  MshedTableView *strip = window->dfm_grids[4], *elements = window->dfm_grids[1];
+  MshedTableView *bones = window->dfm_grids[6];
+  const MshedPick *pick;
+  MshedDfmArray a;
+  guint row = G_MAXUINT, got[3], want[3];
+  guint level = mshed_model_view_get_dfm_drawn_level (window->model_view);
+  gint bone;
+
+  g_assert_cmpint (mshed_table_view_get_table (strip), ==,
+                   MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_TRISTRIP));
+  g_assert_cmpint (mshed_table_view_get_table (elements), ==,
+                   MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_POINT_INDICES));
+  gui_test_click (GTK_WINDOW (window), GTK_WIDGET (window->model_view), target->x, target->y);
+  widget_test_iterate (200);
+  pick = mshed_model_view_get_last_pick (window->model_view);
+  g_assert_true (pick->hit);
+  g_assert_cmpuint (pick->batch, ==, target->group);
+  g_assert_cmpuint (pick->triangle, ==, target->triangle);
+
+  g_assert_cmpuint (gtk_drop_down_get_selected (window->level_dropdown), ==, level);
+  g_assert_cmpuint (gtk_drop_down_get_selected (window->dfm_group_dropdown), ==, target->group);
+  /* the strip grid is shown at the triangle's first row; its three entries are the corners */
+  g_assert_true (gtk_notebook_get_current_page (window->grid_notebook) ==
+                 gtk_notebook_page_num (window->grid_notebook, GTK_WIDGET (strip)));
+  g_assert_true (mshed_table_view_get_selected_row (strip, &row));
+  g_assert_true (gui_test_wait_row_visible (strip, row, 2000));
+  g_assert_true (mshed_dfm_get_array (dfm, MSHED_DFM_TABLE_TRISTRIP, level, target->group,
+                                      &a));
+  g_assert_cmpuint (row + 2, <, a.count);
+  for (guint k = 0; k < 3; k++)
+    {
+      got[k] = mshed_read_u16 (a.data + 2 * (row + k));
+      want[k] = target->elements[k];
+      g_assert_true (gtk_bitset_contains (strip->highlight, row + k));
+      g_assert_true (gtk_bitset_contains (elements->highlight, target->elements[k]));
+    }
+  for (guint k = 0; k < 3; k++)
+    g_assert_true (got[k] == want[0] || got[k] == want[1] || got[k] == want[2]);
+  g_assert_true (got[0] != got[1] && got[1] != got[2] && got[0] != got[2]);
+  g_assert_cmpuint (gtk_bitset_get_size (elements->highlight), ==, 3);
+  show_grid (window, elements);
+  g_assert_true (gui_test_wait_row_visible (elements, MIN (MIN (want[0], want[1]), want[2]),
+                                            2000));
+
+  bone = heaviest_bone (dfm, level, target->elements);
+  g_assert_cmpint (bone, >=, 0);
+  g_assert_cmpint (mshed_renderer_get_weight_bone (mshed_model_view_get_renderer (
+                     window->model_view)), ==, bone);
+  g_assert_true (gtk_bitset_contains (bones->highlight, (guint) bone));
+  g_assert_cmpuint (gtk_bitset_get_size (bones->highlight), ==, 1);
+  show_grid (window, bones);
+  g_assert_true (gui_test_wait_row_visible (bones, (guint) bone, 2000));
+}
+
+/* A click on a triangle of the preview selects it in the grids, in the bind pose and posed
+ * (it picks what is drawn); the document is untouched. */
+static void
+test_preview_pick (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("mshed-gui-dfm-XXXXXX", NULL);
+  g_autofree char *path = NULL;
+  MshedWindow *window;
+  Target bind, posed;
+
+  if (!gui_test_have_xdotool ())
+    {
+      mshed_test_skip ("needs xdotool and an X display");
+      return;
+    }
+  window = open_body (dir, &path);
+  g_assert_true (find_target (window->model_view, FALSE, 60.0f, &bind));
+  click_and_check (window, &bind);
+  show_grid (window, window->dfm_grids[4]);
+  shot (window, "dfm-pick.png");
+
+  gtk_range_set_value (first_slider (window), 60.0);
+  gui_test_wait_settled (GTK_WIDGET (window->model_view));
+  g_assert_true (find_target (window->model_view, TRUE, 60.0f, &posed));
+  g_test_message ("bind: group %u triangle %u; posed: group %u triangle %u", bind.group,
+                  bind.triangle, posed.group, posed.triangle);
+  click_and_check (window, &posed);
+  g_assert_false (mshed_document_get_modified (mshed_window_get_document (window)));
+  gui_test_close (window);
+  remove_dir (dir);
+}
+
+/* The share of pixels in @r (view points) that differ between @a and @b (@w wide, @h high). */
+static double
+changed_share (const guint32 *a,
+               const guint32 *b,
+               int            w,
+               int            h,
+               int            x0,
+               int            y0,
+               int            x1,
+               int            y1)
+{
+  guint n = 0, all = 0;
+
+  for (int y = MAX (y0, 0); y < MIN (y1, h); y++)
+    for (int x = MAX (x0, 0); x < MIN (x1, w); x++, all++)
+      n += a[(gsize) y * w + x] != b[(gsize) y * w + x];
+  return all ? (double) n / all : 0.0;
+}
+
+/* How many bones have most of the strip just right of their joint changed between @off and
+ * @on: a name's pill lies there; a bone line (1 px) crosses only a little of it. */
+static guint
+count_labels (MshedWindow   *window,
+              const guint32 *off,
+              const guint32 *on,
+              int            w,
+              int            h,
+              gint           only)
+{
+  MshedRenderer *renderer = mshed_model_view_get_renderer (window->model_view);
+  MshedDfmPose *pose = mshed_render_scene_get_dfm_pose (mshed_renderer_get_scene (renderer));
+  guint n = 0;
+
+  for (guint b = 0; b < mshed_dfm_pose_get_n_bones (pose); b++)
+    {
+      float x, y;
+
+      if ((only >= 0 && (gint) b != only) ||
+          !mshed_renderer_project (renderer, w, h, mshed_dfm_pose_get_world (pose, b) + 9, &x,
+                                   &y))
+        continue;
+      if (changed_share (off, on, w, h, (int) x + 8, (int) y - 3, (int) x + 30, (int) y + 3) >
+          0.5)
+        n++;
+    }
+  return n;
+}
+
+/* The skeleton overlay names the bones at their joints (only while it is on): the selected
+ * bone's name always, the others where they do not overlap. */
+static void
+test_preview_labels (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("mshed-gui-dfm-XXXXXX", NULL);
+  g_autofree char *path = NULL;
+  g_autofree guint32 *off = NULL, *on = NULL, *again = NULL;
+  GtkSettings *settings = gtk_settings_get_default ();
+  MshedWindow *window = open_body (dir, &path);
+  GtkWidget *skeleton;
+  guint labels;
+  int w, h, w2, h2;
+
+  off = grab (GTK_WIDGET (window), GTK_WIDGET (window->model_view), &w, &h);
+  g_assert_cmpint (w, ==, gtk_widget_get_width (GTK_WIDGET (window->model_view)));
+  skeleton = gtk_widget_get_ancestor (gui_test_find_label (window->pose_panel, "Skeleton"),
+                                      GTK_TYPE_CHECK_BUTTON);
+  g_assert_nonnull (skeleton);
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (skeleton), TRUE);
+  g_assert_true (mshed_model_view_get_overlays (window->model_view) & MSHED_OVERLAY_SKELETON);
+  gui_test_wait_settled (GTK_WIDGET (window->model_view));
+  widget_test_iterate (100);
+  on = grab (GTK_WIDGET (window), GTK_WIDGET (window->model_view), &w2, &h2);
+  g_assert_cmpint (w2, ==, w);
+  g_assert_cmpint (h2, ==, h);
+  labels = count_labels (window, off, on, w, h, -1);
+  g_test_message ("%u labels", labels);
+  g_assert_cmpuint (labels, >=, 4);
+
+  /* a bone selected in the Bones grid: its label is drawn (in the accent colours) */
+  g_signal_emit_by_name (window->dfm_grids[6], "row-selected", 5u);
+  gui_test_wait_settled (GTK_WIDGET (window->model_view));
+  widget_test_iterate (100);
+  g_clear_pointer (&on, g_free);
+  on = grab (GTK_WIDGET (window), GTK_WIDGET (window->model_view), &w2, &h2);
+  g_assert_cmpuint (count_labels (window, off, on, w, h, 5), ==, 1);
+
+  /* the skeleton off (and no heat map): no label */
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (skeleton), FALSE);
+  mshed_renderer_set_weight_bone (mshed_model_view_get_renderer (window->model_view), -1);
+  mshed_model_view_dfm_changed (window->model_view, FALSE);
+  gui_test_wait_settled (GTK_WIDGET (window->model_view));
+  widget_test_iterate (100);
+  again = grab (GTK_WIDGET (window), GTK_WIDGET (window->model_view), &w2, &h2);
+  g_assert_cmpint (w2, ==, w);
+  g_assert_cmpint (h2, ==, h);
+  g_assert_cmpuint (count_labels (window, off, again, w, h, -1), ==, 0);
+
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (skeleton), TRUE);
+  g_signal_emit_by_name (window->dfm_grids[6], "row-selected", 5u);
+  for (guint dark = 0; dark < 2; dark++)
+    {
+      g_object_set (settings, "gtk-application-prefer-dark-theme", dark, NULL);
+      shot (window, dark ? "dfm-labels-dark.png" : "dfm-labels.png");
+    }
+  g_object_set (settings, "gtk-application-prefer-dark-theme", FALSE, NULL);
+  gui_test_close (window);
+  remove_dir (dir);
+}
+
+/* "By distance" (the default) follows the camera: wheel turns away from the model draw a
+ * coarser level, named in the chooser; the grids keep their level. A level by hand stays. */
+static void
+test_preview_level_by_distance (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("mshed-gui-dfm-XXXXXX", NULL);
+  g_autofree char *path = NULL;
+  MshedWindow *window;
+  MshedModelView *view;
+  MshedCamera *camera;
+  GtkStringObject *item;
+  g_autofree char *want = NULL;
+  float framed, detail;
+  guint expected = 0;
+  Target target;
+  const float fractions[] = { 1.0f, 0.8f, 0.6f, 0.4f, 0.2f, 0.1f };   /* the generator's */
+
+  if (!gui_test_have_xdotool ())
+    {
+      mshed_test_skip ("needs xdotool and an X display");
+      return;
+    }
+  window = open_body (dir, &path);
+  view = window->model_view;
+  camera = mshed_renderer_get_camera (mshed_model_view_get_renderer (view));
+  framed = camera->distance;
+  g_assert_cmpuint (gtk_drop_down_get_selected (window->preview_level), ==, 0);
+  g_assert_cmpint (mshed_model_view_get_dfm_level (view), ==, -1);
+  g_assert_cmpuint (mshed_model_view_get_dfm_drawn_level (view), ==, 0);
+  item = gtk_drop_down_get_selected_item (window->preview_level);
+  g_assert_cmpstr (gtk_string_object_get_string (item), ==, "By distance (level 0)");
+
+  /* five notches of the wheel away from the model: about twice as far (the pointer moves a
+   * little each time: xdotool's mousemove --sync waits for a move) */
+  for (guint i = 0; i < 5; i++)
+    gui_test_click_button (GTK_NATIVE (window), GTK_WIDGET (view),
+                           gtk_widget_get_width (GTK_WIDGET (view)) / 2.0 + 2 * i,
+                           gtk_widget_get_height (GTK_WIDGET (view)) / 2.0, 5);
+  widget_test_iterate (200);
+  detail = framed / camera->distance;
+  g_test_message ("detail %.3f", detail);
+  g_assert_cmpfloat (detail, <, 0.6f);
+  for (guint i = 0; i < G_N_ELEMENTS (fractions); i++)
+    if (fractions[i] >= detail)
+      expected = i;
+  g_assert_cmpuint (expected, >=, 2);
+  g_assert_cmpuint (mshed_model_view_get_dfm_drawn_level (view), ==, expected);
+  item = gtk_drop_down_get_selected_item (window->preview_level);
+  want = g_strdup_printf ("By distance (level %u)", expected);
+  g_assert_cmpstr (gtk_string_object_get_string (item), ==, want);
+  g_assert_cmpuint (gtk_drop_down_get_selected (window->preview_level), ==, 0);
+  g_assert_cmpuint (gtk_drop_down_get_selected (window->level_dropdown), ==, 0);
+  shot (window, "dfm-level-distance.png");
+  /* a pick there brings the grids to the level drawn */
+  g_assert_true (find_target (view, FALSE, 20.0f, &target));
+  click_and_check (window, &target);
+  g_assert_cmpuint (gtk_drop_down_get_selected (window->level_dropdown), ==, expected);
+
+  /* Mesh1 by hand: it stays whatever the distance */
+  gtk_drop_down_set_selected (window->preview_level, 2);
+  widget_test_iterate (100);
+  g_assert_cmpint (mshed_model_view_get_dfm_level (view), ==, 1);
+  g_assert_cmpuint (mshed_model_view_get_dfm_drawn_level (view), ==, 1);
+  gui_test_click_button (GTK_NATIVE (window), GTK_WIDGET (view),
+                         gtk_widget_get_width (GTK_WIDGET (view)) / 2.0 - 4,
+                         gtk_widget_get_height (GTK_WIDGET (view)) / 2.0 + 4, 5);
+  g_assert_cmpfloat (framed / camera->distance, <, detail);
+  g_assert_cmpuint (mshed_model_view_get_dfm_drawn_level (view), ==, 1);
+  /* back to by distance, then Home frames the model: level 0 again */
+  gtk_drop_down_set_selected (window->preview_level, 0);
+  widget_test_iterate (100);
+  g_assert_cmpuint (mshed_model_view_get_dfm_drawn_level (view), >=, 2);
+  mshed_model_view_frame_all (view);
+  g_assert_cmpuint (mshed_model_view_get_dfm_drawn_level (view), ==, 0);
+  gui_test_close (window);
+  remove_dir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -928,5 +1328,8 @@ main (int   argc,
   g_test_add_func ("/app/dfm/grids-edit-undo-save", test_grids_edit_undo_save);
   g_test_add_func ("/app/dfm/open-large", test_open_large);
   g_test_add_func ("/app/dfm/preview-pose", test_preview_pose);
+  g_test_add_func ("/app/dfm/preview-pick", test_preview_pick);
+  g_test_add_func ("/app/dfm/preview-labels", test_preview_labels);
+  g_test_add_func ("/app/dfm/preview-level-by-distance", test_preview_level_by_distance);
   return gui_test_run (app);
 }

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "mshed-bytes.h"
+#include "mshed-model-view-private.h"
 #include "mshed-model-view.h"
 #include "mshed-offscreen.h"
 #include "mshed-recompute.h"
@@ -49,6 +50,10 @@ struct _MshedModelView {
   MshedPick       last_pick;
   GArray         *selected_vertices;
 
+  /* a DFM */
+  gint            dfm_level;       /* by hand, or -1: by the camera distance */
+  float           framed_distance; /* the camera distance that frames the model, 0 unknown */
+
   /* camera drag */
   guint           drag_button;
   GdkModifierType drag_modifiers;
@@ -72,6 +77,8 @@ enum {
   PROP_SHOW_STALE_BOUNDS,
   PROP_RUNTIME_ROTATION,
   PROP_Y_UP,
+  PROP_DFM_LEVEL,
+  PROP_DFM_DRAWN_LEVEL,
   PROP_SHOW_SHADED,        /* the overlay booleans, in the order of overlay_props */
   PROP_SHOW_WIREFRAME,
   PROP_SHOW_NORMALS,
@@ -124,9 +131,35 @@ current_model (MshedModelView *self)
   return self->document ? mshed_document_get_model (self->document) : NULL;
 }
 
+/* A DFM's level: the one chosen, or the one for the camera's distance. Changing it clears
+ * what was picked and selected (their numbers are the old level's). */
+static void
+update_dfm_level (MshedModelView *self)
+{
+  MshedRenderScene *scene = mshed_renderer_get_scene (self->renderer);
+  MshedDfm *dfm = mshed_renderer_get_dfm (self->renderer);
+  guint level;
+
+  if (dfm == NULL || scene == NULL)
+    return;
+  level = self->dfm_level >= 0
+            ? (guint) self->dfm_level
+            : _mshed_model_view_dfm_level_for_camera (self->renderer, self->framed_distance);
+  level = MIN (level, MAX (mshed_dfm_get_n_levels (dfm), 1) - 1);
+  if (level == mshed_render_scene_get_lod (scene))
+    return;
+  mshed_renderer_set_view (self->renderer, level, 0);
+  mshed_renderer_pose_changed (self->renderer);
+  mshed_renderer_clear_selection (self->renderer);
+  g_array_set_size (self->selected_vertices, 0);
+  self->last_pick.hit = FALSE;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DFM_DRAWN_LEVEL]);
+}
+
 static void
 redraw (MshedModelView *self)
 {
+  update_dfm_level (self);
   gtk_gl_area_queue_render (GTK_GL_AREA (self));
 }
 
@@ -350,7 +383,38 @@ mshed_model_view_set_dfm (MshedModelView *self,
     mshed_renderer_set_model (self->renderer, NULL);
   memset (&self->last_pick, 0, sizeof self->last_pick);
   self->needs_framing = TRUE;
+  self->framed_distance = 0.0f;
   redraw (self);
+}
+
+void
+mshed_model_view_set_dfm_level (MshedModelView *self,
+                                gint            level)
+{
+  g_return_if_fail (MSHED_IS_MODEL_VIEW (self));
+  level = MAX (level, -1);
+  if (level == self->dfm_level)
+    return;
+  self->dfm_level = level;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DFM_LEVEL]);
+  redraw (self);
+}
+
+gint
+mshed_model_view_get_dfm_level (MshedModelView *self)
+{
+  g_return_val_if_fail (MSHED_IS_MODEL_VIEW (self), -1);
+  return self->dfm_level;
+}
+
+guint
+mshed_model_view_get_dfm_drawn_level (MshedModelView *self)
+{
+  MshedRenderScene *scene;
+
+  g_return_val_if_fail (MSHED_IS_MODEL_VIEW (self), 0);
+  scene = mshed_renderer_get_scene (self->renderer);
+  return scene && mshed_renderer_get_dfm (self->renderer) ? mshed_render_scene_get_lod (scene) : 0;
 }
 
 void
@@ -598,6 +662,7 @@ mshed_model_view_frame_all (MshedModelView *self)
 {
   g_return_if_fail (MSHED_IS_MODEL_VIEW (self));
   mshed_renderer_frame_all (self->renderer, aspect (self));
+  self->framed_distance = mshed_renderer_get_camera (self->renderer)->distance;
   self->needs_framing = FALSE;
   redraw (self);
 }
@@ -631,6 +696,10 @@ mshed_model_view_pick (MshedModelView *self,
   int scale, w, h;
 
   g_return_val_if_fail (MSHED_IS_MODEL_VIEW (self), FALSE);
+  /* a DFM: on the skinned positions, without GL */
+  if (mshed_renderer_get_dfm (self->renderer) != NULL)
+    return _mshed_model_view_dfm_pick (self->renderer, gtk_widget_get_width (GTK_WIDGET (self)),
+                                       gtk_widget_get_height (GTK_WIDGET (self)), x, y, out);
   memset (out, 0, sizeof *out);
   out->node = out->slot = out->batch = out->descriptor = G_MAXUINT;
   if (!self->gl_ready)
@@ -683,7 +752,9 @@ mshed_model_view_real_picked (MshedModelView *self,
   mshed_renderer_clear_selection (self->renderer);
   if (batch != G_MAXUINT)
     {
-      mshed_renderer_select (self->renderer, MSHED_SELECT_BATCH, batch, TRUE);
+      /* a DFM face group is much of the model: the triangle alone, over the heat map */
+      if (mshed_renderer_get_dfm (self->renderer) == NULL)
+        mshed_renderer_select (self->renderer, MSHED_SELECT_BATCH, batch, TRUE);
       mshed_renderer_select (self->renderer, MSHED_SELECT_TRIANGLE,
                              MSHED_TRIANGLE_KEY (batch, self->last_pick.triangle), TRUE);
     }
@@ -1004,6 +1075,7 @@ mshed_model_view_render (GtkGLArea    *area,
   if (self->needs_framing && (current_model (self) || mshed_renderer_get_dfm (self->renderer)))
     {
       mshed_renderer_frame_all (self->renderer, (float) w / h);
+      self->framed_distance = mshed_renderer_get_camera (self->renderer)->distance;
       self->needs_framing = FALSE;
     }
   if (self->bounds_dirty)
@@ -1093,6 +1165,12 @@ mshed_model_view_get_property (GObject    *object,
     case PROP_Y_UP:
       g_value_set_boolean (value, self->y_up);
       break;
+    case PROP_DFM_LEVEL:
+      g_value_set_int (value, self->dfm_level);
+      break;
+    case PROP_DFM_DRAWN_LEVEL:
+      g_value_set_uint (value, mshed_model_view_get_dfm_drawn_level (self));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1166,6 +1244,9 @@ mshed_model_view_set_property (GObject      *object,
           redraw (self);
         }
       break;
+    case PROP_DFM_LEVEL:
+      mshed_model_view_set_dfm_level (self, g_value_get_int (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1199,6 +1280,7 @@ static void
 mshed_model_view_snapshot (GtkWidget   *widget,
                            GtkSnapshot *snapshot)
 {
+  MshedModelView *self = MSHED_MODEL_VIEW (widget);
   GtkNative *native = gtk_widget_get_native (widget);
   int w = gtk_widget_get_width (widget);
   int h = gtk_widget_get_height (widget);
@@ -1212,6 +1294,7 @@ mshed_model_view_snapshot (GtkWidget   *widget,
       w <= 0 || h <= 0)
     {
       GTK_WIDGET_CLASS (mshed_model_view_parent_class)->snapshot (widget, snapshot);
+      _mshed_model_view_dfm_labels (widget, self->renderer, snapshot);
       return;
     }
   own = gtk_snapshot_new ();
@@ -1232,6 +1315,7 @@ mshed_model_view_snapshot (GtkWidget   *widget,
   cairo_paint (cr);
   cairo_destroy (cr);
   cairo_surface_destroy (surface);
+  _mshed_model_view_dfm_labels (widget, self->renderer, snapshot);
 }
 
 static void
@@ -1281,6 +1365,12 @@ mshed_model_view_class_init (MshedModelViewClass *klass)
   properties[PROP_Y_UP] =
     g_param_spec_boolean ("y-up", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_DFM_LEVEL] =
+    g_param_spec_int ("dfm-level", NULL, NULL, -1, 255, -1,
+                      G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_DFM_DRAWN_LEVEL] =
+    g_param_spec_uint ("dfm-drawn-level", NULL, NULL, 0, G_MAXUINT, 0,
+                       G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   for (guint i = 0; i < G_N_ELEMENTS (overlay_props); i++)
     {
       g_autofree char *name = g_strconcat ("show-", overlay_props[i].name, NULL);
@@ -1326,6 +1416,7 @@ mshed_model_view_init (MshedModelView *self)
   self->fps = 15.0;
   self->show_stale_bounds = TRUE;
   self->selected_vertices = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->dfm_level = -1;
   mshed_renderer_set_overlays (self->renderer, self->overlays);
 
   gtk_gl_area_set_required_version (area, 3, 3);

@@ -6,7 +6,8 @@
  * The 3D preview: a GtkGLArea drawing the document's model with MshedRenderer (OpenGL 3.3
  * core), as the runtime would draw it. It observes the document's `changed` signal and
  * re-uploads only what an edit touched, animates by a tick callback, moves the camera with
- * mouse and keyboard, and reports clicks as `picked`.
+ * mouse and keyboard, and reports clicks as `picked`. With the skeleton overlay on, a DFM's
+ * bones are named at their joints.
  *
  * Mouse: drag with the primary button to orbit, with the middle or secondary button (or
  * Shift + primary) to pan, scroll to zoom; a click picks. Keys: arrows orbit (Shift: pan),
@@ -17,7 +18,8 @@
  *  - picked (guint node, guint slot, guint batch, guint descriptor): a click hit a triangle
  *    (G_MAXUINT for each when it hit nothing; descriptor is the Res7 row by the slot's
  *    descriptor mapping, G_MAXUINT where it is undefined). Details of the last pick:
- *    mshed_model_view_get_last_pick().
+ *    mshed_model_view_get_last_pick(). For a DFM: the face group as batch, node, slot and
+ *    descriptor G_MAXUINT; the pick is made on the skinned positions drawn.
  * Actions (for menus and toggle buttons): view.shaded, view.wireframe, view.normals,
  *  view.uv-checker, view.slot-boxes, view.slot-spheres, view.hull, view.header-sphere,
  *  view.capsule, view.grid, view.axes, view.materials, view.stale-bounds, view.playing
@@ -49,6 +51,14 @@ void           mshed_model_view_set_dfm           (MshedModelView       *self,
 /* The pose changed (or with @topology, the DFM itself): skin again and redraw. */
 void           mshed_model_view_dfm_changed       (MshedModelView       *self,
                                                    gboolean              topology);
+
+/* A DFM's level: @level by hand, or -1 (the default) by the camera distance through the
+ * level fractions (docs/dfm.md §3, docs/conventions.md "Posing a DFM"). The level drawn is
+ * the property dfm-drawn-level. */
+void           mshed_model_view_set_dfm_level     (MshedModelView       *self,
+                                                   gint                  level);
+gint           mshed_model_view_get_dfm_level     (MshedModelView       *self);
+guint          mshed_model_view_get_dfm_drawn_level (MshedModelView     *self);
 
 void           mshed_model_view_set_lod           (MshedModelView       *self,
                                                    guint                 lod);

@@ -57,6 +57,22 @@ test_unroll_example (void)
   g_assert_cmpmem (tris, 9 * sizeof (guint16), expected, sizeof expected);
 }
 
+/* the windows of the §5.1 example: triangles 0, 1, 2 come from positions 0, 1 and 4 (the
+ * windows at 2 and 3 repeat the 3); there is no triangle 3 */
+static void
+test_strip_window (void)
+{
+  static const guint16 strip[] = { 0, 1, 2, 3, 3, 4, 5 };
+  g_autoptr(GBytes) bytes = le (strip, G_N_ELEMENTS (strip));
+  const guint8 *data = g_bytes_get_data (bytes, NULL);
+
+  g_assert_cmpuint (mshed_dfm_strip_window (data, 7, 0), ==, 0);
+  g_assert_cmpuint (mshed_dfm_strip_window (data, 7, 1), ==, 1);
+  g_assert_cmpuint (mshed_dfm_strip_window (data, 7, 2), ==, 4);
+  g_assert_cmpuint (mshed_dfm_strip_window (data, 7, 3), ==, G_MAXSIZE);
+  g_assert_cmpuint (mshed_dfm_strip_window (data, 2, 0), ==, G_MAXSIZE);
+}
+
 /* even i -> (s[i], s[i+1], s[i+2]); odd i -> (s[i+1], s[i], s[i+2]); the parity is the
  * position, not the number of triangles emitted: after the one skipped window (10,11,10)
  * the first triangle comes from the odd window 1 and is swapped */
@@ -298,6 +314,7 @@ main (int   argc,
   g_test_add_func ("/model/dfm-strip/unroll-example", test_unroll_example);
   g_test_add_func ("/model/dfm-strip/unroll-parity", test_unroll_parity);
   g_test_add_func ("/model/dfm-strip/unroll-degenerate", test_unroll_degenerate);
+  g_test_add_func ("/model/dfm-strip/strip-window", test_strip_window);
   g_test_add_func ("/model/dfm-strip/list-unroll", test_list_unroll);
   g_test_add_func ("/model/dfm-strip/encode-example", test_encode_example);
   g_test_add_func ("/model/dfm-strip/encode-join", test_encode_join);

@@ -130,6 +130,97 @@ test_scene (void)
   mshed_render_scene_free (scene);
 }
 
+/* Shoots a ray at the centre of every 23rd triangle from just above (and just below) it along
+ * its face normal: the pick is that triangle, at that distance, with equal barycentrics; the
+ * bone is the one with the largest summed weight over its corners. */
+static void
+check_ray_picks (MshedDfm         *dfm,
+                 MshedRenderScene *scene)
+{
+  guint n_items, n_elements, n_tris, checked = 0;
+  const MshedDrawItem *items = mshed_render_scene_get_items (scene, &n_items);
+  const guint32 *elements = mshed_render_scene_get_elements (scene, &n_elements);
+  const guint32 *tri_map = mshed_render_scene_get_tri_map (scene, &n_tris);
+
+  for (guint i = 0; i < n_items; i++)
+    for (guint t = 0; t < items[i].elem_count / 3; t += 23)
+      {
+        const guint32 *e = elements + items[i].elem_first + 3 * t;
+        float p[3][3], u[3], w[3], c[3], n[3], o[3], d[3], len, eps, best = -1.0f;
+        gint bone = -1;
+        MshedSceneHit hit;
+
+        for (guint k = 0; k < 3; k++)
+          mshed_render_scene_read_vertices (scene, e[k], 1, p[k], NULL, NULL);
+        for (guint k = 0; k < 3; k++)
+          c[k] = (p[0][k] + p[1][k] + p[2][k]) / 3.0f;
+        for (guint k = 0; k < 3; k++)
+          {
+            u[k] = p[1][k] - p[0][k];
+            w[k] = p[2][k] - p[0][k];
+          }
+        n[0] = u[1] * w[2] - u[2] * w[1];
+        n[1] = u[2] * w[0] - u[0] * w[2];
+        n[2] = u[0] * w[1] - u[1] * w[0];
+        len = sqrtf (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+        if (len < 1e-8f)
+          continue;   /* no area: no normal to aim along */
+        eps = 1e-4f;
+        for (int side = -1; side <= 1; side += 2)
+          {
+            for (guint k = 0; k < 3; k++)
+              {
+                o[k] = c[k] + side * eps * n[k] / len;
+                d[k] = -side * n[k] / len;
+              }
+            g_assert_true (mshed_render_scene_dfm_ray_pick (scene, o, d, &hit));
+            g_assert_cmpuint (hit.item, ==, i);
+            g_assert_cmpuint (hit.batch, ==, items[i].batch);
+            g_assert_cmpuint (hit.triangle, ==, tri_map[items[i].tri_first + t]);
+            for (guint k = 0; k < 3; k++)
+              {
+                g_assert_cmpuint (hit.vertices[k], ==, e[k]);
+                g_assert_cmpfloat_with_epsilon (hit.barycentric[k], 1.0f / 3.0f, 1e-3);
+              }
+            g_assert_cmpfloat_with_epsilon (hit.distance, eps, 1e-5);
+          }
+        for (guint b = 0; b < mshed_dfm_get_n_bones (dfm); b++)
+          {
+            float sum = 0.0f;
+
+            for (guint k = 0; k < 3; k++)
+              sum += mshed_render_scene_get_bone_weight (scene, e[k], b);
+            if (sum > best + 1e-6f)
+              best = sum, bone = (gint) b;
+          }
+        g_assert_cmpint (mshed_render_scene_dfm_strongest_bone (scene, e, 3), ==, bone);
+        checked++;
+      }
+  g_assert_cmpuint (checked, >, 10);
+}
+
+/* Picking by ray on the skinned positions, in the bind pose and posed; a ray that misses the
+ * model hits nothing. */
+static void
+test_scene_ray_pick (void)
+{
+  g_autoptr(MshedDfm) dfm = generate (MSHED_DFM_GEN_BODY, 4);
+  MshedRenderScene *scene = mshed_render_scene_new_for_dfm (dfm);
+  MshedDfmPose *pose = mshed_render_scene_get_dfm_pose (scene);
+  const float far[3] = { 1e4f, 1e4f, 1e4f }, away[3] = { 1.0f, 0.0f, 0.0f };
+  MshedSceneHit hit;
+
+  check_ray_picks (dfm, scene);
+  g_assert_false (mshed_render_scene_dfm_ray_pick (scene, far, away, &hit));
+  g_assert_cmpuint (hit.item, ==, G_MAXUINT);
+  for (guint j = 0; j < mshed_dfm_pose_get_n_joints (pose); j++)
+    if (mshed_dfm_pose_get_joint (pose, j)->n_dof > 0)
+      mshed_dfm_pose_set_value (pose, j, 0, 0.5f);
+  mshed_render_scene_pose_changed (scene);
+  check_ray_picks (dfm, scene);
+  mshed_render_scene_free (scene);
+}
+
 /* GL ------------------------------------------------------------------------------------ */
 
 static gboolean
@@ -782,6 +873,7 @@ main (int   argc,
     offscreen_error = g_strdup_printf ("no offscreen GL: %s", error->message);
 
   g_test_add_func ("/render/dfm/scene", test_scene);
+  g_test_add_func ("/render/dfm/scene-ray-pick", test_scene_ray_pick);
   g_test_add_func ("/render/dfm/gl/bind-head", test_gl_bind_head);
   g_test_add_func ("/render/dfm/gl/bind-body", test_gl_bind_body);
   g_test_add_func ("/render/dfm/gl/pose-local", test_gl_pose_local);

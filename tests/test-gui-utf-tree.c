@@ -17,6 +17,7 @@
  */
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 #include <string.h>
@@ -806,6 +807,15 @@ main (int   argc,
 {
   if (!gui_test_init (&argc, &argv, &app))
     return mshed_test_skip_program ("no display (run under xvfb-run)");
+  /* pictures in the user's language (LC_ALL=ru_RU.UTF-8): the build tree's catalogue */
+  if (g_getenv ("MSHED_TEST_SCREENSHOT_DIR") != NULL && g_getenv ("G_TEST_BUILDDIR") != NULL)
+    {
+      g_autofree char *po = g_build_filename (g_getenv ("G_TEST_BUILDDIR"), "..", "po", NULL);
+
+      bindtextdomain (GETTEXT_PACKAGE, po);
+      bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+      textdomain (GETTEXT_PACKAGE);
+    }
 
   g_test_add_func ("/app/utf-tree/copy-paste", test_copy_paste);
   g_test_add_func ("/app/utf-tree/drag-move", test_drag_move);

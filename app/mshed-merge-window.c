@@ -221,10 +221,32 @@ update_result_label (MshedMergeWindow *self)
   gtk_label_set_text (self->result_label, text);
 }
 
+static void sync_toggles   (MshedMergeWindow *self);
+static void update_summary (MshedMergeWindow *self);
+
+/* After any change of the result (an edit, a choice, undo, redo): a conflict whose unit now
+ * holds one side's value shows that side as its choice. */
 static void
 result_changed_cb (MshedMergeWindow *self)
 {
+  gboolean any = FALSE;
+
   self->result_edited = TRUE;
+  for (guint i = 0; i < mshed_merge_get_n_conflicts (self->merge); i++)
+    {
+      MshedMergeChoice now = mshed_merge_read_result_choice (self->merge, self->result, i);
+
+      if (now != MSHED_MERGE_UNRESOLVED && now != mshed_merge_get_conflict (self->merge, i)->choice)
+        {
+          mshed_merge_resolve (self->merge, i, now);
+          any = TRUE;
+        }
+    }
+  if (any)
+    {
+      sync_toggles (self);
+      update_summary (self);
+    }
   update_result_label (self);
   update_actions (self);
 }
@@ -362,14 +384,35 @@ question (MshedMergeWindow *self,
   return dialog;
 }
 
-/* A new choice rebuilds the result: edits made in it since are lost, so ask first. */
+/* A new choice in a built result is an undo step of the result that keeps its other edits
+ * (docs/diff.md §5.5). A whole resource chosen again rebuilds the result: edits made in it
+ * since are lost, so ask first. */
 static void
 choose (MshedMergeWindow *self,
         guint             index,
         MshedMergeChoice  choice)
 {
+  g_autoptr(GError) error = NULL;
   GtkWidget *dialog;
 
+  if (self->result != NULL)
+    {
+      if (mshed_merge_choose_in_result (self->merge, self->result, index, choice, &error))
+        {
+          set_message (self, NULL);
+          sync_toggles (self);
+          update_summary (self);
+          /* the result's changes came inside a group: undo is offered from its end */
+          update_actions (self);
+          return;
+        }
+      if (!g_error_matches (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_UNSUPPORTED))
+        {
+          set_message (self, error->message);
+          sync_toggles (self);
+          return;
+        }
+    }
   if (!self->result_edited)
     {
       apply_choice (self, index, choice);
@@ -674,6 +717,7 @@ undo_action (GtkWidget  *widget,
     mshed_document_undo (self->result);
   else
     mshed_document_redo (self->result);
+  update_actions (self);
 }
 
 static void

@@ -408,7 +408,8 @@ _mshed_window_pose_init (MshedWindow *self)
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), self->pose_list);
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER,
                                   GTK_POLICY_AUTOMATIC);
-  gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (scrolled), 160);
+  /* about three sliders: in a small window the preview above keeps most of the height */
+  gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (scrolled), 96);
   gtk_box_append (GTK_BOX (self->pose_panel), scrolled);
   gtk_widget_set_visible (self->pose_panel, FALSE);
   gtk_box_append (GTK_BOX (parent), self->pose_panel);

@@ -1256,6 +1256,252 @@ mshed_merge_apply (MshedMerge  *self,
   return g_steal_pointer (&doc);
 }
 
+/* Choosing again in a built result ------------------------------------------------------ */
+
+/* Where BASE resource @res is in a result mshed_merge_apply built: the resources the plan
+ * removes come out of the directory, the ones it adds go to its end. */
+static gboolean
+result_resource (MshedMerge     *self,
+                 MshedDocument  *result,
+                 gint            res,
+                 guint          *out,
+                 GError        **error)
+{
+  MshedNres *nres = mshed_model_get_nres (mshed_document_get_model (result));
+  const MshedNresEntry *base = mshed_nres_peek_entry (mshed_model_get_nres (self->models[0]),
+                                                      (guint) res);
+  guint index = (guint) res;
+
+  for (guint i = 0; i < self->ops->len; i++)
+    {
+      const Op *op = &g_array_index (self->ops, Op, i);
+
+      if (op->kind == OP_WHOLE && op->res >= 0 && op->res < res &&
+          (choose_mine (self, op) ? op->entry_mine : op->entry_theirs) == NULL)
+        index--;
+    }
+  if (index >= mshed_nres_get_n_entries (nres) ||
+      mshed_nres_peek_entry (nres, index)->type_id != base->type_id)
+    {
+      g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_RANGE,
+                   _("Merge: resource %d is missing from the result"), res);
+      return FALSE;
+    }
+  *out = index;
+  return TRUE;
+}
+
+/* Writes @choice's value of conflict @index into @result; FALSE with @error when the unit is
+ * not there (or the conflict is a whole resource: MSHED_MODEL_ERROR_UNSUPPORTED). */
+static gboolean
+write_choice (MshedMerge        *self,
+              MshedDocument     *result,
+              guint              index,
+              MshedMergeChoice   choice,
+              GError           **error)
+{
+  const ConflictPriv *p = &g_array_index (self->priv, ConflictPriv, index);
+  const Op *op = &g_array_index (self->ops, Op, p->op);
+  gboolean mine = choice != MSHED_MERGE_THEIRS;
+  guint res;
+
+  if (p->mine != NULL)
+    {
+      g_autoptr(GBytes) bytes = g_bytes_new ((mine ? p->mine : p->theirs) + p->offset,
+                                             p->length);
+      MshedUtfNode *node;
+      const guint8 *now;
+      gsize size = 0;
+
+      if (op->kind == OP_PAYLOAD)
+        return result_resource (self, result, op->res, &res, error) &&
+               mshed_document_replace_bytes (result, res, p->offset, p->length, bytes, error);
+      if (!lookup_node (result, op->path, &node, error))
+        return FALSE;
+      now = mshed_utf_node_peek_data (node, &size);
+      if (mshed_utf_node_is_directory (node) || size < p->offset + p->length)
+        {
+          g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_RANGE,
+                       _("Merge: the file %s of the result is too short"), op->path);
+          return FALSE;
+        }
+      {
+        g_autofree guint8 *copy = g_memdup2 (now, size);
+        g_autoptr(GBytes) data = NULL;
+
+        memcpy (copy + p->offset, g_bytes_get_data (bytes, NULL), p->length);
+        data = g_bytes_new_take (g_steal_pointer (&copy), size);
+        return mshed_document_utf_set_data (result, node, data, error);
+      }
+    }
+  if (op->kind == OP_ATTR)
+    {
+      static const char *const names[] = { "attr1", "attr2", "attr3" };
+
+      return result_resource (self, result, op->res, &res, error) &&
+             mshed_document_set_field (result, MSHED_TABLE_DIRECTORY, res, names[op->attr - 1],
+                                       mine ? op->value_mine : op->value_theirs, error);
+    }
+  if (op->kind == OP_RENAME)
+    return mshed_document_rename_node (result, op->node,
+                                       mine ? op->name_mine : op->name_theirs, error);
+  g_set_error_literal (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_UNSUPPORTED,
+                       _("A whole resource or node cannot be chosen again in the result: "
+                         "build the result again"));
+  return FALSE;
+}
+
+gboolean
+mshed_merge_can_choose_in_result (const MshedMerge *self,
+                                  guint             index)
+{
+  const ConflictPriv *p;
+  const Op *op;
+
+  g_return_val_if_fail (self != NULL && index < self->conflicts->len, FALSE);
+
+  p = &g_array_index (self->priv, ConflictPriv, index);
+  op = &g_array_index (self->ops, Op, p->op);
+  return p->mine != NULL || op->kind == OP_ATTR || op->kind == OP_RENAME;
+}
+
+gboolean
+mshed_merge_choose_in_result (MshedMerge        *self,
+                              MshedDocument     *result,
+                              guint              index,
+                              MshedMergeChoice   choice,
+                              GError           **error)
+{
+  g_autoptr(GArray) previous = NULL;
+  g_autofree char *label = NULL;
+  guint from = index, to = index + 1;
+  gboolean ok = TRUE, changed = FALSE;
+
+  g_return_val_if_fail (self != NULL && MSHED_IS_DOCUMENT (result), FALSE);
+  g_return_val_if_fail (choice != MSHED_MERGE_UNRESOLVED, FALSE);
+  g_return_val_if_fail (index == G_MAXUINT || index < self->conflicts->len, FALSE);
+
+  if (index == G_MAXUINT)
+    {
+      from = 0;
+      to = self->conflicts->len;
+      label = g_strdup (choice == MSHED_MERGE_MINE ? _("All Mine") : _("All Theirs"));
+    }
+  else
+    {
+      g_autofree char *where =
+        mshed_merge_conflict_format_where (&g_array_index (self->conflicts, MshedMergeConflict,
+                                                           index));
+
+      /* translators: an undo step, e.g. "Choose Theirs: slots[2].unk30" */
+      label = g_strdup_printf (choice == MSHED_MERGE_MINE ? _("Choose Mine: %s")
+                                                          : _("Choose Theirs: %s"), where);
+    }
+  for (guint i = from; i < to; i++)
+    if (g_array_index (self->conflicts, MshedMergeConflict, i).choice != choice &&
+        !mshed_merge_can_choose_in_result (self, i))
+      {
+        g_set_error_literal (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_UNSUPPORTED,
+                             _("A whole resource or node cannot be chosen again in the "
+                               "result: build the result again"));
+        return FALSE;
+      }
+  previous = g_array_sized_new (FALSE, FALSE, sizeof (MshedMergeChoice), self->conflicts->len);
+  for (guint i = 0; i < self->conflicts->len; i++)
+    g_array_append_val (previous, g_array_index (self->conflicts, MshedMergeConflict, i).choice);
+  mshed_document_begin_group (result, label);
+  for (guint i = from; i < to && ok; i++)
+    {
+      MshedMergeConflict *c = &g_array_index (self->conflicts, MshedMergeConflict, i);
+
+      if (c->choice == choice)
+        continue;
+      /* the plan first: a change signal of the write reads it back */
+      c->choice = choice;
+      ok = write_choice (self, result, i, choice, error);
+      changed = TRUE;
+    }
+  mshed_document_end_group (result);
+  if (!ok)
+    {
+      /* nothing half-done stays */
+      if (changed && mshed_document_can_undo (result))
+        mshed_document_undo (result);
+      for (guint i = 0; i < self->conflicts->len; i++)
+        g_array_index (self->conflicts, MshedMergeConflict, i).choice =
+          g_array_index (previous, MshedMergeChoice, i);
+    }
+  return ok;
+}
+
+MshedMergeChoice
+mshed_merge_read_result_choice (const MshedMerge *self,
+                                MshedDocument    *result,
+                                guint             index)
+{
+  const ConflictPriv *p;
+  const Op *op;
+
+  g_return_val_if_fail (self != NULL && index < self->conflicts->len, MSHED_MERGE_UNRESOLVED);
+  g_return_val_if_fail (MSHED_IS_DOCUMENT (result), MSHED_MERGE_UNRESOLVED);
+
+  p = &g_array_index (self->priv, ConflictPriv, index);
+  op = &g_array_index (self->ops, Op, p->op);
+  if (p->mine != NULL)
+    {
+      const guint8 *now = NULL;
+      gsize size = 0;
+      guint res;
+
+      if (op->kind == OP_PAYLOAD)
+        {
+          if (!result_resource ((MshedMerge *) self, result, op->res, &res, NULL))
+            return MSHED_MERGE_UNRESOLVED;
+          now = mshed_nres_entry_get_data (mshed_nres_peek_entry (
+                                             mshed_model_get_nres (
+                                               mshed_document_get_model (result)), res),
+                                           &size);
+        }
+      else
+        {
+          MshedUtfNode *node = NULL;
+
+          if (!lookup_node (result, op->path, &node, NULL) || mshed_utf_node_is_directory (node))
+            return MSHED_MERGE_UNRESOLVED;
+          now = mshed_utf_node_peek_data (node, &size);
+        }
+      if (size < p->offset + p->length)
+        return MSHED_MERGE_UNRESOLVED;
+      if (memcmp (now + p->offset, p->mine + p->offset, p->length) == 0)
+        return MSHED_MERGE_MINE;
+      if (memcmp (now + p->offset, p->theirs + p->offset, p->length) == 0)
+        return MSHED_MERGE_THEIRS;
+      return MSHED_MERGE_UNRESOLVED;
+    }
+  if (op->kind == OP_ATTR)
+    {
+      const MshedNresEntry *e;
+      guint res;
+      guint32 have;
+
+      if (!result_resource ((MshedMerge *) self, result, op->res, &res, NULL))
+        return MSHED_MERGE_UNRESOLVED;
+      e = mshed_nres_peek_entry (mshed_model_get_nres (mshed_document_get_model (result)), res);
+      have = op->attr == 1 ? e->attr1 : op->attr == 2 ? e->attr2 : e->attr3;
+      return have == op->value_mine ? MSHED_MERGE_MINE
+             : have == op->value_theirs ? MSHED_MERGE_THEIRS : MSHED_MERGE_UNRESOLVED;
+    }
+  if (op->kind == OP_RENAME)
+    {
+      g_autofree char *name = mshed_model_dup_name (mshed_document_get_model (result), op->node);
+
+      return g_strcmp0 (name, op->name_mine) == 0 ? MSHED_MERGE_MINE
+             : g_strcmp0 (name, op->name_theirs) == 0 ? MSHED_MERGE_THEIRS
+             : MSHED_MERGE_UNRESOLVED;
+    }
+  return g_array_index (self->conflicts, MshedMergeConflict, index).choice;
+}
+
 /**
  * mshed_merge_conflict_format:
  *

@@ -86,6 +86,25 @@ guint                     mshed_merge_get_n_unresolved (const MshedMerge  *self)
  * a conflict is unresolved, or with the error of the command that could not be applied. */
 MshedDocument            *mshed_merge_apply           (MshedMerge         *self,
                                                        GError            **error);
+/* Changing a choice in a result mshed_merge_apply built, which may have been edited since
+ * (docs/diff.md §5.5): the chosen side's value of conflict @index (G_MAXUINT: of every
+ * conflict not chosen so yet) is written over the unit in @result as one undo step, and the
+ * plan takes the choice; the result's other edits stay. A whole resource or UTF node conflict
+ * (mshed_merge_can_choose_in_result FALSE) fails with MSHED_MODEL_ERROR_UNSUPPORTED and
+ * nothing changes: build the result again then. */
+gboolean                  mshed_merge_can_choose_in_result (const MshedMerge *self,
+                                                       guint               index);
+gboolean                  mshed_merge_choose_in_result (MshedMerge        *self,
+                                                       MshedDocument      *result,
+                                                       guint               index,
+                                                       MshedMergeChoice    choice,
+                                                       GError            **error);
+/* Which side's value @result holds for conflict @index now (after an undo, say): MINE,
+ * THEIRS, or UNRESOLVED when it holds neither; a whole resource conflict answers the plan's
+ * choice. */
+MshedMergeChoice          mshed_merge_read_result_choice (const MshedMerge *self,
+                                                       MshedDocument      *result,
+                                                       guint               index);
 /* One line, e.g. "slots[3].batchCount: base 2, mine 3, theirs 4". */
 char                     *mshed_merge_conflict_format (const MshedMergeConflict *conflict);
 /* Where the conflict is, e.g. "slots[3].batchCount" or "Res9 “name” @0x6". */

@@ -163,15 +163,30 @@ mshed_utf_clip_paste (MshedDocument *document,
                       GPtrArray    **out_nodes,
                       GError       **error)
 {
+  g_return_val_if_fail (MSHED_IS_DOCUMENT (document), FALSE);
+  g_return_val_if_fail (target != NULL, FALSE);
+
+  if (mshed_utf_node_is_directory (target))
+    return mshed_utf_clip_paste_at (document, target, G_MAXUINT, clip, out_nodes, error);
+  return mshed_utf_clip_paste_at (document, mshed_utf_node_get_parent (target),
+                                  mshed_utf_node_get_index (target) + 1, clip, out_nodes, error);
+}
+
+gboolean
+mshed_utf_clip_paste_at (MshedDocument *document,
+                         MshedUtfNode  *parent,
+                         guint          index,
+                         GBytes        *clip,
+                         GPtrArray    **out_nodes,
+                         GError       **error)
+{
   g_autoptr(GPtrArray) nodes = NULL;
   g_autoptr(GPtrArray) inserted = g_ptr_array_new ();
   g_autofree char *label = NULL;
-  MshedUtfNode *parent;
-  guint index = G_MAXUINT;
   gboolean ok = TRUE;
 
   g_return_val_if_fail (MSHED_IS_DOCUMENT (document), FALSE);
-  g_return_val_if_fail (target != NULL, FALSE);
+  g_return_val_if_fail (parent != NULL && mshed_utf_node_is_directory (parent), FALSE);
 
   if (mshed_document_get_utf (document) == NULL)
     {
@@ -182,12 +197,8 @@ mshed_utf_clip_paste (MshedDocument *document,
   nodes = mshed_utf_clip_parse (clip, error);
   if (nodes == NULL)
     return FALSE;
-  parent = target;
-  if (!mshed_utf_node_is_directory (target))
-    {
-      parent = mshed_utf_node_get_parent (target);
-      index = mshed_utf_node_get_index (target) + 1;
-    }
+  if (index >= mshed_utf_node_get_n_children (parent))
+    index = G_MAXUINT;
   /* translators: the undo step's name; %u is a count of UTF subtrees */
   label = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Paste %u UTF subtree",
                                         "Paste %u UTF subtrees", nodes->len), nodes->len);

@@ -46,5 +46,13 @@ gboolean      mshed_utf_clip_paste       (MshedDocument      *document,
                                           GBytes             *clip,
                                           GPtrArray         **out_nodes,
                                           GError            **error);
+/* The same under directory @parent at child index @index (G_MAXUINT or past the end: at its
+ * end), e.g. where a dragged subtree is dropped. */
+gboolean      mshed_utf_clip_paste_at    (MshedDocument      *document,
+                                          MshedUtfNode       *parent,
+                                          guint               index,
+                                          GBytes             *clip,
+                                          GPtrArray         **out_nodes,
+                                          GError            **error);
 
 G_END_DECLS

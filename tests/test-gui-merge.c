@@ -7,10 +7,12 @@
  * (xdotool): three generated models (BASE; MINE edits one cell; THEIRS edits another cell and
  * one MINE edited too, differently; planted with mshed-cli edit). The view lists two changes
  * and one conflict; choosing Theirs builds the result, which saves to exactly the bytes of
- * `mshed-cli merge --prefer theirs`; saving over an input asks first; Ctrl+Z undoes the merge
- * in the result and Ctrl+Shift+Z redoes it; All Mine after that asks before it discards the
- * edits and gives `--prefer mine`. Then the same for two deformable models, and
- * `mshed --merge BASE MINE THEIRS`.
+ * `mshed-cli merge --prefer theirs`; selecting the conflict in a narrow window scrolls the
+ * grid down and sideways to its cell; saving over an input asks first; Ctrl+Z undoes the merge
+ * in the result and Ctrl+Shift+Z redoes it. A cell of the result edited with real keys survives
+ * Mine (no question, one undo step); Ctrl+Z gives Theirs back in the bytes and in the toggles,
+ * Ctrl+Shift+Z Mine again; All Theirs keeps the edit too. Then the same for two deformable
+ * models, and `mshed --merge BASE MINE THEIRS`.
  */
 #include "config.h"
 
@@ -179,6 +181,60 @@ screenshots (Fixture    *f,
   widget_test_iterate (200);
 }
 
+/* @bytes (a merged MSH) with slots[0].unk30 = 9, by the document API alone. */
+static GBytes *
+with_edit (GBytes *bytes)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MshedModel) model = mshed_model_new_from_bytes (bytes, MSHED_MODE_TOLERANT, NULL,
+                                                            &error);
+  g_autoptr(MshedDocument) doc = NULL;
+
+  g_assert_no_error (error);
+  doc = mshed_document_new_for_model (model, MSHED_MODE_TOLERANT);
+  g_assert_true (mshed_document_set_field (doc, MSHED_TABLE_SLOTS, 0, "unk30", 9, &error));
+  g_assert_no_error (error);
+  return mshed_document_serialize_file (doc);
+}
+
+/* Whether the conflict's toggle labelled @label ("Mine", "Theirs") is down. */
+static gboolean
+choice_shown (Fixture    *f,
+              const char *label)
+{
+  GtkWidget *w = gui_test_find_label (GTK_WIDGET (f->window), label);
+
+  g_assert_nonnull (w);
+  w = gtk_widget_get_ancestor (w, GTK_TYPE_TOGGLE_BUTTON);
+  g_assert_nonnull (w);
+  return gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (w));
+}
+
+/* Waits (2 s at most) until the cell of @row, @field lies inside @grid's scrolled area,
+ * sideways as well as down. */
+static gboolean
+wait_cell_visible (MshedTableView *grid,
+                   guint           row,
+                   const char     *field)
+{
+  gint64 deadline = g_get_monotonic_time () + 2 * G_USEC_PER_SEC;
+  GtkWidget *scroller = GTK_WIDGET (grid->scroller);
+
+  do
+    {
+      GtkWidget *cell = _mshed_table_view_find_cell (grid, row, field);
+      graphene_rect_t b;
+
+      if (cell != NULL && gtk_widget_get_mapped (cell) &&
+          gtk_widget_compute_bounds (gtk_widget_get_parent (cell), scroller, &b) &&
+          b.origin.x >= 0 && b.origin.x + b.size.width <= gtk_widget_get_width (scroller) + 0.5)
+        return TRUE;
+      widget_test_iterate (20);
+    }
+  while (g_get_monotonic_time () < deadline);
+  return FALSE;
+}
+
 static void
 test_msh (void)
 {
@@ -192,6 +248,8 @@ test_msh (void)
   g_autoptr(GBytes) base_bytes = NULL;
   g_autoptr(GBytes) saved = NULL;
   g_autoptr(GBytes) after = NULL;
+  g_autoptr(GBytes) edited_theirs = NULL;
+  g_autoptr(GBytes) edited_mine = NULL;
   g_autofree char *out = NULL;
   guint row = G_MAXUINT;
 
@@ -233,13 +291,19 @@ test_msh (void)
   g_assert_cmpint (c->choice, ==, MSHED_MERGE_THEIRS);
   assert_result_bytes (&f, want_theirs);
   g_assert_nonnull (mshed_merge_window_get_grid (f.window));
-  /* selecting the conflict shows its cell in the result */
+  /* selecting the conflict shows its cell in the result, down and sideways in a narrow
+   * window */
+  gtk_window_set_default_size (GTK_WINDOW (f.window), 800, 600);
+  gui_test_wait_settled (GTK_WIDGET (f.window));
   click_label (GTK_WINDOW (f.window), "slots[2].unk30");
   grid = mshed_merge_window_get_grid (f.window);
   g_assert_cmpint (mshed_table_view_get_table (grid), ==, MSHED_TABLE_SLOTS);
   g_assert_true (gui_test_wait_row_visible (grid, 2, 2000));
   g_assert_true (mshed_table_view_get_selected_row (grid, &row));
   g_assert_cmpuint (row, ==, 2);
+  g_assert_true (wait_cell_visible (grid, 2, "unk30"));
+  gtk_window_set_default_size (GTK_WINDOW (f.window), 1100, 760);
+  gui_test_wait_settled (GTK_WIDGET (f.window));
   screenshots (&f, "resolved");
 
   /* saved: the bytes of mshed-cli merge --prefer theirs */
@@ -266,11 +330,44 @@ test_msh (void)
   widget_test_iterate (200);
   assert_result_bytes (&f, want_theirs);
 
-  /* All Mine rebuilds the result: the edits (undo, redo) are discarded after asking */
-  click_label (GTK_WINDOW (f.window), "All Mine");
-  answer_dialog (&f, "Discard Edits");
+  /* a cell of the result edited with real keys: slots[0].unk30 = 9 */
+  grid = mshed_merge_window_get_grid (f.window);
+  mshed_table_view_reveal (grid, 0, "unk30");
+  widget_test_iterate (200);
+  gui_test_key ("F2");
+  g_assert_true (mshed_cell_editor_is_open (_mshed_table_view_get_editor (grid)));
+  gui_test_xdo ("type --delay 10 -- '9'");
+  gui_test_key ("Return");
+  edited_theirs = with_edit (want_theirs);
+  edited_mine = with_edit (want_mine);
+  assert_result_bytes (&f, edited_theirs);
+
+  /* Mine (a real click): no question, the edit survives, one undo step */
+  click_label (GTK_WINDOW (f.window), "Mine");
+  g_assert_null (gui_test_find_toplevel (GTK_TYPE_MESSAGE_DIALOG, NULL));
   g_assert_cmpint (c->choice, ==, MSHED_MERGE_MINE);
-  assert_result_bytes (&f, want_mine);
+  assert_result_bytes (&f, edited_mine);
+  g_assert_true (choice_shown (&f, "Mine"));
+  g_assert_false (choice_shown (&f, "Theirs"));
+  /* Ctrl+Z gives Theirs back, in the bytes and in the choice; Ctrl+Shift+Z Mine again */
+  gui_test_focus_window (GTK_WINDOW (f.window));
+  gui_test_key ("ctrl+z");
+  widget_test_iterate (100);
+  assert_result_bytes (&f, edited_theirs);
+  g_assert_cmpint (c->choice, ==, MSHED_MERGE_THEIRS);
+  g_assert_true (choice_shown (&f, "Theirs"));
+  g_assert_false (choice_shown (&f, "Mine"));
+  gui_test_key ("ctrl+shift+z");
+  widget_test_iterate (100);
+  assert_result_bytes (&f, edited_mine);
+  g_assert_true (choice_shown (&f, "Mine"));
+
+  /* All Theirs: one step too, the edit still there */
+  click_label (GTK_WINDOW (f.window), "All Theirs");
+  g_assert_null (gui_test_find_toplevel (GTK_TYPE_MESSAGE_DIALOG, NULL));
+  g_assert_cmpint (c->choice, ==, MSHED_MERGE_THEIRS);
+  assert_result_bytes (&f, edited_theirs);
+  g_assert_true (choice_shown (&f, "Theirs"));
   fixture_teardown (&f);
 }
 

@@ -8,14 +8,16 @@
  * collision makes "NAME (2)" (docs/conventions.md); B saved with Ctrl+S holds what the document
  * API alone makes of the same paste, and Ctrl+Z gives B's bytes back. A clipboard without a
  * subtree is refused with a message. The context menu (a real right click) copies too.
- * Drag to move is driven through the tree's drop handler (mshed_utf_tree_drop_node): pointer
- * drag and drop through XTEST is not reliable under Xvfb. A leaf's payload is exported to a
+ * Drag to move is driven through the rows' drag source and drop target handlers: pointer drag
+ * and drop through XTEST is not reliable under Xvfb. A row dragged onto another window's tree
+ * is copied there as a paste would be. A leaf's payload is exported to a
  * file and imported from one; undo restores the exact bytes. The typed leaf editor edits a
  * float with real keys and adds an element; undo restores the exact bytes.
  * With MSHED_TEST_SCREENSHOT_DIR=DIR set it also saves pictures of the views there.
  */
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 #include <string.h>
@@ -254,38 +256,92 @@ test_copy_paste (void)
   remove_dir (dir);
 }
 
-/* The drop handler of the row showing @name: a drop of @node at height @fraction of the row. */
+/* The row (the box under the label showing @name in @window's tree) and its controller of
+ * @type. */
+static GtkEventController *
+row_controller (MshedWindow  *window,
+                const char   *name,
+                GType         type,
+                GtkWidget   **out_row)
+{
+  gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  GtkWidget *label;
+  GtkWidget *row;
+  g_autoptr(GListModel) controllers = NULL;
+
+  /* the rows are bound once the list has its size */
+  while ((label = gui_test_find_label (GTK_WIDGET (window->utf_tree), name)) == NULL &&
+         g_get_monotonic_time () < deadline)
+    widget_test_iterate (20);
+  g_assert_nonnull (label);
+  /* label -> expander -> the row's box, which holds the drag source and the drop target */
+  row = gtk_widget_get_parent (gtk_widget_get_parent (label));
+  if (out_row != NULL)
+    *out_row = row;
+  controllers = gtk_widget_observe_controllers (row);
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) c = g_list_model_get_item (controllers, i);
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (c, type))
+        return GTK_EVENT_CONTROLLER (c);  /* the row keeps it */
+    }
+  g_assert_not_reached ();
+}
+
+/* What the drag source of the row showing @name hands out when a drag starts there. */
+static MshedUtfTreeDrag *
+drag_row (MshedWindow *window,
+          const char  *name)
+{
+  GtkEventController *source = row_controller (window, name, GTK_TYPE_DRAG_SOURCE, NULL);
+  g_autoptr(GdkContentProvider) provider = NULL;
+  GValue value = G_VALUE_INIT;
+  MshedUtfTreeDrag *drag;
+
+  g_signal_emit_by_name (source, "prepare", 4.0, 4.0, &provider);
+  g_assert_nonnull (provider);
+  g_value_init (&value, MSHED_TYPE_UTF_TREE_DRAG);
+  g_assert_true (gdk_content_provider_get_value (provider, &value, NULL));
+  drag = g_value_dup_boxed (&value);
+  g_value_unset (&value);
+  g_assert_nonnull (drag);
+  return drag;
+}
+
+/* The drop handler of the row showing @name: a drop of @drag at height @fraction of the row. */
+static gboolean
+drop_drag_on_row (MshedWindow      *window,
+                  const char       *name,
+                  MshedUtfTreeDrag *drag,
+                  double            fraction)
+{
+  GtkWidget *row = NULL;
+  GtkEventController *target = row_controller (window, name, GTK_TYPE_DROP_TARGET, &row);
+  GValue value = G_VALUE_INIT;
+  gboolean ok = FALSE;
+
+  g_value_init (&value, MSHED_TYPE_UTF_TREE_DRAG);
+  g_value_set_boxed (&value, drag);
+  g_signal_emit_by_name (target, "drop", &value, 4.0, gtk_widget_get_height (row) * fraction,
+                         &ok);
+  g_value_unset (&value);
+  widget_test_iterate (50);
+  return ok;
+}
+
+/* A drop of @node of @window's own tree on the row showing @name. */
 static gboolean
 drop_on_row (MshedWindow  *window,
              const char   *name,
              MshedUtfNode *node,
              double        fraction)
 {
-  GtkWidget *label = gui_test_find_label (GTK_WIDGET (window->utf_tree), name);
-  GtkWidget *row;
-  g_autoptr(GListModel) controllers = NULL;
-  GValue value = G_VALUE_INIT;
-  gboolean ok = FALSE;
+  g_autoptr(MshedUtfTreeDrag) drag = mshed_utf_tree_drag_new (mshed_window_get_document (window),
+                                                              node, NULL);
 
-  g_assert_nonnull (label);
-  /* label -> expander -> the row's box, which holds the drop target */
-  row = gtk_widget_get_parent (gtk_widget_get_parent (label));
-  controllers = gtk_widget_observe_controllers (row);
-  g_value_init (&value, G_TYPE_POINTER);
-  g_value_set_pointer (&value, node);
-  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
-    {
-      g_autoptr(GObject) c = g_list_model_get_item (controllers, i);
-
-      if (GTK_IS_DROP_TARGET (c))
-        {
-          g_signal_emit_by_name (c, "drop", &value, 4.0,
-                                 gtk_widget_get_height (row) * fraction, &ok);
-          widget_test_iterate (50);
-          return ok;
-        }
-    }
-  g_assert_not_reached ();
+  g_assert_nonnull (drag);
+  return drop_drag_on_row (window, name, drag, fraction);
 }
 
 static void
@@ -337,6 +393,101 @@ test_drag_move (void)
     g_assert_true (g_bytes_equal (undone, bytes));
   }
   gui_test_close (window);
+  remove_dir (dir);
+}
+
+/* A row of file A dragged (its real drag source) onto the tree of file B in another window:
+ * a copy there, A unchanged; a name taken in B becomes "NAME (2)" (docs/conventions.md); each
+ * drop one undo step of B; inside A the same drag still moves. */
+static void
+test_drag_between_windows (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("mshed-gui-utf-XXXXXX", NULL);
+  g_autoptr(GBytes) a_bytes = NULL, b_bytes = NULL, got = NULL, expected = NULL;
+  g_autofree char *a_path = write_head (dir, "a.dfm", 3, &a_bytes);
+  g_autofree char *b_path = write_head (dir, "b.dfm", 5, &b_bytes);
+  g_autoptr(MshedUtfTreeDrag) drag = NULL;
+  g_autoptr(MshedDocument) reference = NULL;
+  g_autoptr(GBytes) clip = NULL;
+  g_autoptr(GError) error = NULL;
+  MshedWindow *wa = gui_test_window (app), *wb = gui_test_window (app);
+  MshedDocument *a, *b;
+  MshedUtfNode *a_tex, *copied, *b_root, *ref_root;
+
+  g_assert_true (mshed_window_open (wa, a_path));
+  g_assert_true (mshed_window_open (wb, b_path));
+  widget_test_iterate (300);
+  a = mshed_window_get_document (wa);
+  b = mshed_window_get_document (wb);
+  a_tex = lookup (wa, TEXTURES);
+  b_root = mshed_utf_get_root (mshed_document_get_utf (b));
+
+  /* before B's own Texture library (the top of its row): the name is taken */
+  drag = drag_row (wa, "Texture library");
+  g_assert_true (drop_drag_on_row (wb, "Texture library", drag, 0.1));
+  copied = lookup (wb, TEXTURES " (2)");
+  g_assert_nonnull (copied);
+  g_assert_true (mshed_utf_tree_get_selected (wb->utf_tree) == copied);
+  g_assert_cmpuint (mshed_utf_node_get_index (copied) + 1, ==,
+                    mshed_utf_node_get_index (lookup (wb, TEXTURES)));
+  g_assert_cmpuint (mshed_utf_node_get_n_children (copied), ==,
+                    mshed_utf_node_get_n_children (a_tex));
+  /* into B's MultiLevel (the middle of its row): at its end */
+  g_assert_true (mshed_utf_tree_select_node (wb->utf_tree, lookup (wb, "\\MultiLevel")));
+  g_assert_true (drop_drag_on_row (wb, "MultiLevel", drag, 0.5));
+  copied = lookup (wb, "\\MultiLevel" TEXTURES);
+  g_assert_nonnull (copied);
+  g_assert_cmpuint (mshed_utf_node_get_index (copied) + 1, ==,
+                    mshed_utf_node_get_n_children (lookup (wb, "\\MultiLevel")));
+  /* A: not a byte changed, nothing to undo */
+  g_assert_false (mshed_document_can_undo (a));
+  got = mshed_document_serialize_file (a);
+  g_assert_true (g_bytes_equal (got, a_bytes));
+  g_clear_pointer (&got, g_bytes_unref);
+
+  /* B holds what two pastes of A's subtree make with the document API alone */
+  reference = mshed_document_open (b_path, MSHED_MODE_STRICT, &error);
+  g_assert_no_error (error);
+  clip = mshed_utf_clip_serialize (&a_tex, 1, &error);
+  g_assert_no_error (error);
+  ref_root = mshed_utf_get_root (mshed_document_get_utf (reference));
+  g_assert_true (mshed_utf_clip_paste_at (reference, ref_root,
+                                          mshed_utf_node_get_index (
+                                            mshed_utf_node_lookup (ref_root, "Texture library")),
+                                          clip, NULL, &error));
+  g_assert_true (mshed_utf_clip_paste_at (reference, mshed_utf_node_lookup (ref_root,
+                                                                            "MultiLevel"),
+                                          G_MAXUINT, clip, NULL, &error));
+  g_assert_no_error (error);
+  expected = mshed_document_serialize_file (reference);
+  got = mshed_document_serialize_file (b);
+  g_assert_true (g_bytes_equal (got, expected));
+  g_clear_pointer (&got, g_bytes_unref);
+  shot (wb, "utf-tree-drop-copy");
+
+  /* one undo step each */
+  g_assert_true (mshed_document_undo (b));
+  g_assert_null (lookup (wb, "\\MultiLevel" TEXTURES));
+  g_assert_nonnull (lookup (wb, TEXTURES " (2)"));
+  g_assert_true (mshed_document_undo (b));
+  got = mshed_document_serialize_file (b);
+  g_assert_true (g_bytes_equal (got, b_bytes));
+  g_clear_pointer (&got, g_bytes_unref);
+  g_assert_true (b_root == mshed_utf_get_root (mshed_document_get_utf (b)));
+
+  /* the same drag inside A: a move before A's first node, no copy */
+  g_assert_true (drop_drag_on_row (wa, mshed_utf_node_get_name (
+                                     mshed_utf_node_get_first_child (mshed_utf_get_root (
+                                       mshed_document_get_utf (a)))), drag, 0.1));
+  g_assert_true (mshed_utf_node_get_first_child (mshed_utf_get_root (mshed_document_get_utf (a)))
+                 == a_tex);
+  g_assert_null (lookup (wa, TEXTURES " (2)"));
+  g_assert_true (mshed_document_undo (a));
+  got = mshed_document_serialize_file (a);
+  g_assert_true (g_bytes_equal (got, a_bytes));
+
+  gui_test_close (wa);
+  gui_test_close (wb);
   remove_dir (dir);
 }
 
@@ -558,17 +709,120 @@ test_typed_editor (void)
   remove_dir (dir);
 }
 
+/* The colour picker of a material's Dc (docs/dfm.md: 3 floats; docs/conventions.md "Typed UTF
+ * leaves"): a colour set through the picker is one undo step with the exact float bytes, the
+ * picker follows undo; with an alpha (4 floats) the alpha is written too. */
+static void
+test_colour_picker (void)
+{
+  static const guint8 rgb[12] = { 0, 0, 0x80, 0x3e, 0, 0, 0, 0x3f, 0, 0, 0x80, 0x3f };
+  static const guint8 white[12] = { 0, 0, 0x80, 0x3f, 0, 0, 0x80, 0x3f, 0, 0, 0x80, 0x3f };
+  static const guint8 alpha[4] = { 0, 0, 0x40, 0x3f };
+  const GdkRGBA pick = { 0.25f, 0.5f, 1.0f, 0.75f };
+  g_autofree char *dir = g_dir_make_tmp ("mshed-gui-utf-XXXXXX", NULL);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *path = write_head (dir, "colour.dfm", 3, &bytes);
+  MshedWindow *window = gui_test_window (app);
+  MshedUtfLeafEditor *editor = window->leaf_editor;
+  MshedDocument *doc;
+  MshedUtfNode *dc;
+  GtkColorChooser *picker;
+  GdkRGBA shown;
+  const guint8 *data;
+  gsize size = 0;
+
+  g_assert_true (mshed_window_open (window, path));
+  widget_test_iterate (300);
+  doc = mshed_window_get_document (window);
+  dc = NULL;
+  for (MshedUtfNode *m = mshed_utf_node_get_first_child (lookup (window, "\\Material library"));
+       m != NULL && dc == NULL; m = mshed_utf_node_get_next (m))
+    dc = mshed_utf_node_is_directory (m) ? mshed_utf_node_lookup (m, "Dc") : NULL;
+  g_assert_nonnull (dc);
+  data = mshed_utf_node_peek_data (dc, &size);
+  g_assert_cmpmem (data, size, white, sizeof white);
+
+  select_in_window (window, dc);
+  gtk_notebook_set_current_page (window->side_notebook,
+                                 gtk_notebook_page_num (window->side_notebook,
+                                                        GTK_WIDGET (editor)));
+  widget_test_iterate (100);
+  g_assert_cmpint (mshed_utf_leaf_editor_get_kind (editor), ==, MSHED_UTF_LEAF_COLOUR);
+  picker = mshed_utf_leaf_editor_get_colour_button (editor);
+  g_assert_nonnull (picker);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (picker)));
+  g_assert_false (gtk_color_chooser_get_use_alpha (picker));
+  shot (window, "utf-colour-picker");
+
+  /* 0.25, 0.5, 1 as little-endian floats; no alpha in a 3-float colour */
+  gtk_color_chooser_set_rgba (picker, &pick);
+  widget_test_iterate (50);
+  data = mshed_utf_node_peek_data (dc, &size);
+  g_assert_cmpmem (data, size, rgb, sizeof rgb);
+  g_assert_true (mshed_document_undo (doc));
+  data = mshed_utf_node_peek_data (dc, &size);
+  g_assert_cmpmem (data, size, white, sizeof white);
+  g_assert_false (mshed_document_can_undo (doc));
+  picker = mshed_utf_leaf_editor_get_colour_button (editor);
+  gtk_color_chooser_get_rgba (picker, &shown);
+  g_assert_cmpfloat (shown.red, ==, 1.0f);
+  g_assert_cmpfloat (shown.green, ==, 1.0f);
+
+  /* with an alpha: four floats */
+  g_assert_true (mshed_document_redo (doc));
+  {
+    g_autofree guint8 *four = g_malloc (16);
+    g_autoptr(GBytes) with_alpha = NULL;
+    g_autoptr(GError) error = NULL;
+
+    memcpy (four, white, 12);
+    memcpy (four + 12, white, 4);
+    with_alpha = g_bytes_new_take (g_steal_pointer (&four), 16);
+    g_assert_true (mshed_document_utf_set_data (doc, dc, with_alpha, &error));
+    g_assert_no_error (error);
+  }
+  widget_test_iterate (50);
+  picker = mshed_utf_leaf_editor_get_colour_button (editor);
+  g_assert_true (gtk_color_chooser_get_use_alpha (picker));
+  gtk_color_chooser_set_rgba (picker, &pick);
+  widget_test_iterate (50);
+  data = mshed_utf_node_peek_data (dc, &size);
+  g_assert_cmpuint (size, ==, 16);
+  g_assert_cmpmem (data, 12, rgb, sizeof rgb);
+  g_assert_cmpmem (data + 12, 4, alpha, sizeof alpha);
+  while (mshed_document_can_undo (doc))
+    g_assert_true (mshed_document_undo (doc));
+  {
+    g_autoptr(GBytes) undone = mshed_document_serialize_file (doc);
+
+    g_assert_true (g_bytes_equal (undone, bytes));
+  }
+  gui_test_close (window);
+  remove_dir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
 {
   if (!gui_test_init (&argc, &argv, &app))
     return mshed_test_skip_program ("no display (run under xvfb-run)");
+  /* pictures in the user's language (LC_ALL=ru_RU.UTF-8): the build tree's catalogue */
+  if (g_getenv ("MSHED_TEST_SCREENSHOT_DIR") != NULL && g_getenv ("G_TEST_BUILDDIR") != NULL)
+    {
+      g_autofree char *po = g_build_filename (g_getenv ("G_TEST_BUILDDIR"), "..", "po", NULL);
+
+      bindtextdomain (GETTEXT_PACKAGE, po);
+      bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+      textdomain (GETTEXT_PACKAGE);
+    }
 
   g_test_add_func ("/app/utf-tree/copy-paste", test_copy_paste);
   g_test_add_func ("/app/utf-tree/drag-move", test_drag_move);
+  g_test_add_func ("/app/utf-tree/drag-between-windows", test_drag_between_windows);
   g_test_add_func ("/app/utf-tree/import-export", test_import_export);
   g_test_add_func ("/app/utf-tree/leaf-kinds", test_leaf_kinds);
   g_test_add_func ("/app/utf-tree/typed-editor", test_typed_editor);
+  g_test_add_func ("/app/utf-tree/colour-picker", test_colour_picker);
   return gui_test_run (app);
 }

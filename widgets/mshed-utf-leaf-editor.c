@@ -30,6 +30,8 @@ struct _MshedUtfLeafEditor
   gboolean          resizable;
   gboolean          is_unsigned;
   GPtrArray        *entries;    /* GtkEntry per element (or the string's) */
+  GtkWidget        *colour_button; /* a colour's picker, NULL */
+  gboolean          syncing;    /* setting the picker from the bytes */
   guint             focus_after; /* the entry to focus after a rebuild, G_MAXUINT none */
 
   GtkWidget        *scroller;
@@ -282,6 +284,40 @@ resize_clicked_cb (GtkButton          *button,
   commit (self, bytes, add ? (guint) (size / 4) : G_MAXUINT);
 }
 
+/* A colour picked: its 3 or 4 floats (docs/conventions.md, "Typed UTF leaves"). */
+static void
+colour_picked_cb (GtkColorChooser    *chooser,
+                  GParamSpec         *pspec,
+                  MshedUtfLeafEditor *self)
+{
+  GdkRGBA rgba;
+  float values[4];
+  guint8 buf[16];
+  gsize size = 0;
+  g_autoptr(GBytes) bytes = NULL;
+
+  if (self->syncing)
+    return;
+  mshed_utf_node_peek_data (self->node, &size);
+  if (size != 12 && size != 16)
+    return;
+  gtk_color_chooser_get_rgba (chooser, &rgba);
+  values[0] = rgba.red;
+  values[1] = rgba.green;
+  values[2] = rgba.blue;
+  values[3] = rgba.alpha;
+  for (guint i = 0; i < size / 4; i++)
+    {
+      guint32 bits;
+
+      memcpy (&bits, &values[i], 4);
+      mshed_write_u32 (buf + 4 * i, bits);
+    }
+  bytes = g_bytes_new (buf, size);
+  if (!g_bytes_equal (bytes, mshed_utf_node_get_data (self->node)))
+    commit (self, bytes, G_MAXUINT);
+}
+
 /* Building ---------------------------------------------------------------------------------- */
 
 static const char *
@@ -323,6 +359,7 @@ clear_box (MshedUtfLeafEditor *self)
   while ((child = gtk_widget_get_first_child (self->box)) != NULL)
     gtk_box_remove (GTK_BOX (self->box), child);
   g_ptr_array_set_size (self->entries, 0);
+  self->colour_button = NULL;
 }
 
 static GtkWidget *
@@ -377,6 +414,38 @@ build_array (MshedUtfLeafEditor *self,
       g_ptr_array_add (self->entries, entry);
     }
   gtk_box_append (GTK_BOX (self->box), grid);
+  if (self->kind == MSHED_UTF_LEAF_COLOUR && (n == 3 || n == 4))
+    {
+      GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+      GtkWidget *label = gtk_label_new_with_mnemonic (_("_Pick"));
+      GdkRGBA rgba = { 0, 0, 0, 1 };
+      float *channels[4] = { &rgba.red, &rgba.green, &rgba.blue, &rgba.alpha };
+
+      /* the picker shows a value outside 0…1 at its end of the range */
+      for (guint i = 0; i < n; i++)
+        {
+          guint32 v = mshed_read_u32 (data + 4 * i);
+          float f;
+
+          memcpy (&f, &v, 4);
+          *channels[i] = isfinite (f) ? CLAMP (f, 0.0f, 1.0f) : 0.0f;
+        }
+      self->colour_button = gtk_color_button_new ();
+      gtk_color_chooser_set_use_alpha (GTK_COLOR_CHOOSER (self->colour_button), n == 4);
+      self->syncing = TRUE;
+      gtk_color_chooser_set_rgba (GTK_COLOR_CHOOSER (self->colour_button), &rgba);
+      self->syncing = FALSE;
+      gtk_color_button_set_title (GTK_COLOR_BUTTON (self->colour_button), _("Pick a Colour"));
+      gtk_widget_set_tooltip_text (self->colour_button,
+                                   _("Pick the colour: one undo step"));
+      gtk_label_set_mnemonic_widget (GTK_LABEL (label), self->colour_button);
+      gtk_widget_add_css_class (label, "dim-label");
+      g_signal_connect (self->colour_button, "notify::rgba", G_CALLBACK (colour_picked_cb),
+                        self);
+      gtk_box_append (GTK_BOX (row), label);
+      gtk_box_append (GTK_BOX (row), self->colour_button);
+      gtk_box_append (GTK_BOX (self->box), row);
+    }
   if (self->resizable)
     {
       GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
@@ -581,6 +650,19 @@ mshed_utf_leaf_editor_get_kind (MshedUtfLeafEditor *self)
   g_return_val_if_fail (MSHED_IS_UTF_LEAF_EDITOR (self), MSHED_UTF_LEAF_UNTYPED);
 
   return self->kind;
+}
+
+/**
+ * mshed_utf_leaf_editor_get_colour_button:
+ *
+ * Returns: (transfer none) (nullable): the colour's picker
+ */
+GtkColorChooser *
+mshed_utf_leaf_editor_get_colour_button (MshedUtfLeafEditor *self)
+{
+  g_return_val_if_fail (MSHED_IS_UTF_LEAF_EDITOR (self), NULL);
+
+  return self->colour_button ? GTK_COLOR_CHOOSER (self->colour_button) : NULL;
 }
 
 /**

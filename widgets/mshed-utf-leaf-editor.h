@@ -4,8 +4,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The typed editor of one UTF file (a leaf): a string, an int32 or float array with + and -
- * element buttons, a colour (3 or 4 floats) or a vector (3 floats), as the DFM schema
- * (mshed-dfm-schema.h) or a well-known node name says (docs/conventions.md, "Typed UTF
+ * element buttons, a colour (3 or 4 floats, with a picker) or a vector (3 floats), as the DFM
+ * schema (mshed-dfm-schema.h) or a well-known node name says (docs/conventions.md, "Typed UTF
  * leaves"). Every change replaces the leaf's payload through the document: one undo step.
  * Other leaves and directories show a note that the hex view edits them.
  */
@@ -43,5 +43,8 @@ MshedUtfLeafKind  mshed_utf_leaf_kind_for_node       (MshedDocument      *docume
 /* The entry of element @index (the string's entry: 0), for tests. */
 GtkEditable      *mshed_utf_leaf_editor_get_entry    (MshedUtfLeafEditor *self,
                                                       guint               index);
+/* A colour's picker (a GtkColorButton; NULL for other kinds): a colour it takes, from its
+ * dialog or set through its API, is written as one undo step. */
+GtkColorChooser  *mshed_utf_leaf_editor_get_colour_button (MshedUtfLeafEditor *self);
 
 G_END_DECLS

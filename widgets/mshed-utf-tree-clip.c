@@ -5,8 +5,9 @@
  *
  * What moves subtrees and payloads in and out of the UTF tree: the clipboard (a subtree as a
  * small UTF file under a private type plus a text/plain list of paths, mshed-utf-clip.h), drag
- * and drop of rows (before, into, after a node), a leaf's payload imported from or exported to
- * a file, and the context menu that offers them.
+ * and drop of rows (before, into, after a node: moved inside their own tree, copied into another
+ * window's), a leaf's payload imported from or exported to a file, and the context menu that
+ * offers them.
  */
 #define G_LOG_DOMAIN "mshed-utf-tree"
 
@@ -228,6 +229,80 @@ paste_action (GtkWidget  *widget,
 
 /* Drag and drop ---------------------------------------------------------------------------- */
 
+struct _MshedUtfTreeDrag
+{
+  MshedDocument *document;  /* a reference */
+  MshedUtfNode  *node;      /* compared by pointer: checked to be in the tree on arrival */
+  GBytes        *clip;
+};
+
+G_DEFINE_BOXED_TYPE (MshedUtfTreeDrag, mshed_utf_tree_drag, mshed_utf_tree_drag_ref,
+                     mshed_utf_tree_drag_unref)
+
+MshedUtfTreeDrag *
+mshed_utf_tree_drag_new (MshedDocument *document,
+                         MshedUtfNode  *node,
+                         GError       **error)
+{
+  MshedUtfTreeDrag *drag;
+  g_autoptr(GBytes) clip = NULL;
+
+  g_return_val_if_fail (MSHED_IS_DOCUMENT (document), NULL);
+  g_return_val_if_fail (node != NULL, NULL);
+
+  /* the subtree as it is now: the drop may land in another document */
+  if ((clip = mshed_utf_clip_serialize (&node, 1, error)) == NULL)
+    return NULL;
+  drag = g_rc_box_new0 (MshedUtfTreeDrag);
+  drag->document = g_object_ref (document);
+  drag->node = node;
+  drag->clip = g_steal_pointer (&clip);
+  return drag;
+}
+
+MshedUtfTreeDrag *
+mshed_utf_tree_drag_ref (MshedUtfTreeDrag *drag)
+{
+  return g_rc_box_acquire (drag);
+}
+
+static void
+drag_clear (MshedUtfTreeDrag *drag)
+{
+  g_object_unref (drag->document);
+  g_bytes_unref (drag->clip);
+}
+
+void
+mshed_utf_tree_drag_unref (MshedUtfTreeDrag *drag)
+{
+  g_rc_box_release_full (drag, (GDestroyNotify) drag_clear);
+}
+
+/* Where a drop at @position of @target puts a node: child @index (counting every child) of
+ * directory @parent. INTO a file means AFTER it; BEFORE or AFTER the root means into it. */
+static void
+drop_place (MshedUtfNode          *target,
+            MshedUtfDropPosition   position,
+            MshedUtfNode         **parent,
+            guint                 *index)
+{
+  if (position == MSHED_UTF_DROP_INTO && !mshed_utf_node_is_directory (target))
+    position = MSHED_UTF_DROP_AFTER;
+  if (position != MSHED_UTF_DROP_INTO && mshed_utf_node_get_parent (target) == NULL)
+    position = MSHED_UTF_DROP_INTO;
+  if (position == MSHED_UTF_DROP_INTO)
+    {
+      *parent = target;
+      *index = mshed_utf_node_get_n_children (target);
+    }
+  else
+    {
+      *parent = mshed_utf_node_get_parent (target);
+      *index = mshed_utf_node_get_index (target) + (position == MSHED_UTF_DROP_AFTER ? 1 : 0);
+    }
+}
+
 gboolean
 mshed_utf_tree_drop_node (MshedUtfTree         *self,
                           MshedUtfNode         *node,
@@ -253,30 +328,45 @@ mshed_utf_tree_drop_node (MshedUtfTree         *self,
                            _("A node cannot be moved into its own subtree"));
       return FALSE;
     }
-  if (position == MSHED_UTF_DROP_INTO && !mshed_utf_node_is_directory (target))
-    position = MSHED_UTF_DROP_AFTER;
-  if (position != MSHED_UTF_DROP_INTO && mshed_utf_node_get_parent (target) == NULL)
-    position = MSHED_UTF_DROP_INTO;  /* beside the root: into it */
-  if (position == MSHED_UTF_DROP_INTO)
-    {
-      parent = target;
-      index = mshed_utf_node_get_n_children (target);
-      if (mshed_utf_node_get_parent (node) == parent)
-        index--;
-    }
-  else
-    {
-      parent = mshed_utf_node_get_parent (target);
-      index = mshed_utf_node_get_index (target) + (position == MSHED_UTF_DROP_AFTER ? 1 : 0);
-      /* the index counts the children without @node (mshed_document_utf_move) */
-      if (mshed_utf_node_get_parent (node) == parent && mshed_utf_node_get_index (node) < index)
-        index--;
-    }
+  drop_place (target, position, &parent, &index);
+  /* the index counts the children without @node (mshed_document_utf_move) */
+  if (mshed_utf_node_get_parent (node) == parent && mshed_utf_node_get_index (node) < index)
+    index--;
   if (mshed_utf_node_get_parent (node) == parent && mshed_utf_node_get_index (node) == index)
     return TRUE;  /* dropped where it is */
   if (!mshed_document_utf_move (self->document, node, parent, index, error))
     return FALSE;
   _mshed_utf_tree_select_and_announce (self, node);
+  return TRUE;
+}
+
+gboolean
+mshed_utf_tree_drop (MshedUtfTree         *self,
+                     MshedUtfTreeDrag     *drag,
+                     MshedUtfNode         *target,
+                     MshedUtfDropPosition  position,
+                     GError              **error)
+{
+  g_autoptr(GPtrArray) pasted = NULL;
+  MshedUtfNode *parent;
+  guint index;
+
+  g_return_val_if_fail (MSHED_IS_UTF_TREE (self), FALSE);
+  g_return_val_if_fail (drag != NULL, FALSE);
+
+  if (drag->document == self->document)
+    return mshed_utf_tree_drop_node (self, drag->node, target, position, error);
+  if (self->document == NULL || !_mshed_utf_tree_node_in_tree (self, target))
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                           _("A UTF subtree can only be dropped on a node of a UTF tree"));
+      return FALSE;
+    }
+  /* from another file: a copy, as a paste there would make it */
+  drop_place (target, position, &parent, &index);
+  if (!mshed_utf_clip_paste_at (self->document, parent, index, drag->clip, &pasted, error))
+    return FALSE;
+  _mshed_utf_tree_select_and_announce (self, g_ptr_array_index (pasted, 0));
   return TRUE;
 }
 
@@ -292,12 +382,17 @@ drag_prepare_cb (GtkDragSource *source,
                  double         y,
                  GtkListItem   *list_item)
 {
+  GtkWidget *row = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (source));
+  MshedUtfTree *self = MSHED_UTF_TREE (gtk_widget_get_ancestor (row, MSHED_TYPE_UTF_TREE));
   MshedUtfNode *node = item_node (list_item);
+  g_autoptr(MshedUtfTreeDrag) drag = NULL;
 
   /* the root stays where it is */
-  if (node == NULL || mshed_utf_node_get_parent (node) == NULL)
+  if (node == NULL || mshed_utf_node_get_parent (node) == NULL || self->document == NULL)
     return NULL;
-  return gdk_content_provider_new_typed (G_TYPE_POINTER, node);
+  if ((drag = mshed_utf_tree_drag_new (self->document, node, NULL)) == NULL)
+    return NULL;
+  return gdk_content_provider_new_typed (MSHED_TYPE_UTF_TREE_DRAG, drag);
 }
 
 /* Where a drop at @y on a row of height @height goes: the top quarter before, the bottom
@@ -323,15 +418,17 @@ drop_cb (GtkDropTarget *drop,
 {
   GtkWidget *row = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (drop));
   MshedUtfTree *self = MSHED_UTF_TREE (gtk_widget_get_ancestor (row, MSHED_TYPE_UTF_TREE));
-  MshedUtfNode *node = g_value_get_pointer (value);
+  MshedUtfTreeDrag *drag = g_value_get_boxed (value);
   MshedUtfNode *target = item_node (list_item);
   g_autoptr(GError) error = NULL;
 
-  if (!mshed_utf_tree_drop_node (self, node, target,
-                                 drop_position (target, y, gtk_widget_get_height (row)),
-                                 &error))
+  if (drag == NULL || target == NULL ||
+      !mshed_utf_tree_drop (self, drag, target,
+                            drop_position (target, y, gtk_widget_get_height (row)), &error))
     {
       gtk_widget_error_bell (GTK_WIDGET (self));
+      if (error != NULL && drag != NULL && drag->document != self->document)
+        _mshed_utf_tree_report (self, error);
       return FALSE;
     }
   return TRUE;
@@ -372,10 +469,12 @@ _mshed_utf_tree_clip_setup_row (MshedUtfTree *self,
                                 GtkWidget    *box)
 {
   GtkDragSource *source = gtk_drag_source_new ();
-  GtkDropTarget *target = gtk_drop_target_new (G_TYPE_POINTER, GDK_ACTION_MOVE);
+  GtkDropTarget *target = gtk_drop_target_new (MSHED_TYPE_UTF_TREE_DRAG,
+                                               GDK_ACTION_MOVE | GDK_ACTION_COPY);
   GtkGesture *context = gtk_gesture_click_new ();
 
-  gtk_drag_source_set_actions (source, GDK_ACTION_MOVE);
+  /* a move inside the tree, a copy into another window's */
+  gtk_drag_source_set_actions (source, GDK_ACTION_MOVE | GDK_ACTION_COPY);
   g_signal_connect (source, "prepare", G_CALLBACK (drag_prepare_cb), list_item);
   gtk_widget_add_controller (box, GTK_EVENT_CONTROLLER (source));
   g_signal_connect (target, "drop", G_CALLBACK (drop_cb), list_item);

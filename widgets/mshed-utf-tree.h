@@ -41,6 +41,22 @@ typedef enum {
   MSHED_UTF_DROP_AFTER,
 } MshedUtfDropPosition;
 
+/* What a dragged row carries (a boxed type): the node, moved when it is dropped in its own
+ * tree, and its subtree as a clip (mshed-utf-clip.h), copied when it is dropped on the tree of
+ * another document. */
+typedef struct _MshedUtfTreeDrag MshedUtfTreeDrag;
+
+#define MSHED_TYPE_UTF_TREE_DRAG (mshed_utf_tree_drag_get_type ())
+GType             mshed_utf_tree_drag_get_type (void) G_GNUC_CONST;
+/* NULL with @error for the root. */
+MshedUtfTreeDrag *mshed_utf_tree_drag_new      (MshedDocument    *document,
+                                                MshedUtfNode     *node,
+                                                GError          **error);
+MshedUtfTreeDrag *mshed_utf_tree_drag_ref      (MshedUtfTreeDrag *drag);
+void              mshed_utf_tree_drag_unref    (MshedUtfTreeDrag *drag);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (MshedUtfTreeDrag, mshed_utf_tree_drag_unref)
+
 GtkWidget     *mshed_utf_tree_new           (void);
 void           mshed_utf_tree_set_document  (MshedUtfTree *self,
                                              MshedDocument *document);
@@ -71,6 +87,14 @@ guint          mshed_utf_tree_get_n_pastes_done (MshedUtfTree *self);
  * it; BEFORE or AFTER the root means into it. */
 gboolean       mshed_utf_tree_drop_node     (MshedUtfTree         *self,
                                              MshedUtfNode         *node,
+                                             MshedUtfNode         *target,
+                                             MshedUtfDropPosition  position,
+                                             GError              **error);
+/* What a drop of @drag on @target's row does: a move (mshed_utf_tree_drop_node) when it comes
+ * from this tree's document, else a copy of its subtree pasted there as one undo step, a
+ * colliding name renamed as a paste does (mshed_utf_clip_paste_at). */
+gboolean       mshed_utf_tree_drop          (MshedUtfTree         *self,
+                                             MshedUtfTreeDrag     *drag,
                                              MshedUtfNode         *target,
                                              MshedUtfDropPosition  position,
                                              GError              **error);

@@ -214,6 +214,71 @@ test_conflict (Trio          *f,
     }
 }
 
+/* A choice changed in a built and edited result (docs/diff.md §5.5): one undo step that
+ * writes the chosen side's value and keeps the edit; the result tells which side it holds. */
+static void
+test_choose_in_result (Trio          *f,
+                       gconstpointer  data)
+{
+  g_autoptr(MshedMerge) m = NULL;
+  g_autoptr(MshedDocument) result = NULL;
+  g_autoptr(MshedDocument) want = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) got = NULL, expected = NULL, mine_edited = NULL;
+  g_autofree char *name = NULL;
+
+  g_assert_true (mshed_document_set_field (f->mine, MSHED_TABLE_SLOTS, 1, "unk30", 5, &error));
+  g_assert_true (mshed_document_rename_node (f->mine, 2, "Колесо", &error));
+  g_assert_true (mshed_document_set_field (f->theirs, MSHED_TABLE_SLOTS, 1, "unk30", 6, &error));
+  g_assert_true (mshed_document_rename_node (f->theirs, 2, "Wheel", &error));
+  /* a resource THEIRS removes: the directory of the result is shorter than BASE's */
+  g_assert_true (mshed_document_remove_resource (f->theirs, (guint) mshed_model_find_resource (
+                                                   mshed_document_get_model (f->theirs), 17),
+                                                 &error));
+  g_assert_no_error (error);
+  m = merge_docs (f->base, f->mine, f->theirs);
+  g_assert_cmpuint (mshed_merge_get_n_conflicts (m), ==, 2);
+  for (guint i = 0; i < 2; i++)
+    g_assert_true (mshed_merge_can_choose_in_result (m, i));
+  mshed_merge_resolve_all (m, MSHED_MERGE_MINE);
+  result = apply_ok (m);
+  /* the user's edit in the result */
+  g_assert_true (mshed_document_set_field (result, MSHED_TABLE_SLOTS, 3, "unk30", 11, &error));
+  g_assert_no_error (error);
+  mine_edited = doc_test_bytes (result);
+  g_assert_cmpint (mshed_merge_read_result_choice (m, result, 0), ==, MSHED_MERGE_MINE);
+
+  /* Theirs for every conflict: one step, the edit stays */
+  g_assert_true (mshed_merge_choose_in_result (m, result, G_MAXUINT, MSHED_MERGE_THEIRS,
+                                               &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (mshed_merge_get_conflict (m, 0)->choice, ==, MSHED_MERGE_THEIRS);
+  g_assert_cmpint (mshed_merge_get_conflict (m, 1)->choice, ==, MSHED_MERGE_THEIRS);
+  g_assert_cmpint (mshed_merge_read_result_choice (m, result, 0), ==, MSHED_MERGE_THEIRS);
+  g_assert_cmpint (mshed_merge_read_result_choice (m, result, 1), ==, MSHED_MERGE_THEIRS);
+  name = mshed_model_dup_name (mshed_document_get_model (result), 2);
+  g_assert_cmpstr (name, ==, "Wheel");
+  /* exactly what the merge built with Theirs, plus the same edit */
+  want = apply_ok (m);
+  g_assert_true (mshed_document_set_field (want, MSHED_TABLE_SLOTS, 3, "unk30", 11, &error));
+  g_assert_no_error (error);
+  got = doc_test_bytes (result);
+  expected = doc_test_bytes (want);
+  assert_same_bytes (got, expected);
+
+  /* one undo step back to Mine, as the result reads */
+  g_assert_true (mshed_document_undo (result));
+  g_clear_pointer (&got, g_bytes_unref);
+  got = doc_test_bytes (result);
+  assert_same_bytes (got, mine_edited);
+  g_assert_cmpint (mshed_merge_read_result_choice (m, result, 0), ==, MSHED_MERGE_MINE);
+  g_assert_cmpint (mshed_merge_read_result_choice (m, result, 1), ==, MSHED_MERGE_MINE);
+  /* a third value: neither side */
+  g_assert_true (mshed_document_set_field (result, MSHED_TABLE_SLOTS, 1, "unk30", 9, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (mshed_merge_read_result_choice (m, result, 0), ==, MSHED_MERGE_UNRESOLVED);
+}
+
 /* The changes taken without asking, for the merge view (docs/diff.md §5.5): each side's own
  * edit marked with its side, the same edit on both sides once as "both", and the cell of the
  * conflict left out (it is listed as the conflict). */
@@ -513,6 +578,8 @@ main (int    argc,
   g_test_add ("/merge/non-overlapping", Trio, NULL, trio_setup, test_non_overlapping,
               trio_teardown);
   g_test_add ("/merge/conflict", Trio, NULL, trio_setup, test_conflict, trio_teardown);
+  g_test_add ("/merge/choose-in-result", Trio, NULL, trio_setup, test_choose_in_result,
+              trio_teardown);
   g_test_add ("/merge/changes", Trio, NULL, trio_setup, test_changes, trio_teardown);
   g_test_add ("/merge/same-edit", Trio, NULL, trio_setup, test_same_edit, trio_teardown);
   g_test_add ("/merge/name-conflict", Trio, NULL, trio_setup, test_name_conflict, trio_teardown);

@@ -13,7 +13,6 @@
 
 #include "config.h"
 
-#include <glib/gi18n.h>
 #include <string.h>
 
 #include "mshed-compare-window-private.h"

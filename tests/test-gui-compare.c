@@ -496,6 +496,14 @@ test_tree (void)
   fixture_teardown (&f);
 }
 
+static gboolean
+warm (guint32 p)
+{
+  int r = (p >> 16) & 0xff, g = (p >> 8) & 0xff, b = p & 0xff;
+
+  return r > b + 50 && r > g + 20;
+}
+
 /* Two deformable models differing in a point of level 1: the level chooser switches both
  * grids, the difference is marked only with level 1 chosen, and F7 reaches it (the level
  * switches, the row is selected on both sides, the trees select the Points node). */
@@ -506,6 +514,10 @@ test_dfm_level (void)
   g_autofree char *args = NULL;
   const MshedDiffItem *item;
   MshedDfmArray points;
+  g_autoptr(GPtrArray) previews = g_ptr_array_new ();
+  g_autofree guint32 *pixels = NULL;
+  guint n_warm = 0;
+  int w, h;
 
   if (!gui_test_have_xdotool ())
     {
@@ -571,15 +583,29 @@ test_dfm_level (void)
                                                           : "compare-dfm-level1-light.png");
     }
   g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", FALSE, NULL);
+
+  /* the skinned previews of level 1, the overlay colouring the moved point's triangles */
+  click_button (&f, "Preview");
+  click_button (&f, "Overlay: the right model ghosted over the left one");
+  widget_test_iterate (300);
+  find_previews (GTK_WIDGET (f.window), previews);
+  g_assert_cmpuint (previews->len, ==, 2);
+  for (guint s = 0; s < 2; s++)
+    {
+      MshedRenderer *renderer = mshed_model_view_get_renderer (g_ptr_array_index (previews, s));
+
+      g_assert_nonnull (mshed_renderer_get_dfm (renderer));
+      g_assert_cmpuint (mshed_render_scene_get_lod (mshed_renderer_get_scene (renderer)), ==, 1);
+      /* no grid or axes (the X axis is red): only the models */
+      mshed_model_view_set_overlays (g_ptr_array_index (previews, s), MSHED_OVERLAY_SHADED);
+    }
+  gui_test_wait_settled (GTK_WIDGET (f.window));
+  pixels = gui_test_grab (GTK_WIDGET (f.window), g_ptr_array_index (previews, 0), &w, &h);
+  for (int i = 0; i < w * h; i++)
+    n_warm += warm (pixels[i]);
+  g_assert_cmpuint (n_warm, >, 20);
+  widget_test_screenshot (GTK_WIDGET (f.window), "compare-dfm-ghost.png");
   fixture_teardown (&f);
-}
-
-static gboolean
-warm (guint32 p)
-{
-  int r = (p >> 16) & 0xff, g = (p >> 8) & 0xff, b = p & 0xff;
-
-  return r > b + 50 && r > g + 20;
 }
 
 /* The overlay colours the moved part: a vertex of the right model moved (one edit), and the

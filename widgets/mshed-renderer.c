@@ -355,6 +355,8 @@ mshed_renderer_set_diff_marks (MshedRenderer *self,
                                guint          n_marks,
                                gboolean       added)
 {
+  if (marks == NULL && self->diff_marks == NULL)
+    return;  /* nothing to upload again */
   g_clear_pointer (&self->diff_marks, g_byte_array_unref);
   if (marks != NULL)
     self->diff_marks = g_byte_array_append (g_byte_array_new (), marks, n_marks);

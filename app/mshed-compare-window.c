@@ -12,7 +12,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
-#include "mshed-compare-window.h"
+#include "mshed-compare-window-private.h"
 #include "mshed-copy.h"
 #include "mshed-dfm-schema.h"
 #include "mshed-error.h"
@@ -21,49 +21,6 @@
 #include "mshed-schema.h"
 #include "mshed-window-private.h"
 
-struct _MshedCompareWindow
-{
-  GtkApplicationWindow parent_instance;
-
-  /* template */
-  GtkDropDown        *table_dropdown;
-  GtkStack           *view_stack;
-  GtkWidget          *view_switcher;
-  GtkBox             *grids_box;
-  GtkBox             *hex_box;
-  GtkBox             *preview_box;
-  GtkOverlay         *ghost_overlay;
-  GtkCheckButton     *ghost_check;
-  GtkLabel           *left_title;
-  GtkLabel           *right_title;
-  GtkLabel           *summary_label;
-  GtkLabel           *message_label;
-  GtkListView        *diff_list;
-
-  MshedDocument      *docs[2];
-  gulong              changed_ids[2];
-  gulong              modified_ids[2];
-  MshedTableView     *grids[2];
-  gulong              scroll_ids[2][2];  /* [side][vertical, horizontal] */
-  GtkWidget          *previews[2];
-  MshedHexView       *hexes[2];
-  gulong              hex_scroll_ids[2];
-  guint               hex_sync_idle;
-  guint               hex_sync_from;   /* the hex view scrolled last */
-  MshedCamera         camera;          /* the last camera both previews were given */
-
-  MshedDiff          *diff;
-  GtkStringList      *lines;
-  GtkSingleSelection *selection;
-  MshedTableId        table;           /* shown in the grids */
-  guint               refresh_idle;
-  guint               reveal_idle;
-  MshedCompareSide    active;          /* the side Ctrl+Z, Ctrl+S act on */
-  gboolean            syncing;         /* copying one grid's scroll to the other */
-  guint               block_jump;
-  gboolean            jump_pending;    /* after a copy: show the next difference */
-  gboolean            closing;
-};
 
 G_DEFINE_FINAL_TYPE (MshedCompareWindow, mshed_compare_window, GTK_TYPE_APPLICATION_WINDOW)
 
@@ -88,13 +45,15 @@ const MshedDfmTable mshed_compare_dfm_tables[MSHED_COMPARE_N_DFM_TABLES] = {
 
 /* Grids ------------------------------------------------------------------------------------ */
 
-/* Two deformable models: DFM grids (level 0). */
-static gboolean
-is_dfm (MshedCompareWindow *self)
+/* Two deformable models: DFM grids. */
+gboolean
+_mshed_compare_window_is_dfm (MshedCompareWindow *self)
 {
   return mshed_document_get_dfm (self->docs[0]) != NULL &&
          mshed_document_get_dfm (self->docs[1]) != NULL;
 }
+
+#define is_dfm _mshed_compare_window_is_dfm
 
 static guint
 table_position (MshedCompareWindow *self,
@@ -123,8 +82,36 @@ table_at (MshedCompareWindow *self,
   return pos < N_TABLES ? mshed_window_grid_tables[pos] : MSHED_TABLE_NONE;
 }
 
+/* The DFM level a difference is in (its path's MultiLevel\Mesh<n>), G_MAXUINT when none. */
+static guint
+item_level (const MshedDiffItem *item)
+{
+  const char *mesh = item->path ? strstr (item->path, "\\Mesh") : NULL;
+  guint64 level;
+  char *end = NULL;
+
+  if (mesh == NULL || !g_ascii_isdigit (mesh[5]))
+    return G_MAXUINT;
+  level = g_ascii_strtoull (mesh + 5, &end, 10);
+  return (*end == '\\' || *end == '\0') && level < G_MAXUINT ? (guint) level : G_MAXUINT;
+}
+
+/* Whether a grid of DFM table @table follows the level chooser. */
+static gboolean
+table_has_level (MshedCompareWindow *self,
+                 MshedTableId        table)
+{
+  MshedDfmScope scope;
+
+  if (!is_dfm (self) || table == MSHED_TABLE_NONE)
+    return FALSE;
+  scope = mshed_dfm_schema_get_table ((MshedDfmTable) table)->scope;
+  return scope == MSHED_DFM_SCOPE_GEOMETRY || scope == MSHED_DFM_SCOPE_GROUP ||
+         scope == MSHED_DFM_SCOPE_FACE_GROUPS;
+}
+
 /* The grid showing a difference, MSHED_TABLE_NONE when none does (UTF files other than
- * deformable models, DFM levels past the first). */
+ * deformable models); a DFM difference of another level shows after switching levels. */
 static MshedTableId
 item_grid_table (MshedCompareWindow  *self,
                  const MshedDiffItem *item)
@@ -133,9 +120,7 @@ item_grid_table (MshedCompareWindow  *self,
 
   if (item->path != NULL)
     {
-      const char *mesh = strstr (item->path, "\\Mesh");
-
-      if (!is_dfm (self) || (mesh != NULL && !g_str_has_prefix (mesh, "\\Mesh0\\")))
+      if (!is_dfm (self))
         return MSHED_TABLE_NONE;
       return table_position (self, table) != GTK_INVALID_LIST_POSITION ? table
                                                                        : MSHED_TABLE_NONE;
@@ -179,7 +164,8 @@ mark_changed (MshedCompareWindow *self)
           const MshedDiffItem *item = mshed_diff_get_item (self->diff, i);
           guint row = item_row (item, s);
 
-          if (item_grid_table (self, item) != self->table || row == G_MAXUINT)
+          if (item_grid_table (self, item) != self->table || row == G_MAXUINT ||
+              (table_has_level (self, self->table) && item_level (item) != self->level))
             continue;
           g_array_append_val (rows, row);
           g_ptr_array_add (fields, (gpointer) (item->kind == MSHED_DIFF_FIELD ||
@@ -243,7 +229,9 @@ show_table (MshedCompareWindow *self,
   for (guint s = 0; s < 2; s++)
     {
       self->grids[s] = MSHED_TABLE_VIEW (is_dfm (self)
-                                         ? mshed_table_view_new_dfm ((MshedDfmTable) table, 0, 0)
+                                         ? mshed_table_view_new_dfm ((MshedDfmTable) table,
+                                                                     table_has_level (self, table)
+                                                                     ? self->level : 0, 0)
                                          : mshed_table_view_new (table));
       gtk_widget_set_hexpand (GTK_WIDGET (self->grids[s]), TRUE);
       mshed_table_view_set_document (self->grids[s], self->docs[s]);
@@ -266,6 +254,59 @@ table_selected_cb (MshedCompareWindow *self)
 
   if (table_at (self, pos) != MSHED_TABLE_NONE && !self->block_jump)
     show_table (self, table_at (self, pos));
+}
+
+/* Both sides' DFM grids (and previews) show level @level. */
+static void
+show_level (MshedCompareWindow *self,
+            guint               level)
+{
+  if (level == self->level)
+    return;
+  self->level = level;
+  if (self->grids[0] != NULL && table_has_level (self, self->table))
+    {
+      /* new grids: a grid whose scope changed in place was left unallocated after a resize */
+      MshedTableId table = self->table;
+
+      self->table = MSHED_TABLE_NONE;
+      show_table (self, table);
+    }
+  self->block_jump++;
+  gtk_drop_down_set_selected (self->level_dropdown, level);
+  self->block_jump--;
+  mark_changed (self);
+  _mshed_compare_window_update_previews (self);
+}
+
+/* The level chooser: Mesh0 … of the side with more levels. */
+static void
+fill_levels (MshedCompareWindow *self)
+{
+  g_autoptr(GtkStringList) levels = gtk_string_list_new (NULL);
+  guint n = MAX (mshed_dfm_get_n_levels (mshed_document_get_dfm (self->docs[0])),
+                 mshed_dfm_get_n_levels (mshed_document_get_dfm (self->docs[1])));
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("Mesh%u", i);
+
+      gtk_string_list_append (levels, name);
+    }
+  self->block_jump++;
+  gtk_drop_down_set_model (self->level_dropdown, G_LIST_MODEL (levels));
+  gtk_drop_down_set_selected (self->level_dropdown, MIN (self->level, n ? n - 1 : 0));
+  self->block_jump--;
+  gtk_widget_set_visible (GTK_WIDGET (self->level_dropdown), n > 1);
+}
+
+static void
+level_selected_cb (MshedCompareWindow *self)
+{
+  guint pos = gtk_drop_down_get_selected (self->level_dropdown);
+
+  if (pos != GTK_INVALID_LIST_POSITION && !self->block_jump)
+    show_level (self, pos);
 }
 
 /* The differences ------------------------------------------------------------------------ */
@@ -420,6 +461,7 @@ jump (MshedCompareWindow *self)
 
   if (item == NULL || self->block_jump)
     return;
+  _mshed_compare_window_trees_follow (self, item);
   if (item->kind == MSHED_DIFF_BYTES && show_bytes (self, item))
     return;
   if (g_strcmp0 (gtk_stack_get_visible_child_name (self->view_stack), "bytes") == 0)
@@ -427,6 +469,13 @@ jump (MshedCompareWindow *self)
   table = item_grid_table (self, item);
   if (table == MSHED_TABLE_NONE)
     return;
+  if (is_dfm (self) && item_level (item) != G_MAXUINT && item_level (item) != self->level &&
+      item_level (item) < g_list_model_get_n_items (gtk_drop_down_get_model (self->level_dropdown)))
+    {
+      show_level (self, item_level (item));
+      if (self->reveal_idle == 0)
+        self->reveal_idle = g_idle_add_full (G_PRIORITY_LOW, reveal_idle_cb, self, NULL);
+    }
   if (table != self->table)
     {
       show_table (self, table);
@@ -435,6 +484,27 @@ jump (MshedCompareWindow *self)
         self->reveal_idle = g_idle_add_full (G_PRIORITY_LOW, reveal_idle_cb, self, NULL);
     }
   reveal_rows (self);
+}
+
+void
+_mshed_compare_window_show_rows (MshedCompareWindow *self,
+                                 MshedTableId        table,
+                                 guint               level,
+                                 const guint         rows[2])
+{
+  if (is_dfm (self) && level != G_MAXUINT &&
+      level < g_list_model_get_n_items (gtk_drop_down_get_model (self->level_dropdown)))
+    show_level (self, level);
+  if (table_position (self, table) == GTK_INVALID_LIST_POSITION)
+    return;
+  show_table (self, table);
+  for (guint s = 0; s < 2; s++)
+    if (self->grids[s] != NULL && rows[s] != G_MAXUINT)
+      {
+        self->syncing = TRUE;  /* each side shows its own row */
+        mshed_table_view_reveal (self->grids[s], rows[s], NULL);
+        self->syncing = FALSE;
+      }
 }
 
 static void
@@ -522,6 +592,10 @@ refresh (MshedCompareWindow *self)
     }
   gtk_label_set_text (self->summary_label, summary->str);
   mark_changed (self);
+  _mshed_compare_window_update_trees (self);
+  if (is_dfm (self))
+    fill_levels (self);
+  _mshed_compare_window_update_previews (self);
   update_titles (self);
   update_actions (self);
   if (self->jump_pending)
@@ -724,86 +798,11 @@ close_request_cb (MshedCompareWindow *self)
   return TRUE;
 }
 
-/* Previews ------------------------------------------------------------------------------- */
-
-/* One camera: whichever view moved its camera gives it to the other before it draws. */
-static gboolean
-preview_render_cb (GtkGLArea          *area,
-                   GdkGLContext       *context,
-                   MshedCompareWindow *self)
-{
-  guint s = GTK_WIDGET (area) == self->previews[0] ? 0 : 1;
-  MshedCamera *mine = mshed_renderer_get_camera (
-    mshed_model_view_get_renderer (MSHED_MODEL_VIEW (self->previews[s])));
-  MshedCamera *other = mshed_renderer_get_camera (
-    mshed_model_view_get_renderer (MSHED_MODEL_VIEW (self->previews[!s])));
-
-  if (memcmp (mine, &self->camera, sizeof *mine) != 0)
-    {
-      self->camera = *mine;
-      *other = *mine;
-      gtk_gl_area_queue_render (GTK_GL_AREA (self->previews[!s]));
-    }
-  return FALSE;
-}
-
-/* Side by side, or the right preview half transparent over the left one (the same camera,
- * so the two models are drawn on top of each other); pointer and keys go to the left one. */
-static void
-place_previews (MshedCompareWindow *self)
-{
-  gboolean ghost = gtk_check_button_get_active (self->ghost_check);
-
-  for (guint s = 0; s < 2; s++)
-    {
-      GtkWidget *parent = gtk_widget_get_parent (self->previews[s]);
-
-      g_object_ref (self->previews[s]);
-      if (GTK_IS_BOX (parent))
-        gtk_box_remove (GTK_BOX (parent), self->previews[s]);
-      else if (parent == GTK_WIDGET (self->ghost_overlay) && s == 0)
-        gtk_overlay_set_child (self->ghost_overlay, NULL);
-      else if (parent != NULL)
-        gtk_overlay_remove_overlay (self->ghost_overlay, self->previews[s]);
-    }
-  for (guint s = 0; s < 2; s++)
-    {
-      gtk_widget_set_opacity (self->previews[s], ghost && s == 1 ? 0.5 : 1.0);
-      gtk_widget_set_can_target (self->previews[s], !(ghost && s == 1));
-      if (!ghost)
-        gtk_box_append (self->preview_box, self->previews[s]);
-      else if (s == 0)
-        gtk_overlay_set_child (self->ghost_overlay, self->previews[s]);
-      else
-        gtk_overlay_add_overlay (self->ghost_overlay, self->previews[s]);
-      g_object_unref (self->previews[s]);
-    }
-  gtk_widget_set_visible (GTK_WIDGET (self->preview_box), !ghost);
-  gtk_widget_set_visible (GTK_WIDGET (self->ghost_overlay), ghost);
-}
-
-static void
-ensure_previews (MshedCompareWindow *self)
-{
-  if (self->previews[0] != NULL ||
-      g_strcmp0 (gtk_stack_get_visible_child_name (self->view_stack), "preview") != 0)
-    return;
-  for (guint s = 0; s < 2; s++)
-    {
-      self->previews[s] = mshed_model_view_new ();
-      gtk_widget_set_hexpand (self->previews[s], TRUE);
-      gtk_widget_set_vexpand (self->previews[s], TRUE);
-      mshed_model_view_set_document (MSHED_MODEL_VIEW (self->previews[s]), self->docs[s]);
-      g_signal_connect (self->previews[s], "render", G_CALLBACK (preview_render_cb), self);
-    }
-  place_previews (self);
-}
-
 static void
 ghost_toggled_cb (MshedCompareWindow *self)
 {
   if (self->previews[0] != NULL)
-    place_previews (self);
+    _mshed_compare_window_place_previews (self);
 }
 
 /* GObject -------------------------------------------------------------------------------- */
@@ -875,6 +874,8 @@ mshed_compare_window_class_init (MshedCompareWindowClass *klass)
                                                "/org/mshed/Mshed/mshed-compare-window.ui");
   gtk_widget_class_set_css_name (widget_class, "comparewindow");
   gtk_widget_class_bind_template_child (widget_class, MshedCompareWindow, table_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, MshedCompareWindow, level_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, MshedCompareWindow, trees_box);
   gtk_widget_class_bind_template_child (widget_class, MshedCompareWindow, view_stack);
   gtk_widget_class_bind_template_child (widget_class, MshedCompareWindow, view_switcher);
   gtk_widget_class_bind_template_child (widget_class, MshedCompareWindow, grids_box);
@@ -909,6 +910,8 @@ mshed_compare_window_init (MshedCompareWindow *self)
   self->table = MSHED_TABLE_NONE;
   g_signal_connect_swapped (self->table_dropdown, "notify::selected",
                             G_CALLBACK (table_selected_cb), self);
+  g_signal_connect_swapped (self->level_dropdown, "notify::selected",
+                            G_CALLBACK (level_selected_cb), self);
 
   self->lines = gtk_string_list_new (NULL);
   self->selection = gtk_single_selection_new (G_LIST_MODEL (self->lines));  /* takes lines */
@@ -921,7 +924,7 @@ mshed_compare_window_init (MshedCompareWindow *self)
   gtk_list_view_set_factory (self->diff_list, factory);
   gtk_list_view_set_model (self->diff_list, GTK_SELECTION_MODEL (self->selection));
   g_signal_connect_swapped (self->view_stack, "notify::visible-child",
-                            G_CALLBACK (ensure_previews), self);
+                            G_CALLBACK (_mshed_compare_window_ensure_previews), self);
   g_signal_connect (self, "close-request", G_CALLBACK (close_request_cb), NULL);
   g_signal_connect_swapped (self->ghost_check, "toggled", G_CALLBACK (ghost_toggled_cb), self);
 }
@@ -967,12 +970,13 @@ mshed_compare_window_new (MshedApplication *app,
     gtk_drop_down_set_model (self->table_dropdown, G_LIST_MODEL (titles));
     self->block_jump--;
   }
+  _mshed_compare_window_build_trees (self);
   if (mshed_document_get_model (left) != NULL && mshed_document_get_model (right) != NULL)
     show_table (self, MSHED_TABLE_NODES);
-  else if (is_dfm (self))  /* deformable models: the grids of level 0, no preview yet */
+  else if (is_dfm (self))  /* deformable models: the grids of the level chosen */
     {
+      fill_levels (self);
       show_table (self, (MshedTableId) mshed_compare_dfm_tables[0]);
-      gtk_widget_set_visible (self->view_switcher, FALSE);
     }
   else  /* other UTF files: no grids or preview for them, the list and copy across */
     {
@@ -1057,6 +1061,23 @@ mshed_compare_window_get_hex_view (MshedCompareWindow *self,
   g_return_val_if_fail (MSHED_IS_COMPARE_WINDOW (self), NULL);
 
   return self->hexes[side != MSHED_COMPARE_LEFT];
+}
+
+GtkWidget *
+mshed_compare_window_get_tree (MshedCompareWindow *self,
+                               MshedCompareSide    side)
+{
+  g_return_val_if_fail (MSHED_IS_COMPARE_WINDOW (self), NULL);
+
+  return self->trees[side != MSHED_COMPARE_LEFT];
+}
+
+guint
+mshed_compare_window_get_level (MshedCompareWindow *self)
+{
+  g_return_val_if_fail (MSHED_IS_COMPARE_WINDOW (self), 0);
+
+  return self->level;
 }
 
 const MshedDiff *

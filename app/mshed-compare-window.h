@@ -7,9 +7,11 @@
  * scrolled together with the changed cells marked, the list of differences
  * (mshed_diff_documents) with next and previous (F7, Shift+F7) that select and scroll both
  * sides (a difference in bytes no field describes: the two hex views of the Bytes page, the
- * differing bytes marked), copy across of the selected difference (mshed-copy.h) and the two
- * previews with one camera. Each side stays a normal document: edits, undo (Ctrl+Z on the
- * focused side) and save; the list follows every change.
+ * differing bytes marked), copy across of the selected difference (mshed-copy.h), a node tree
+ * per side with the differing nodes marked, a level chooser for deformable models, and the
+ * two previews with one camera (the overlay mode colours the differing geometry). Each side
+ * stays a normal document: edits, undo (Ctrl+Z on the focused side) and save; the list follows
+ * every change.
  */
 #pragma once
 
@@ -58,6 +60,11 @@ MshedTableView     *mshed_compare_window_get_grid     (MshedCompareWindow *self,
 /* The hex view of each side (the Bytes page: bytes no field describes, opaque resources). */
 MshedHexView       *mshed_compare_window_get_hex_view (MshedCompareWindow *self,
                                                        MshedCompareSide    side);
+/* The node tree of each side: an MshedNodeTree (Parkan models) or an MshedUtfTree. */
+GtkWidget          *mshed_compare_window_get_tree     (MshedCompareWindow *self,
+                                                       MshedCompareSide    side);
+/* The DFM level (MultiLevel\Mesh<n>) the grids and previews show. */
+guint               mshed_compare_window_get_level    (MshedCompareWindow *self);
 const MshedDiff    *mshed_compare_window_get_diff     (MshedCompareWindow *self);
 /* The selected difference, G_MAXUINT when none. */
 guint               mshed_compare_window_get_selected (MshedCompareWindow *self);

@@ -184,6 +184,43 @@ gui_test_wait_settled (GtkWidget *widget)
   g_assert_cmpuint (steady, >=, 6);
 }
 
+/* @widget's part of @window's composited rendering, as 32-bit pixels (w x h into *@out). */
+static inline guint32 *
+gui_test_grab (GtkWidget *window,
+               GtkWidget *widget,
+               int       *out_w,
+               int       *out_h)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (window);
+  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autofree guint32 *pixels = NULL;
+  int w = gtk_widget_get_width (window), h = gtk_widget_get_height (window);
+  graphene_rect_t b;
+  guint32 *part;
+  int bw, bh;
+
+  g_assert_true (gtk_widget_compute_bounds (widget, window, &b));
+  gdk_paintable_snapshot (paintable, snapshot, w, h);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, w, h));
+  pixels = g_new (guint32, (gsize) w * h);
+  gdk_texture_download (texture, (guchar *) pixels, (gsize) w * 4);
+  bw = MIN ((int) b.size.width, w - (int) b.origin.x);
+  bh = MIN ((int) b.size.height, h - (int) b.origin.y);
+  g_assert_cmpint (bw, >, 20);
+  g_assert_cmpint (bh, >, 20);
+  part = g_new (guint32, (gsize) bw * bh);
+  for (int y = 0; y < bh; y++)
+    memcpy (part + (gsize) y * bw, pixels + (gsize) (y + (int) b.origin.y) * w + (int) b.origin.x,
+            (gsize) bw * 4);
+  *out_w = bw;
+  *out_h = bh;
+  return part;
+}
+
 /* Removes @path and, for a folder, everything under it. */
 static inline void
 gui_test_remove_tree (const char *path)

@@ -775,43 +775,6 @@ test_open_large (void)
   remove_dir (dir);
 }
 
-/* @widget's part of @window's composited rendering, as 32-bit pixels (w x h into *@out). */
-static guint32 *
-grab (GtkWidget *window,
-      GtkWidget *widget,
-      int       *out_w,
-      int       *out_h)
-{
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (window);
-  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-  g_autofree guint32 *pixels = NULL;
-  int w = gtk_widget_get_width (window), h = gtk_widget_get_height (window);
-  graphene_rect_t b;
-  guint32 *part;
-  int bw, bh;
-
-  g_assert_true (gtk_widget_compute_bounds (widget, window, &b));
-  gdk_paintable_snapshot (paintable, snapshot, w, h);
-  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
-                                         &GRAPHENE_RECT_INIT (0, 0, w, h));
-  pixels = g_new (guint32, (gsize) w * h);
-  gdk_texture_download (texture, (guchar *) pixels, (gsize) w * 4);
-  bw = MIN ((int) b.size.width, w - (int) b.origin.x);
-  bh = MIN ((int) b.size.height, h - (int) b.origin.y);
-  g_assert_cmpint (bw, >, 20);
-  g_assert_cmpint (bh, >, 20);
-  part = g_new (guint32, (gsize) bw * bh);
-  for (int y = 0; y < bh; y++)
-    memcpy (part + (gsize) y * bw, pixels + (gsize) (y + (int) b.origin.y) * w + (int) b.origin.x,
-            (gsize) bw * 4);
-  *out_w = bw;
-  *out_h = bh;
-  return part;
-}
-
 static GtkRange *
 first_slider (MshedWindow *window)
 {
@@ -852,7 +815,7 @@ test_preview_pose (void)
   g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (window->model_view)));
   g_assert_nonnull (mshed_renderer_get_dfm (mshed_model_view_get_renderer (window->model_view)));
 
-  bind = grab (GTK_WIDGET (window), GTK_WIDGET (window->model_view), &w, &h);
+  bind = gui_test_grab (GTK_WIDGET (window), GTK_WIDGET (window->model_view), &w, &h);
   for (int i = 0; i < w * h; i++)
     g_hash_table_add (colours, GUINT_TO_POINTER (bind[i]));
   g_test_message ("%u colours in the preview", g_hash_table_size (colours));
@@ -863,7 +826,7 @@ test_preview_pose (void)
   g_assert_nonnull (slider);
   gtk_range_set_value (slider, 45.0);
   gui_test_wait_settled (GTK_WIDGET (window->model_view));
-  posed = grab (GTK_WIDGET (window), GTK_WIDGET (window->model_view), &w2, &h2);
+  posed = gui_test_grab (GTK_WIDGET (window), GTK_WIDGET (window->model_view), &w2, &h2);
   g_assert_cmpint (w2, ==, w);
   g_assert_cmpint (h2, ==, h);
   for (int i = 0; i < w * h; i++)
@@ -881,7 +844,7 @@ test_preview_pose (void)
         g_signal_emit_by_name (b, "clicked");
   gui_test_wait_settled (GTK_WIDGET (window->model_view));
   g_assert_cmpfloat (gtk_range_get_value (slider), ==, 0.0);
-  reset = grab (GTK_WIDGET (window), GTK_WIDGET (window->model_view), &w2, &h2);
+  reset = gui_test_grab (GTK_WIDGET (window), GTK_WIDGET (window->model_view), &w2, &h2);
   g_assert_cmpint (w2, ==, w);
   g_assert_cmpint (h2, ==, h);
   g_assert_cmpmem (reset, (gsize) w * h * 4, bind, (gsize) w * h * 4);

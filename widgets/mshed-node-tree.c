@@ -260,6 +260,7 @@ struct _MshedNodeTree
   GHashTable         *diag_errors;   /* nodes with an error-level finding */
   gboolean            diags_dirty;
   guint8             *matches;       /* search: 1 matches, 2 ancestor of a match */
+  GByteArray         *marks;         /* the compare window's, per node; NULL: none */
   guint               rename_node;
   guint               block_selection;
 };
@@ -438,6 +439,14 @@ refresh_row (RowWidgets *rw)
                : GTK_WIDGET (rw->expander),
              "match", self->matches != NULL && n < self->hierarchy->n_nodes &&
                       self->matches[n] == 1);
+  set_class (gtk_widget_get_parent (GTK_WIDGET (rw->expander))
+               ? gtk_widget_get_parent (GTK_WIDGET (rw->expander))
+               : GTK_WIDGET (rw->expander),
+             "diff-changed", self->marks && n < self->marks->len && self->marks->data[n] == 1);
+  set_class (gtk_widget_get_parent (GTK_WIDGET (rw->expander))
+               ? gtk_widget_get_parent (GTK_WIDGET (rw->expander))
+               : GTK_WIDGET (rw->expander),
+             "diff-only", self->marks && n < self->marks->len && self->marks->data[n] == 2);
 
   g_signal_handler_block (rw->check, rw->toggled_id);
   gtk_check_button_set_active (rw->check,
@@ -1066,6 +1075,7 @@ mshed_node_tree_finalize (GObject *object)
   g_clear_pointer (&self->diags, g_hash_table_unref);
   g_clear_pointer (&self->diag_errors, g_hash_table_unref);
   g_clear_pointer (&self->matches, g_free);
+  g_clear_pointer (&self->marks, g_byte_array_unref);
 
   G_OBJECT_CLASS (mshed_node_tree_parent_class)->finalize (object);
 }
@@ -1391,4 +1401,17 @@ _mshed_node_tree_set_search_text (MshedNodeTree *self,
   gtk_search_bar_set_search_mode (self->search_bar, TRUE);
   gtk_editable_set_text (GTK_EDITABLE (self->search_entry), text);
   g_signal_emit_by_name (self->search_entry, "search-changed");
+}
+
+void
+mshed_node_tree_set_marks (MshedNodeTree *self,
+                           const guint8  *marks,
+                           guint          n_marks)
+{
+  g_return_if_fail (MSHED_IS_NODE_TREE (self));
+
+  g_clear_pointer (&self->marks, g_byte_array_unref);
+  if (marks != NULL)
+    self->marks = g_byte_array_append (g_byte_array_new (), marks, n_marks);
+  refresh_all_rows (self);
 }

@@ -42,5 +42,10 @@ gboolean       mshed_node_tree_get_node_visible (MshedNodeTree *self,
 void           mshed_node_tree_set_node_visible (MshedNodeTree *self,
                                                  guint          node,
                                                  gboolean       visible);
+/* The compare window's marks (one per node, MshedDiffMark of mshed-renderer.h: 1 changed,
+ * 2 only on this side): the rows get the CSS class diff-changed or diff-only. NULL clears. */
+void           mshed_node_tree_set_marks        (MshedNodeTree *self,
+                                                 const guint8  *marks,
+                                                 guint          n_marks);
 
 G_END_DECLS

@@ -27,6 +27,8 @@ G_BEGIN_DECLS
 #define MODE_CHECKER 1
 #define MODE_FLAT    2
 #define MODE_HEAT    3   /* a DFM bone's weights, carried in the UV's u */
+#define MODE_DIFF_A  4   /* diff marks: UV u changed, v only here (red) */
+#define MODE_DIFF_B  5   /* the same, only here in green */
 
 typedef struct {
   float p[3];
@@ -60,6 +62,8 @@ struct _MshedRenderer {
   MshedModel       *model;
   MshedDfm         *dfm;
   gint              weight_bone;
+  GByteArray       *diff_marks;     /* MshedDiffMark per vertex, NULL: none */
+  gboolean          diff_added;
   MshedRenderScene *scene;
   gboolean          framed_once;
   MshedCamera       camera;

@@ -96,6 +96,10 @@ static const char mesh_vs[] =
   "  if (u_mode == 3)\n"   /* heat: blue (0) to red (1) through green */ \
   "    base = clamp (vec3 (2.0 * v_uv.x - 0.5, 1.0 - abs (2.0 * v_uv.x - 1.0),\n" \
   "                        1.5 - 2.0 * v_uv.x), 0.0, 1.0);\n" \
+  "  if (u_mode >= 4)\n"   /* diff marks: only here, changed, else ghosted */ \
+  "    base = v_uv.y > 0.001 ? (u_mode == 4 ? vec3 (0.90, 0.16, 0.12)\n" \
+  "                                         : vec3 (0.18, 0.75, 0.26))\n" \
+  "         : v_uv.x > 0.001 ? vec3 (1.0, 0.52, 0.0) : vec3 (0.62, 0.63, 0.66);\n" \
   "  if (u_mode == 1) {\n" \
   "    float c = mod (floor (v_uv.x * 8.0) + floor (v_uv.y * 8.0), 2.0);\n" \
   "    base *= mix (0.3, 1.0, c);\n" \

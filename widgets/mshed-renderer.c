@@ -128,6 +128,7 @@ mshed_renderer_free (MshedRenderer *self)
   g_clear_pointer (&self->scene, mshed_render_scene_free);
   g_clear_pointer (&self->model, mshed_model_unref);
   g_clear_pointer (&self->dfm, mshed_dfm_unref);
+  g_clear_pointer (&self->diff_marks, g_byte_array_unref);
   g_hash_table_unref (self->hidden_nodes);
   for (guint k = 0; k < MSHED_N_SELECT_KINDS; k++)
     g_hash_table_unref (self->selection[k]);
@@ -398,6 +399,21 @@ mshed_renderer_set_weight_bone (MshedRenderer *self,
   if (bone == self->weight_bone)
     return;
   self->weight_bone = bone;
+  self->dirty_vertices_all = TRUE;
+}
+
+void
+mshed_renderer_set_diff_marks (MshedRenderer *self,
+                               const guint8  *marks,
+                               guint          n_marks,
+                               gboolean       added)
+{
+  if (marks == NULL && self->diff_marks == NULL)
+    return;  /* nothing to upload again */
+  g_clear_pointer (&self->diff_marks, g_byte_array_unref);
+  if (marks != NULL)
+    self->diff_marks = g_byte_array_append (g_byte_array_new (), marks, n_marks);
+  self->diff_added = added;
   self->dirty_vertices_all = TRUE;
 }
 
@@ -839,6 +855,14 @@ upload_vertices (MshedRenderer *self,
     for (guint i = 0; i < count; i++)
       uv[2 * (gsize) i] = mshed_render_scene_get_bone_weight (self->scene, first + i,
                                                               (guint) self->weight_bone);
+  else if (self->diff_marks)
+    for (guint i = 0; i < count; i++)
+      {
+        guint8 m = first + i < self->diff_marks->len ? self->diff_marks->data[first + i] : 0;
+
+        uv[2 * (gsize) i] = m == MSHED_DIFF_MARK_CHANGED;
+        uv[2 * (gsize) i + 1] = m == MSHED_DIFF_MARK_ONLY;
+      }
   upload_array (self->vbo_pos, pos, 3 * sizeof (float), first, count, allocate);
   upload_array (self->vbo_nrm, nrm, 3 * sizeof (float), first, count, allocate);
   upload_array (self->vbo_uv, uv, 2 * sizeof (float), first, count, allocate);
@@ -1238,6 +1262,7 @@ mshed_renderer_draw (MshedRenderer *self,
           glUniform3fv (prog->u_eye, 1, eye);
           glUniform1i (prog->u_mode,
                        self->dfm && self->weight_bone >= 0 ? MODE_HEAT :
+                       self->diff_marks ? (self->diff_added ? MODE_DIFF_B : MODE_DIFF_A) :
                        (self->overlays & MSHED_OVERLAY_UV_CHECKER) ? MODE_CHECKER : MODE_SHADED);
           if (wire)
             glUniform4fv (prog->u_wire, 1, wire_color);

@@ -126,6 +126,19 @@ gboolean       mshed_renderer_skins_on_gpu     (MshedRenderer       *self);
 void           mshed_renderer_set_weight_bone  (MshedRenderer       *self,
                                                 gint                 bone);
 gint           mshed_renderer_get_weight_bone  (MshedRenderer       *self);
+/* The compare window's ghost overlay (docs/diff.md §7): one mark per vertex of the scene,
+ * MSHED_DIFF_MARK_*; marked geometry is coloured (orange: changed; only on this side: red, or
+ * green when @added), the rest ghosted grey. NULL clears (normal shading). */
+typedef enum {
+  MSHED_DIFF_MARK_SAME,
+  MSHED_DIFF_MARK_CHANGED,
+  MSHED_DIFF_MARK_ONLY,
+} MshedDiffMark;
+
+void           mshed_renderer_set_diff_marks   (MshedRenderer       *self,
+                                                const guint8        *marks,
+                                                guint                n_marks,
+                                                gboolean             added);
 /* Where model point @p lands in a @width x @height view (top-left origin); FALSE when it is
  * behind the camera. */
 gboolean       mshed_renderer_project          (MshedRenderer       *self,

@@ -30,6 +30,7 @@ struct _MshedUtfTree
   GtkWidget          *context_popover;
   GCancellable       *paste_cancel; /* the clipboard read in flight */
   guint               pastes_done;  /* clipboard reads finished (tests wait for them) */
+  GHashTable         *marks;        /* the compare window's: node -> mark; NULL: none */
 
   /* template children */
   GtkWidget          *box;

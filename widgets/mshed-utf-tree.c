@@ -177,9 +177,19 @@ update_row (MshedUtfTree *self,
   g_autofree char *size_text = NULL;
   g_autofree char *kind_text = NULL;
   gsize bytes = 0;
+  guint mark;
 
   if (node == NULL || self->document == NULL)
     return;
+  mark = self->marks ? GPOINTER_TO_UINT (g_hash_table_lookup (self->marks, node)) : 0;
+  if (mark == 1)
+    gtk_widget_add_css_class (box, "diff-changed");
+  else
+    gtk_widget_remove_css_class (box, "diff-changed");
+  if (mark == 2)
+    gtk_widget_add_css_class (box, "diff-only");
+  else
+    gtk_widget_remove_css_class (box, "diff-only");
   gtk_label_set_text (GTK_LABEL (name), mshed_utf_node_get_name (node));
   if (mshed_utf_node_is_directory (node))
     size_text = g_strdup_printf ("%u", mshed_utf_node_get_n_children (node));
@@ -259,6 +269,17 @@ refresh_rows (MshedUtfTree *self)
   g_hash_table_iter_init (&iter, self->bound);
   while (g_hash_table_iter_next (&iter, &key, NULL))
     update_row (self, key);
+}
+
+void
+mshed_utf_tree_set_marks (MshedUtfTree *self,
+                          GHashTable   *marks)
+{
+  g_return_if_fail (MSHED_IS_UTF_TREE (self));
+
+  g_clear_pointer (&self->marks, g_hash_table_unref);
+  self->marks = marks ? g_hash_table_ref (marks) : NULL;
+  refresh_rows (self);
 }
 
 /* Building and rebuilding ------------------------------------------------------------------- */
@@ -861,6 +882,7 @@ mshed_utf_tree_finalize (GObject *object)
 
   g_clear_pointer (&self->expanded, g_hash_table_unref);
   g_clear_pointer (&self->bound, g_hash_table_unref);
+  g_clear_pointer (&self->marks, g_hash_table_unref);
 
   G_OBJECT_CLASS (mshed_utf_tree_parent_class)->finalize (object);
 }
@@ -1020,6 +1042,11 @@ mshed_utf_tree_select_node (MshedUtfTree *self,
   g_return_val_if_fail (MSHED_IS_UTF_TREE (self), FALSE);
 
   ensure_built (self);
+  if (node == NULL)
+    {
+      select_position (self, GTK_INVALID_LIST_POSITION);
+      return TRUE;
+    }
   if (!node_in_tree (self, node))
     return FALSE;
   for (MshedUtfNode *a = mshed_utf_node_get_parent (node); a != NULL;

@@ -63,7 +63,8 @@ void           mshed_utf_tree_set_document  (MshedUtfTree *self,
 MshedDocument *mshed_utf_tree_get_document  (MshedUtfTree *self);
 /* (transfer none) (nullable): the selected node */
 MshedUtfNode  *mshed_utf_tree_get_selected  (MshedUtfTree *self);
-/* Expands its ancestors, selects and scrolls to @node; emits nothing. */
+/* Expands its ancestors, selects and scrolls to @node (NULL: clears the selection); emits
+ * nothing. */
 gboolean       mshed_utf_tree_select_node   (MshedUtfTree *self,
                                              MshedUtfNode *node);
 gboolean       mshed_utf_tree_start_rename  (MshedUtfTree *self);
@@ -106,6 +107,10 @@ gboolean       mshed_utf_tree_import_file   (MshedUtfTree *self,
 gboolean       mshed_utf_tree_export_file   (MshedUtfTree *self,
                                              GFile        *file,
                                              GError      **error);
+/* The compare window's marks: MshedUtfNode* -> GUINT_TO_POINTER (1 changed, 2 only on this
+ * side); the rows get the CSS class diff-changed or diff-only. Takes a reference; NULL clears. */
+void           mshed_utf_tree_set_marks     (MshedUtfTree *self,
+                                             GHashTable   *marks);
 /* The context menu (tests). */
 GtkPopover    *mshed_utf_tree_get_context_menu (MshedUtfTree *self);
 /* The rename editor (tests). */

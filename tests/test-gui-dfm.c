@@ -1144,7 +1144,7 @@ test_preview_labels (void)
   guint labels;
   int w, h, w2, h2;
 
-  off = grab (GTK_WIDGET (window), GTK_WIDGET (window->model_view), &w, &h);
+  off = gui_test_grab (GTK_WIDGET (window), GTK_WIDGET (window->model_view), &w, &h);
   g_assert_cmpint (w, ==, gtk_widget_get_width (GTK_WIDGET (window->model_view)));
   skeleton = gtk_widget_get_ancestor (gui_test_find_label (window->pose_panel, "Skeleton"),
                                       GTK_TYPE_CHECK_BUTTON);
@@ -1153,7 +1153,7 @@ test_preview_labels (void)
   g_assert_true (mshed_model_view_get_overlays (window->model_view) & MSHED_OVERLAY_SKELETON);
   gui_test_wait_settled (GTK_WIDGET (window->model_view));
   widget_test_iterate (100);
-  on = grab (GTK_WIDGET (window), GTK_WIDGET (window->model_view), &w2, &h2);
+  on = gui_test_grab (GTK_WIDGET (window), GTK_WIDGET (window->model_view), &w2, &h2);
   g_assert_cmpint (w2, ==, w);
   g_assert_cmpint (h2, ==, h);
   labels = count_labels (window, off, on, w, h, -1);
@@ -1165,7 +1165,7 @@ test_preview_labels (void)
   gui_test_wait_settled (GTK_WIDGET (window->model_view));
   widget_test_iterate (100);
   g_clear_pointer (&on, g_free);
-  on = grab (GTK_WIDGET (window), GTK_WIDGET (window->model_view), &w2, &h2);
+  on = gui_test_grab (GTK_WIDGET (window), GTK_WIDGET (window->model_view), &w2, &h2);
   g_assert_cmpuint (count_labels (window, off, on, w, h, 5), ==, 1);
 
   /* the skeleton off (and no heat map): no label */
@@ -1174,7 +1174,7 @@ test_preview_labels (void)
   mshed_model_view_dfm_changed (window->model_view, FALSE);
   gui_test_wait_settled (GTK_WIDGET (window->model_view));
   widget_test_iterate (100);
-  again = grab (GTK_WIDGET (window), GTK_WIDGET (window->model_view), &w2, &h2);
+  again = gui_test_grab (GTK_WIDGET (window), GTK_WIDGET (window->model_view), &w2, &h2);
   g_assert_cmpint (w2, ==, w);
   g_assert_cmpint (h2, ==, h);
   g_assert_cmpuint (count_labels (window, off, again, w, h, -1), ==, 0);

@@ -143,7 +143,12 @@ gboolean _mshed_window_export_model       (MshedWindow    *self,
                                            const char     *path,
                                            guint           lod,
                                            guint           group,
-                                           gint            frame);
+                                           gint            frame,
+                                           gboolean        animations);
+gboolean _mshed_window_export_dfm         (MshedWindow    *self,
+                                           const char     *path,
+                                           guint           level);
+GtkFileChooserNative *_mshed_window_export_dialog (MshedWindow *self);
 void     _mshed_window_import_gltf        (MshedWindow    *self,
                                            const char     *path,
                                            gboolean        new_window);

@@ -554,7 +554,7 @@ test_undo (void)
       return;
     }
   g = open_gltf ("hand-edit.glb");
-  g_assert_true (mshed_gltf_dfm_import_into (doc, g, &stats, &error));
+  g_assert_true (mshed_gltf_dfm_import_into (doc, g, NULL, &stats, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (stats.positions, >, 0);
   g_assert_cmpuint (stats.uvs, ==, 0);

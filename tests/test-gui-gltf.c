@@ -82,11 +82,11 @@ test_export_import (void)
   g_assert_nonnull (doc);
 
   /* export: .gltf, .glb and .obj with its .mtl, each by the thread */
-  g_assert_true (_mshed_window_export_model (window, gltf, 0, 0, -1));
+  g_assert_true (_mshed_window_export_model (window, gltf, 0, 0, -1, TRUE));
   wait_jobs (window);
-  g_assert_true (_mshed_window_export_model (window, glb, 0, 0, -1));
+  g_assert_true (_mshed_window_export_model (window, glb, 0, 0, -1, TRUE));
   wait_jobs (window);
-  g_assert_true (_mshed_window_export_model (window, obj, 0, 0, -1));
+  g_assert_true (_mshed_window_export_model (window, obj, 0, 0, -1, TRUE));
   wait_jobs (window);
   g_assert_true (g_file_test (gltf, G_FILE_TEST_EXISTS));
   g_assert_true (g_file_test (glb, G_FILE_TEST_EXISTS));

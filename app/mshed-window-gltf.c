@@ -53,6 +53,8 @@ typedef struct {
   /* import */
   gboolean          new_window;
   gboolean          changed;      /* the import on the copy made an edit */
+  GTaskThreadFunc   func;
+  gint64            thread_end;   /* g_get_monotonic_time() when the thread returned */
 } Job;
 
 static Meter *
@@ -96,6 +98,14 @@ meter_show (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+static guint step_delay_ms;  /* tests: a pause after each step of the thread */
+
+void
+_mshed_window_gltf_set_step_delay (guint ms)
+{
+  g_atomic_int_set (&step_delay_ms, ms);
+}
+
 /* The thread's MshedProgressFunc. */
 static void
 meter_update (gpointer    data,
@@ -103,6 +113,7 @@ meter_update (gpointer    data,
               const char *stage)
 {
   Meter *meter = data;
+  guint delay = (guint) g_atomic_int_get (&step_delay_ms);
 
   g_mutex_lock (&meter->lock);
   meter->fraction = fraction;
@@ -117,6 +128,8 @@ meter_update (gpointer    data,
       g_idle_add_full (G_PRIORITY_DEFAULT, meter_show, meter_ref (meter), meter_unref);
     }
   g_mutex_unlock (&meter->lock);
+  if (delay > 0)
+    g_usleep (delay * (gulong) 1000);
 }
 
 /* Jobs running for @self, as object data "mshed-gltf-jobs" (tests wait for 0). */
@@ -147,6 +160,10 @@ job_new (MshedWindow *self,
 static void
 job_free (Job *job)
 {
+  /* tests: when the thread ended (a gint64 in a pointer: only where it fits) */
+  if (sizeof (gpointer) >= sizeof (gint64))
+    g_object_set_data (G_OBJECT (job->self), "mshed-gltf-thread-end",
+                       GSIZE_TO_POINTER ((gsize) job->thread_end));
   if (job->progress)
     {
       count_job (job->self, -1);
@@ -171,7 +188,8 @@ on_cancel_clicked (GtkButton    *button,
 }
 
 /* A small modal window: what runs, a bar with the fraction and stage, and Cancel. It is the
- * window's object data "mshed-gltf-progress" while it is shown (tests click its Cancel). */
+ * window's object data "mshed-gltf-progress" while it is shown, with the job's cancellable as
+ * its "mshed-cancellable" (tests click its Cancel and time the end of the job). */
 static void
 show_progress (Job          *job,
                const char   *text,
@@ -211,6 +229,8 @@ show_progress (Job          *job,
   gtk_box_append (GTK_BOX (box), cancel);
   gtk_window_set_child (job->progress, box);
   g_signal_connect_object (cancel, "clicked", G_CALLBACK (on_cancel_clicked), cancellable, 0);
+  g_object_set_data_full (G_OBJECT (job->progress), "mshed-cancellable",
+                          g_object_ref (cancellable), g_object_unref);
   job->meter->bar = GTK_PROGRESS_BAR (bar);
   count_job (job->self, 1);
   g_object_set_data (G_OBJECT (job->self), "mshed-gltf-progress", job->progress);
@@ -345,19 +365,33 @@ export_done (GObject      *source,
     _mshed_window_show_error (job->self, _("Could not export the model"), error->message);
 }
 
+/* The job's function; the task completes once it returned (GTask). */
+static void
+job_thread (GTask        *task,
+            gpointer      source,
+            gpointer      data,
+            GCancellable *cancellable)
+{
+  Job *job = data;
+
+  job->func (task, source, data, cancellable);
+  job->thread_end = g_get_monotonic_time ();
+}
+
 /* Starts @job's thread (@func) behind the progress window titled @text. */
 static void
-run_job (Job             *job,
-         const char      *text,
-         GTaskThreadFunc  func,
+run_job (Job                *job,
+         const char         *text,
+         GTaskThreadFunc     func,
          GAsyncReadyCallback done)
 {
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   g_autoptr(GTask) task = g_task_new (job->self, cancellable, done, NULL);
 
   show_progress (job, text, cancellable);
+  job->func = func;
   g_task_set_task_data (task, job, (GDestroyNotify) job_free);
-  g_task_run_in_thread (task, func);
+  g_task_run_in_thread (task, job_thread);
 }
 
 /* Starts the export of @job to its path; FALSE (after a message) for a suffix other than
@@ -517,13 +551,23 @@ _mshed_window_export_dialog (MshedWindow *self)
 {
   MshedModel *model = mshed_document_get_model (self->document);
   MshedDfm *dfm = mshed_document_get_dfm (self->document);
-  g_autofree char *name = g_strdup_printf ("%s.glb", mshed_document_get_title (self->document));
+  const char *title = mshed_document_get_title (self->document);
+  const char *dot = strrchr (title, '.');
+  g_autofree char *stem = dot && dot != title ? g_strndup (title, dot - title) : g_strdup (title);
+  g_autofree char *name = g_strconcat (stem, ".glb", NULL);
+  GtkFileFilter *filter = gtk_file_filter_new ();
   GtkFileChooserNative *dialog;
 
   dialog = gtk_file_chooser_native_new (_("Export as glTF or OBJ"), GTK_WINDOW (self),
                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"),
                                         _("_Cancel"));
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
+  gtk_file_filter_set_name (filter, _("glTF 2.0 or OBJ (*.glb, *.gltf, *.obj)"));
+  gtk_file_filter_add_suffix (filter, "glb");
+  gtk_file_filter_add_suffix (filter, "gltf");
+  gtk_file_filter_add_suffix (filter, "obj");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
+  g_object_unref (filter);
   if (dfm)
     /* translators: a deformable model's level of detail, the file's Mesh<n> */
     add_number_choice (GTK_FILE_CHOOSER (dialog), "level", _("Level"), _("Level %u"),

@@ -4,23 +4,17 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Fractions of a part are mapped into its parent's range and clamped, so a caller sees them
- * only grow; the root remembers the last one and drops repeats.
+ * only grow; the root remembers the last one and drops repeats. No GIO function is called
+ * here (the root's is_cancelled is g_cancellable_is_cancelled): mshed-cli exports through
+ * this code and loads no GIO.
  */
 #define G_LOG_DOMAIN "mshed-progress"
 
 #include "config.h"
 
-#include "mshed-progress.h"
+#include <glib/gi18n-lib.h>
 
-void
-mshed_progress_init (MshedProgress     *self,
-                     MshedProgressFunc  func,
-                     gpointer           data,
-                     GCancellable      *cancellable)
-{
-  g_return_if_fail (self != NULL);
-  *self = (MshedProgress) { func, data, cancellable, NULL, 0.0, 1.0, -1.0 };
-}
+#include "mshed-progress.h"
 
 void
 mshed_progress_part (MshedProgress *parent,
@@ -29,7 +23,7 @@ mshed_progress_part (MshedProgress *parent,
                      MshedProgress *part)
 {
   g_return_if_fail (part != NULL);
-  *part = (MshedProgress) { NULL, NULL, NULL, parent, from, to, -1.0 };
+  *part = (MshedProgress) { NULL, NULL, NULL, NULL, 0, parent, from, to, -1.0 };
 }
 
 void
@@ -66,7 +60,12 @@ gboolean
 mshed_progress_check (MshedProgress  *self,
                       GError        **error)
 {
-  return !g_cancellable_set_error_if_cancelled (mshed_progress_get_cancellable (self), error);
+  while (self != NULL && self->parent != NULL)
+    self = self->parent;
+  if (self == NULL || self->cancellable == NULL || !self->is_cancelled (self->cancellable))
+    return TRUE;
+  g_set_error_literal (error, self->domain, G_IO_ERROR_CANCELLED, _("The work was cancelled"));
+  return FALSE;
 }
 
 gboolean

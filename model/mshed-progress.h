@@ -29,17 +29,26 @@ struct _MshedProgress {
   MshedProgressFunc  func;
   gpointer           data;
   GCancellable      *cancellable;
+  /* set by mshed_progress_init, so that only its callers link GIO (mshed-cli loads none) */
+  gboolean         (*is_cancelled) (GCancellable *cancellable);
+  GQuark             domain;  /* G_IO_ERROR */
   MshedProgress     *parent;  /* a part: reports go up, mapped into [from, to] */
   double             from;
   double             to;
   double             last;    /* the last fraction passed to @func */
 };
 
-/* A reporter calling @func (nullable) and checking @cancellable (nullable). */
-void     mshed_progress_init      (MshedProgress *self,
-                                   MshedProgressFunc func,
-                                   gpointer       data,
-                                   GCancellable  *cancellable);
+/* A reporter calling @func (nullable) and checking @cancellable (nullable). Inline: the code
+ * that reports and checks references no GIO symbol, only the callers that make a reporter. */
+static inline void
+mshed_progress_init (MshedProgress     *self,
+                     MshedProgressFunc  func,
+                     gpointer           data,
+                     GCancellable      *cancellable)
+{
+  *self = (MshedProgress) { func, data, cancellable, g_cancellable_is_cancelled, G_IO_ERROR,
+                            NULL, 0.0, 1.0, -1.0 };
+}
 /* @part covers [@from, @to] of @parent's range. @parent NULL: @part reports nothing. */
 void     mshed_progress_part      (MshedProgress *parent,
                                    double         from,

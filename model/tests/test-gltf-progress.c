@@ -315,8 +315,9 @@ test_import_msh (void)
 {
   g_autoptr(MshedModel) model = msh_model ();
   g_autoptr(GBytes) glb = export (model, NULL, NULL, NULL);
+  g_autoptr(GBytes) bytes = mshed_model_serialize (model);
 
-  check_import (mshed_model_serialize (model), glb, FALSE);
+  check_import (bytes, glb, FALSE);
 }
 
 static void

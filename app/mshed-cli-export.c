@@ -12,23 +12,12 @@
 
 #include <glib/gi18n.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "mshed-cli-private.h"
 #include "mshed-dfm.h"
 #include "mshed-gltf.h"
 #include "mshed-gltf-dfm.h"
 #include "mshed-obj.h"
-
-/* OUT.obj -> OUT.mtl beside it (the suffix's case kept: .OBJ -> .MTL). */
-static char *
-mtl_path_for (const char *obj_path)
-{
-  gsize len = strlen (obj_path);
-  g_autofree char *stem = g_strndup (obj_path, len - 4);
-
-  return g_strconcat (stem, g_ascii_isupper (obj_path[len - 1]) ? ".MTL" : ".mtl", NULL);
-}
 
 static gboolean
 write_text_file (const char    *path,
@@ -106,7 +95,7 @@ export_obj (const ObjRequest *req)
 {
   g_autoptr(GString) obj = g_string_new (NULL);
   g_autoptr(GString) mtl = g_string_new (NULL);
-  g_autofree char *mtl_path = mtl_path_for (req->output);
+  g_autofree char *mtl_path = mshed_obj_mtl_path (req->output);
   g_autofree char *mtl_base = g_path_get_basename (mtl_path);
   g_autofree char *mtl_name = g_filename_display_name (mtl_base);
   g_autoptr(MshedDiagnostics) diags = mshed_diagnostics_new ();
@@ -203,7 +192,7 @@ export_gltf_dfm (const GltfDfmRequest *req)
     return MSHED_CLI_EXIT_TROUBLE;
   if (!mshed_cli_check_output (req->output))
     return MSHED_CLI_EXIT_PROBLEMS;
-  out = mshed_gltf_export_dfm (dfm, format, level, &stats, &error);
+  out = mshed_gltf_export_dfm (dfm, format, level, NULL, &stats, &error);
   if (out == NULL)
     {
       mshed_cli_error ("%s: %s", req->input, error->message);
@@ -319,7 +308,7 @@ mshed_cli_export (int    argc,
   source = mshed_cli_open_model (argv[1], diags, &status);
   if (source == NULL)
     return status;
-  bytes = mshed_gltf_export (source->model, &options, &stats);
+  bytes = mshed_gltf_export (source->model, &options, NULL, &stats, NULL);
   mshed_source_free (source);
   data = g_bytes_get_data (bytes, &size);
   if (!g_file_set_contents (output, data, (gssize) size, &error))

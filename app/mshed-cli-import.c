@@ -97,7 +97,7 @@ import_dfm (const char *input,
       return into ? mshed_cli_exit_status (error, MSHED_CLI_STEP_READ) : MSHED_CLI_EXIT_PROBLEMS;
     }
   if ((into || mshed_gltf_is_dfm_export (gltf)) &&
-      !mshed_gltf_dfm_import_into (doc, gltf, &stats, &error))
+      !mshed_gltf_dfm_import_into (doc, gltf, NULL, &stats, &error))
     {
       mshed_cli_error ("%s", error->message);
       return MSHED_CLI_EXIT_PROBLEMS;
@@ -201,7 +201,7 @@ mshed_cli_import (int    argc,
           mshed_cli_error ("%s", error->message);
           return mshed_cli_exit_status (error, MSHED_CLI_STEP_READ);
         }
-      if (!mshed_gltf_import_into (doc, gltf, &stats, &error))
+      if (!mshed_gltf_import_into (doc, gltf, NULL, &stats, &error))
         {
           mshed_cli_error ("%s", error->message);
           return MSHED_CLI_EXIT_PROBLEMS;

@@ -147,7 +147,14 @@ gboolean _mshed_window_export_model       (MshedWindow    *self,
                                            const char     *path,
                                            guint           lod,
                                            guint           group,
-                                           gint            frame);
+                                           gint            frame,
+                                           gboolean        animations);
+gboolean _mshed_window_export_dfm         (MshedWindow    *self,
+                                           const char     *path,
+                                           guint           level);
+GtkFileChooserNative *_mshed_window_export_dialog (MshedWindow *self);
+/* Tests: the export and import threads pause @ms after each progress step (0: none). */
+void     _mshed_window_gltf_set_step_delay (guint          ms);
 void     _mshed_window_import_gltf        (MshedWindow    *self,
                                            const char     *path,
                                            gboolean        new_window);

@@ -833,6 +833,7 @@ import_level (MshedDocument           *doc,
 gboolean
 mshed_gltf_dfm_import_into (MshedDocument           *document,
                             const MshedGltf         *gltf,
+                            MshedProgress           *progress,
                             MshedGltfDfmImportStats *stats,
                             GError                 **error)
 {
@@ -864,10 +865,18 @@ mshed_gltf_dfm_import_into (MshedDocument           *document,
                                 gltf->meshes[m].name);
     }
   joint_bone = map_joints (dfm, gltf);
+  /* the one look at the cancellable: the levels are applied whole or not at all */
+  if (!mshed_progress_step (progress, 0.0, _("Applying the changes"), error))
+    return FALSE;
   mshed_document_begin_group (document, _("Import glTF"));
   for (guint l = 0; l < levels && ok; l++)
-    ok = import_level (document, gltf, l, joint_bone, &local, error);
+    {
+      mshed_progress_report (progress, (double) l / levels, NULL);
+      ok = import_level (document, gltf, l, joint_bone, &local, error);
+    }
   mshed_document_end_group (document);
+  if (ok)
+    mshed_progress_report (progress, 1.0, NULL);
   if (!ok && local.positions + local.uvs + local.normals + local.skins + local.groups +
              local.materials > 0)
     mshed_document_undo (document);

@@ -35,6 +35,7 @@ typedef struct {
   guint              n_nodes;
   GHashTable        *material_ids;  /* material name (lower case) -> glTF index + 1 */
   MshedGltfDfmStats  stats;
+  MshedProgress     *progress;
 } Builder;
 
 /* A name from the file (Windows-1251, NUL-terminated) as a JSON string. */
@@ -633,7 +634,9 @@ build (Builder  *b,
     {
       MshedDfmBone info;
 
-      if (!append_bone (b, i, hardpoint, error))
+      if (!mshed_progress_step (b->progress, 0.2 * i / n_bones, i == 0 ? _("Writing bones")
+                                                                     : NULL, error) ||
+          !append_bone (b, i, hardpoint, error))
         return FALSE;
       mshed_dfm_get_bone (b->dfm, i, &info);
       hardpoint += info.n_hardpoints;
@@ -665,7 +668,9 @@ build (Builder  *b,
     {
       guint show = l == 0 ? shown : (l <= shown ? l - 1 : l);
 
-      if (!add_level (b, show, error))
+      if (!mshed_progress_step (b->progress, 0.2 + 0.75 * l / n_levels,
+                                l == 0 ? _("Writing levels") : NULL, error) ||
+          !add_level (b, show, error))
         return FALSE;
       mshed_gltf_sep (b->nodes);
       g_string_append_printf (b->nodes, "{\"name\":\"level %u\",\"mesh\":%u,\"skin\":0,"
@@ -678,6 +683,8 @@ build (Builder  *b,
   b->stats.bones = n_bones;
   ibm = add_accessor (b, ibms, (gsize) n_bones * 64, MSHED_GLTF_NO_TARGET, GL_FLOAT, n_bones,
                       "MAT4", 0);
+  if (!mshed_progress_step (b->progress, 0.95, _("Packing the file"), error))
+    return FALSE;
 
   base64 = g_base64_encode (g_bytes_get_data (source, NULL), g_bytes_get_size (source));
   g_string_append_printf (json, "{\"asset\":{\"version\":\"2.0\",\"generator\":\"mshed %s\"},"
@@ -700,6 +707,7 @@ GBytes *
 mshed_gltf_export_dfm (MshedDfm          *dfm,
                        MshedGltfFormat    format,
                        guint              level,
+                       MshedProgress     *progress,
                        MshedGltfDfmStats *stats,
                        GError           **error)
 {
@@ -708,6 +716,7 @@ mshed_gltf_export_dfm (MshedDfm          *dfm,
   GBytes *result = NULL;
 
   b.dfm = dfm;
+  b.progress = progress;
   b.bin = g_byte_array_new ();
   b.views = g_string_new (NULL);
   b.accessors = g_string_new (NULL);
@@ -734,6 +743,7 @@ mshed_gltf_export_dfm (MshedDfm          *dfm,
           g_string_append (json, "}]}");
           result = mshed_gltf_pack_glb (g_steal_pointer (&json), b.bin);
         }
+      mshed_progress_report (progress, 1.0, NULL);
     }
   if (stats)
     *stats = b.stats;

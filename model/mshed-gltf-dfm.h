@@ -30,10 +30,13 @@ typedef struct {
 } MshedGltfDfmStats;
 
 /* The whole .glb or .gltf file; @level is the level listed first (Blender's default view).
- * NULL with @error for a model whose levels or bones cannot be read. @stats nullable. */
+ * NULL with @error for a model whose levels or bones cannot be read, or with
+ * G_IO_ERROR_CANCELLED when @progress (nullable; a step per bone and per level) was
+ * cancelled. @stats nullable. */
 GBytes    *mshed_gltf_export_dfm     (MshedDfm          *dfm,
                                       MshedGltfFormat    format,
                                       guint              level,
+                                      MshedProgress     *progress,
                                       MshedGltfDfmStats *stats,
                                       GError           **error);
 
@@ -60,9 +63,12 @@ gboolean   mshed_gltf_is_dfm_export  (const MshedGltf   *gltf);
 /* The DFM file the export carries in its extras (docs/gltf.md §8.2), NULL with @error. */
 GBytes    *mshed_gltf_dfm_source     (const MshedGltf   *gltf,
                                       GError           **error);
-/* Applies what changed in @gltf to the DFM of @document as one undo step "Import glTF". */
+/* Applies what changed in @gltf to the DFM of @document as one undo step "Import glTF".
+ * @progress (nullable) hears a step per level; cancelled before the levels are applied, it
+ * fails with G_IO_ERROR_CANCELLED and nothing changed. */
 gboolean   mshed_gltf_dfm_import_into (MshedDocument          *document,
                                        const MshedGltf        *gltf,
+                                       MshedProgress          *progress,
                                        MshedGltfDfmImportStats *stats,
                                        GError                **error);
 /* A new DFM from a skinned glTF without extras (docs/gltf.md §8.4). */

@@ -58,6 +58,7 @@ typedef struct {
   MshedGltfRebuild     *rebuild;     /* topology changes and new nodes (docs/gltf.md §6.2) */
   guint                 edits;       /* document edits made */
   MshedGltfImportStats  stats;
+  MshedProgress        *progress;
 } Importer;
 
 enum { T_NODES, T_POSITIONS, T_NORMALS, T_UVS };
@@ -732,7 +733,9 @@ plan_geometry (Importer  *imp,
     if (imp->gltf_node[n] != UNMAPPED)
       msh_of_gltf[imp->gltf_node[n]] = n;
   for (guint m = 0; m < imp->gltf->n_meshes; m++)
-    if (referenced[m] && !plan_mesh (imp, m, msh_of_gltf, error))
+    if (!mshed_progress_step (imp->progress, 0.1 + 0.5 * m / imp->gltf->n_meshes,
+                              m == 0 ? _("Comparing the meshes") : NULL, error) ||
+        (referenced[m] && !plan_mesh (imp, m, msh_of_gltf, error)))
       return FALSE;
   return mshed_gltf_rebuild_plan (imp->rebuild, msh_of_gltf, error);
 }
@@ -764,6 +767,7 @@ apply_table (MshedDocument  *doc,
   return TRUE;
 }
 
+/* Not cancelled once it started: an import is applied whole or not at all. */
 static gboolean
 apply (MshedDocument  *doc,
        Importer       *imp,
@@ -780,12 +784,19 @@ apply (MshedDocument  *doc,
       imp->stats.renamed++;
       imp->edits++;
     }
-  if ((mshed_model_has_node_records (imp->model) &&
-       !apply_table (doc, imp, &imp->tables[T_NODES], &imp->stats.reparented, error)) ||
-      !apply_table (doc, imp, &imp->tables[T_POSITIONS], &imp->stats.positions, error) ||
-      !apply_table (doc, imp, &imp->tables[T_NORMALS], &imp->stats.normals, error) ||
-      !apply_table (doc, imp, &imp->tables[T_UVS], &imp->stats.uvs, error) ||
-      !apply_table (doc, imp, &imp->keys, &imp->stats.keys, error) ||
+  if (mshed_model_has_node_records (imp->model) &&
+      !apply_table (doc, imp, &imp->tables[T_NODES], &imp->stats.reparented, error))
+    return FALSE;
+  for (guint t = T_POSITIONS; t <= T_UVS; t++)
+    {
+      guint *counts[] = { NULL, &imp->stats.positions, &imp->stats.normals, &imp->stats.uvs };
+
+      mshed_progress_report (imp->progress, 0.6 + 0.05 * t, NULL);
+      if (!apply_table (doc, imp, &imp->tables[t], counts[t], error))
+        return FALSE;
+    }
+  mshed_progress_report (imp->progress, 0.8, NULL);
+  if (!apply_table (doc, imp, &imp->keys, &imp->stats.keys, error) ||
       !mshed_gltf_rebuild_apply (imp->rebuild, doc, &imp->edits, error))
     return FALSE;
   imp->stats.rebuilt = mshed_gltf_rebuild_n_slots (imp->rebuild);
@@ -804,6 +815,7 @@ apply (MshedDocument  *doc,
 gboolean
 mshed_gltf_import_into (MshedDocument        *document,
                         const MshedGltf      *gltf,
+                        MshedProgress        *progress,
                         MshedGltfImportStats *stats,
                         GError              **error)
 {
@@ -818,6 +830,7 @@ mshed_gltf_import_into (MshedDocument        *document,
       return FALSE;
     }
   imp.gltf = gltf;
+  imp.progress = progress;
   imp.n_nodes = mshed_model_get_n_rows (imp.model, MSHED_TABLE_NODES);
   imp.gltf_node = g_new (guint, MAX (imp.n_nodes, 1));
   for (guint i = 0; i < imp.n_nodes; i++)
@@ -831,13 +844,16 @@ mshed_gltf_import_into (MshedDocument        *document,
   table_init (&imp.tables[T_UVS], imp.model, MSHED_TABLE_UVS);
   table_init (&imp.keys, imp.model, MSHED_TABLE_KEYS);
 
-  ok = check_scene (&imp, error) && map_nodes (&imp, error);
+  ok = mshed_progress_step (progress, 0.0, _("Matching the nodes"), error) &&
+       check_scene (&imp, error) && map_nodes (&imp, error);
   if (ok)
     {
       plan_names (&imp);
       ok = plan_parents (&imp, error) && plan_poses (&imp, error) &&
            plan_geometry (&imp, error);
     }
+  /* the last look at the cancellable: from here on the import is applied whole */
+  ok = ok && mshed_progress_step (progress, 0.6, _("Applying the changes"), error);
   if (ok)
     {
       mshed_document_begin_group (document, _("Import glTF"));
@@ -848,6 +864,7 @@ mshed_gltf_import_into (MshedDocument        *document,
         {
           GPtrArray *left;
 
+          mshed_progress_report (progress, 0.9, _("Recomputing derived data"));
           mshed_document_recompute_stale_all (document, MSHED_DERIVED_RECOMPUTABLE &
                                               ~MSHED_DERIVED_VERTEX_NORMALS, NULL);
           left = mshed_document_list_stale (document);
@@ -862,6 +879,8 @@ mshed_gltf_import_into (MshedDocument        *document,
     }
   if (ok && stats)
     *stats = imp.stats;
+  if (ok)
+    mshed_progress_report (progress, 1.0, NULL);
 
   for (guint i = 0; i < imp.renames->len; i++)
     g_free (g_array_index (imp.renames, Rename, i).name);

@@ -16,6 +16,7 @@
 #include "mshed-document.h"
 #include "mshed-gltf-read.h"
 #include "mshed-nres.h"
+#include "mshed-progress.h"
 
 G_BEGIN_DECLS
 
@@ -35,9 +36,13 @@ typedef struct {
 
 /* Applies @gltf to the model of @document as one undo step labelled "Import glTF". On
  * failure (a glTF that was not exported from this model, or a change MSH cannot take)
- * nothing changed and @error names the glTF object. @stats nullable. */
+ * nothing changed and @error names the glTF object. @progress (nullable) hears a step per
+ * glTF mesh compared and per table applied; cancelled before the changes are applied, the
+ * import fails with G_IO_ERROR_CANCELLED and nothing changed (no undo step); once applying
+ * started it runs to the end. @stats nullable. */
 gboolean mshed_gltf_import_into (MshedDocument        *document,
                                  const MshedGltf      *gltf,
+                                 MshedProgress        *progress,
                                  MshedGltfImportStats *stats,
                                  GError              **error);
 

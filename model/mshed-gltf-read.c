@@ -969,6 +969,14 @@ mshed_gltf_read (GBytes      *bytes,
   return read_bytes (bytes, path, FALSE, error);
 }
 
+MshedGltf *
+mshed_gltf_read_skinned (GBytes      *bytes,
+                         const char  *path,
+                         GError     **error)
+{
+  return read_bytes (bytes, path, TRUE, error);
+}
+
 static MshedGltf *
 read_file (const char  *path,
            gboolean     skins,

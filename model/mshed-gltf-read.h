@@ -94,10 +94,13 @@ MshedGltf *mshed_gltf_read      (GBytes      *bytes,
                                  GError     **error);
 MshedGltf *mshed_gltf_read_file (const char  *path,
                                  GError     **error);
-/* As mshed_gltf_read_file, for a deformable model: skins, JOINTS_0 and WEIGHTS_0 are read
- * instead of refused (docs/gltf.md §8.3). */
+/* As mshed_gltf_read_file and mshed_gltf_read, for a deformable model: skins, JOINTS_0 and
+ * WEIGHTS_0 are read instead of refused (docs/gltf.md §8.3). */
 MshedGltf *mshed_gltf_read_file_skinned (const char  *path,
                                          GError     **error);
+MshedGltf *mshed_gltf_read_skinned (GBytes      *bytes,
+                                    const char  *path,
+                                    GError     **error);
 void       mshed_gltf_free      (MshedGltf   *gltf);
 
 /* extras.mshed member @name as an unsigned integer below @limit; FALSE when absent or not

@@ -10,6 +10,7 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
 
@@ -19,6 +20,7 @@
 #include "mshed-gltf.h"
 #include "mshed-gltf-private.h"
 #include "mshed-json.h"
+#include "mshed-progress.h"
 #include "mshed-render-scene.h"
 
 #define NOTHING                   G_MAXUINT
@@ -50,6 +52,8 @@ typedef struct {
   guint32                *local;          /* per vertex: its number in the current mesh */
   GArray                 *used;           /* guint32: the current mesh's vertices */
   MshedGltfStats          stats;
+  MshedProgress          *progress;
+  GError                 *error;          /* set when cancelled */
 } Builder;
 
 #define SLOT_NOT_DONE (G_MAXUINT - 1)
@@ -709,7 +713,9 @@ all_batches_mesh (Builder *b)
   return add_mesh (b, batches, n_batches, "all batches", "{\"allBatches\":true}");
 }
 
-static void
+/* Nodes with their meshes (90 % of the progress), then the tracks (5 %); FALSE with
+ * b->error once cancelled. */
+static gboolean
 build_nodes (Builder *b,
              GString *roots)
 {
@@ -733,9 +739,13 @@ build_nodes (Builder *b,
       }
   for (guint i = 0; i < n_nodes; i++)
     {
-      guint s = legacy ? MSHED_NONE
-                       : mshed_model_find_slot (b->model, i, b->options->lod, b->options->group);
+      guint s;
 
+      if (!mshed_progress_step (b->progress, 0.9 * i / n_nodes,
+                                i == 0 ? _("Writing nodes and meshes") : NULL, &b->error))
+        return FALSE;
+      s = legacy ? MSHED_NONE
+                 : mshed_model_find_slot (b->model, i, b->options->lod, b->options->group);
       g_array_set_size (children, 0);
       for (guint c = first_child[i]; c != NOTHING; c = next_sibling[c])
         g_array_append_val (children, c);
@@ -751,6 +761,9 @@ build_nodes (Builder *b,
     }
   for (guint i = 0; i < variants->len; i++)
     append_variant (b, &g_array_index (variants, Variant, i));
+  if (!mshed_progress_step (b->progress, 0.9, legacy ? _("Writing nodes and meshes") : NULL,
+                            &b->error))
+    return FALSE;
   if (legacy)
     {
       guint mesh = all_batches_mesh (b);
@@ -765,7 +778,13 @@ build_nodes (Builder *b,
     }
   if (b->options->animations)
     for (guint i = 0; i < n_nodes && !legacy; i++)
-      add_track (b, i);
+      {
+        if (!mshed_progress_step (b->progress, 0.9 + 0.05 * i / n_nodes,
+                                  i == 0 ? _("Writing the animation") : NULL, &b->error))
+          return FALSE;
+        add_track (b, i);
+      }
+  return mshed_progress_step (b->progress, 0.95, _("Packing the file"), &b->error);
 }
 
 static void
@@ -782,9 +801,11 @@ build_json (Builder    *b,
             const char *buffer_uri)
 {
   g_autoptr(GString) roots = g_string_new (NULL);
-  GString *json = g_string_new (NULL);
+  GString *json;
 
-  build_nodes (b, roots);
+  if (!build_nodes (b, roots))
+    return NULL;
+  json = g_string_new (NULL);
   g_string_append_printf (json, "{\"asset\":{\"version\":\"2.0\",\"generator\":\"mshed %s\"},"
                           "\"scene\":0,\"scenes\":[{\"name\":\"mshed\"", PACKAGE_VERSION);
   if (roots->len > 0)
@@ -855,14 +876,16 @@ mshed_gltf_pack_glb (GString    *json,
 GBytes *
 mshed_gltf_export (MshedModel             *model,
                    const MshedGltfOptions *options,
-                   MshedGltfStats         *stats)
+                   MshedProgress          *progress,
+                   MshedGltfStats         *stats,
+                   GError                **error)
 {
   MshedGltfOptions defaults;
   guint n_slots = mshed_model_get_n_rows (model, MSHED_TABLE_SLOTS);
   guint n_vertices = mshed_model_get_n_rows (model, MSHED_TABLE_POSITIONS);
   Builder b = { 0 };
   GString *json;
-  GBytes *result;
+  GBytes *result = NULL;
 
   if (options == NULL)
     {
@@ -871,6 +894,7 @@ mshed_gltf_export (MshedModel             *model,
     }
   b.model = model;
   b.options = options;
+  b.progress = progress;
   b.scene = mshed_render_scene_new (model);
   b.bin = g_byte_array_new ();
   b.views = g_string_new (NULL);
@@ -893,6 +917,8 @@ mshed_gltf_export (MshedModel             *model,
       g_autofree char *base64 = NULL;
 
       json = build_json (&b, "data:application/octet-stream;base64,");
+      if (json == NULL)
+        goto out;
       base64 = g_base64_encode (b.bin->data, b.bin->len);
       if (b.bin->len > 0)
         g_string_append_printf (json, "%s\"}]", base64);
@@ -902,6 +928,8 @@ mshed_gltf_export (MshedModel             *model,
   else
     {
       json = build_json (&b, NULL);
+      if (json == NULL)
+        goto out;
       if (b.bin->len > 0)
         g_string_append (json, "}]");
       g_string_append_c (json, '}');
@@ -910,6 +938,13 @@ mshed_gltf_export (MshedModel             *model,
 
   if (stats)
     *stats = b.stats;
+  mshed_progress_report (progress, 1.0, NULL);
+out:
+  if (b.error)
+    {
+      g_propagate_error (error, b.error);
+      result = NULL;
+    }
   mshed_render_scene_free (b.scene);
   g_byte_array_unref (b.bin);
   g_string_free (b.views, TRUE);

@@ -13,6 +13,7 @@
 #include <glib.h>
 
 #include "mshed-model.h"
+#include "mshed-progress.h"
 
 G_BEGIN_DECLS
 
@@ -46,10 +47,13 @@ typedef struct {
 } MshedGltfStats;
 
 void     mshed_gltf_options_init (MshedGltfOptions       *options);
-/* The whole .glb or .gltf file. @stats nullable. */
+/* The whole .glb or .gltf file. @progress (nullable) hears a step per node and per track;
+ * NULL with G_IO_ERROR_CANCELLED only when it was cancelled. @stats nullable. */
 GBytes  *mshed_gltf_export       (MshedModel             *model,
                                   const MshedGltfOptions *options,
-                                  MshedGltfStats         *stats);
+                                  MshedProgress          *progress,
+                                  MshedGltfStats         *stats,
+                                  GError                **error);
 /* Which format a file name asks for: TRUE for .glb and .gltf (any case). */
 gboolean mshed_gltf_format_for_path (const char          *path,
                                      MshedGltfFormat     *format);

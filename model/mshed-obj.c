@@ -325,3 +325,14 @@ mshed_obj_export_dfm (const MshedDfm        *dfm,
     *stats = s;
   return TRUE;
 }
+
+char *
+mshed_obj_mtl_path (const char *obj_path)
+{
+  gsize len = strlen (obj_path);
+  g_autofree char *stem = NULL;
+
+  g_return_val_if_fail (len >= 4, NULL);
+  stem = g_strndup (obj_path, len - 4);
+  return g_strconcat (stem, g_ascii_isupper (obj_path[len - 1]) ? ".MTL" : ".mtl", NULL);
+}

@@ -46,5 +46,7 @@ gboolean mshed_obj_export_dfm (const MshedDfm      *dfm,
                                GString             *obj,
                                GString             *mtl,
                                MshedObjStats       *stats);
+/* OUT.obj -> OUT.mtl beside it (the suffix's case kept: .OBJ -> .MTL). */
+char    *mshed_obj_mtl_path   (const char            *obj_path);
 
 G_END_DECLS

@@ -277,7 +277,7 @@ bench_import (MshedModel *model,
 
         mshed_gltf_options_init (&options);
         options.format = format;
-        gltf_bytes = mshed_gltf_export (model, &options, NULL);
+        gltf_bytes = mshed_gltf_export (model, &options, NULL, NULL, NULL);
         for (int run = 0; run < 3; run++)
           {
             g_autoptr(GError) error = NULL;
@@ -297,7 +297,7 @@ bench_import (MshedModel *model,
               for (guint p = 0; p < gltf->meshes[m].n_primitives; p++)
                 for (guint v = 0; v < gltf->meshes[m].primitives[p].n_vertices; v++)
                   gltf->meshes[m].primitives[p].positions[3 * v] += 0.125f;
-            if (!mshed_gltf_import_into (doc, gltf, &stats, &error))
+            if (!mshed_gltf_import_into (doc, gltf, NULL, &stats, &error))
               g_error ("%s", error->message);
             out = mshed_document_serialize (doc);
             t = now () - t;
@@ -615,7 +615,7 @@ main (int    argc,
             mshed_gltf_options_init (&options);
             options.format = format;
             t = now ();
-            out = mshed_gltf_export (model, &options, NULL);
+            out = mshed_gltf_export (model, &options, NULL, NULL, NULL);
             t = now () - t;
             best = MIN (best, t);
             size = g_bytes_get_size (out);

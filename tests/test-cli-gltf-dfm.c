@@ -853,7 +853,7 @@ test_undo (void)
       return;
     }
   g = open_gltf ("hand-edit.glb");
-  g_assert_true (mshed_gltf_dfm_import_into (doc, g, &stats, &error));
+  g_assert_true (mshed_gltf_dfm_import_into (doc, g, NULL, &stats, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (stats.positions, >, 0);
   g_assert_cmpuint (stats.uvs, ==, 0);
@@ -867,7 +867,7 @@ test_undo (void)
   /* the unchanged export: nothing changes, no undo step */
   g_clear_pointer (&g, mshed_gltf_free);
   g = open_gltf ("hand.glb");
-  g_assert_true (mshed_gltf_dfm_import_into (doc, g, &stats, &error));
+  g_assert_true (mshed_gltf_dfm_import_into (doc, g, NULL, &stats, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (stats.positions + stats.uvs + stats.normals + stats.skins + stats.groups +
                     stats.materials, ==, 0);
@@ -883,7 +883,7 @@ test_undo (void)
     g_assert_no_error (error);
     g_clear_pointer (&g, mshed_gltf_free);
     g = open_gltf ("skin-edit.glb");
-    g_assert_true (mshed_gltf_dfm_import_into (sdoc, g, &stats, &error));
+    g_assert_true (mshed_gltf_dfm_import_into (sdoc, g, NULL, &stats, &error));
     g_assert_no_error (error);
     g_assert_cmpuint (stats.skins, ==, 1);
     g_assert_cmpuint (stats.groups, ==, 1);

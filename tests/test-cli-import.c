@@ -468,7 +468,7 @@ test_import_undo (void)
   gltf = mshed_gltf_read_file (path, &error);
   g_assert_no_error (error);
   g_assert_false (mshed_document_can_undo (doc));
-  g_assert_true (mshed_gltf_import_into (doc, gltf, &stats, &error));
+  g_assert_true (mshed_gltf_import_into (doc, gltf, NULL, &stats, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (stats.renamed, ==, 1);
   g_assert_cmpuint (stats.reparented, ==, 1);
@@ -667,7 +667,7 @@ test_import_topology (void)
   path = path_in_tmp ("topo-edit.gltf");
   gltf = mshed_gltf_read_file (path, &error);
   g_assert_no_error (error);
-  g_assert_true (mshed_gltf_import_into (doc, gltf, &stats, &error));
+  g_assert_true (mshed_gltf_import_into (doc, gltf, NULL, &stats, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (stats.rebuilt, ==, 2);
   g_assert_cmpuint (stats.added, ==, 1);
@@ -791,7 +791,7 @@ test_import_bare_mesh (void)
   path = path_in_tmp ("bare-edit.gltf");
   gltf = mshed_gltf_read_file (path, &error);
   g_assert_no_error (error);
-  g_assert_true (mshed_gltf_import_into (doc, gltf, &stats, &error));
+  g_assert_true (mshed_gltf_import_into (doc, gltf, NULL, &stats, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (stats.rebuilt, ==, 2);
   g_assert_cmpstr (mshed_document_get_undo_label (doc), ==, "Import glTF");

@@ -25,6 +25,10 @@ gsize    mshed_dfm_strip_count_triangles (const guint8       *indices,
 gsize    mshed_dfm_strip_unroll          (const guint8       *indices,
                                           gsize               n_indices,
                                           guint16            *triangles);
+gsize    mshed_dfm_strip_unroll_windows  (const guint8       *indices,
+                                          gsize               n_indices,
+                                          guint16            *triangles,
+                                          gsize              *windows);
 gsize    mshed_dfm_list_unroll           (const guint8       *indices,
                                           gsize               n_indices,
                                           guint16            *triangles);

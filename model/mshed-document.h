@@ -334,10 +334,11 @@ gboolean          mshed_document_dfm_delete_rows   (MshedDocument     *self,
 
 /* A group's triangles as a list (mshed-document-dfm-triangles.c, docs/dfm.md §5): triangle
  * @triangle is the one mshed_dfm_dup_triangles() gives at that position. Each edit is one
- * undo step and writes the whole new list back with mshed_document_dfm_set_triangles (a strip
- * group gets a strip of our encoder, §5.3). Corners must name existing elements and a
- * triangle must have three different corners. Inserted triangles are @triangles (3 × @n
- * indices) or, when NULL, copies of the triangle they go above (of the last when appended). */
+ * undo step and writes the whole new list back with mshed_document_dfm_set_triangles (a
+ * strip group gets a strip of our encoder, docs/dfm.md §5.3). Corners must name existing
+ * elements and a triangle must have three different corners. Inserted triangles are
+ * @triangles (3 × @n indices) or, when NULL, copies of the triangle they go above (of the
+ * last when appended). */
 gboolean          mshed_document_dfm_set_triangle_corner (MshedDocument *self,
                                                     guint              level,
                                                     guint              group,

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "mshed-cli-private.h"
+#include "mshed-dfm-strip.h"
 #include "mshed-dfm.h"
 
 /* info ----------------------------------------------------------------------------------- */
@@ -175,17 +176,26 @@ mshed_cli_dfm_spans (MshedUtfNode            *root,
   guint64 total = 0;
 
   for (MshedUtfNode *node = root; node; node = mshed_utf_node_next_preorder (node, root))
-    if (mshed_dfm_schema_table_for_node (node) == info->id)
-      {
-        MshedCliDfmSpan span = { node, total, 1 };
-        gsize size = 0;
+    {
+      MshedDfmTable table = mshed_dfm_schema_table_for_node (node);
+      /* the Triangles table: the triangles every strip or list draws (docs/dfm.md §5.1) */
+      gboolean tris = info->id == MSHED_DFM_TABLE_TRIANGLES &&
+                      (table == MSHED_DFM_TABLE_TRISTRIP || table == MSHED_DFM_TABLE_FACE_INDICES);
+      MshedCliDfmSpan span = { node, total, 1 };
+      gsize size = 0;
+      const guint8 *data;
 
-        mshed_utf_node_peek_data (node, &size);
-        if (info->stride > 0)
-          span.n_rows = size / info->stride;
-        total += span.n_rows;
-        g_array_append_val (spans, span);
-      }
+      if (table != info->id && !tris)
+        continue;
+      data = mshed_utf_node_peek_data (node, &size);
+      if (tris)
+        span.n_rows = table == MSHED_DFM_TABLE_TRISTRIP
+                        ? mshed_dfm_strip_count_triangles (data, size / 2) : size / 6;
+      else if (info->stride > 0)
+        span.n_rows = size / info->stride;
+      total += span.n_rows;
+      g_array_append_val (spans, span);
+    }
   if (n_rows)
     *n_rows = total;
   return spans;

@@ -21,6 +21,7 @@
 #include "mshed-bytes.h"
 #include "mshed-cli-private.h"
 #include "mshed-cp1251.h"
+#include "mshed-dfm-strip.h"
 #include "mshed-dfm.h"
 #include "mshed-error.h"
 #include "mshed-schema.h"
@@ -601,6 +602,32 @@ dump_directory (Dump              *d,
 
 /* DFM tables (docs/dfm.md) ------------------------------------------------------------- */
 
+/* The Triangles table's rows from one `Tristrip_indices` or `Face_indices` payload: 6-byte
+ * records of i0, i1, i2 as docs/dfm.md §5.1 unrolls them; a strip's window positions in
+ * @windows. */
+static guint8 *
+unroll_records (MshedUtfNode  *node,
+                const guint8  *data,
+                gsize          size,
+                gsize        **windows)
+{
+  gsize n_entries = size / 2, n;
+  g_autofree guint16 *tris = g_new (guint16, 3 * n_entries + 3);
+  guint8 *records;
+
+  if (mshed_dfm_schema_table_for_node (node) == MSHED_DFM_TABLE_TRISTRIP)
+    {
+      *windows = g_new (gsize, n_entries + 1);
+      n = mshed_dfm_strip_unroll_windows (data, n_entries, tris, *windows);
+    }
+  else
+    n = mshed_dfm_list_unroll (data, n_entries, tris);
+  records = g_malloc (6 * n + 1);
+  for (gsize k = 0; k < 3 * n; k++)
+    mshed_write_u16 (records + 2 * k, tris[k]);
+  return records;
+}
+
 /* Every node of the tree that holds @info's table, one row per record (per string), with its
  * node path: a table such as `points` has a node per level. */
 static void
@@ -653,11 +680,17 @@ dump_dfm_table (Dump                    *d,
       gsize size = 0;
       const guint8 *data = mshed_utf_node_peek_data (node, &size);
       guint64 base = 0, n = g_array_index (spans, MshedCliDfmSpan, i).n_rows;
+      g_autofree guint8 *tris = NULL;
+      g_autofree gsize *windows = NULL;
 
       mshed_dfm_get_payload_offset (dfm, node, &base);
+      if (info->id == MSHED_DFM_TABLE_TRIANGLES)
+        tris = unroll_records (node, data, size, &windows);
       for (guint64 r = 0; r < n; r++, row++)
         {
-          const guint8 *record = data + r * info->stride;
+          const guint8 *record = tris ? tris + 6 * r : data + r * info->stride;
+          /* a triangle lies at the strip window that draws it */
+          guint64 at = windows ? 2 * (guint64) windows[r] : r * info->stride;
 
           if (row < first)
             continue;
@@ -671,8 +704,8 @@ dump_dfm_table (Dump                    *d,
           g_ptr_array_add (json, NULL);
           g_ptr_array_add (text, g_strdup_printf ("%" PRIu64, r));
           g_ptr_array_add (json, g_strdup_printf ("%" PRIu64, r));
-          g_ptr_array_add (text, g_strdup_printf ("0x%08" PRIX64, base + r * info->stride));
-          g_ptr_array_add (json, g_strdup_printf ("%" PRIu64, base + r * info->stride));
+          g_ptr_array_add (text, g_strdup_printf ("0x%08" PRIX64, base + at));
+          g_ptr_array_add (json, g_strdup_printf ("%" PRIu64, base + at));
           for (guint t = 0; t < info->n_texts; t++)
             {
               const guint8 *p = record + info->texts[t].offset;

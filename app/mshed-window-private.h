@@ -27,7 +27,7 @@ typedef struct _MshedWindowPane MshedWindowPane;
 /* The grids shown as notebook pages, in this order. */
 #define MSHED_WINDOW_N_GRIDS 14
 /* The DFM grids (mshed-window-utf.c), shown instead for a deformable model. */
-#define MSHED_WINDOW_N_DFM_GRIDS 18
+#define MSHED_WINDOW_N_DFM_GRIDS 19
 
 struct _MshedWindow {
   GtkApplicationWindow parent_instance;

@@ -54,6 +54,8 @@ static const struct {
   { MSHED_DFM_TABLE_UV_VERTEX_ID, NULL },
   { MSHED_DFM_TABLE_PART_INDEX, N_("Parts") },
   { MSHED_DFM_TABLE_HP_POSITION, N_("Hardpoints") },
+  /* its tab goes before the strip's (init_dfm_grids) */
+  { MSHED_DFM_TABLE_TRIANGLES, NULL },
 };
 
 /* The grid showing @table (itself, or beside the points, elements, influences or bones). */
@@ -134,6 +136,17 @@ show_record (MshedWindow    *self,
   mshed_hex_view_show_utf_node (self->hex_view, node);
   if (info == NULL || info->stride == 0)
     return;
+  /* a triangle: the strip entries that draw it (docs/dfm.md §5.1) */
+  if (info->id == MSHED_DFM_TABLE_TRIANGLES)
+    {
+      gsize end;
+
+      if (mshed_table_model_get_triangle_bytes (model, row, field != NULL && c->field != NULL
+                                                              ? (gint) c->field->offset / 2
+                                                              : -1, &start, &end))
+        mshed_hex_view_select_range (self->hex_view, start, end);
+      return;
+    }
   start = (gsize) record * info->stride;
   if (field != NULL && c->field != NULL)
     mshed_hex_view_select_range (self->hex_view, start + c->field->offset,
@@ -313,6 +326,13 @@ init_dfm_grids (MshedWindow *self)
                                G_CONNECT_SWAPPED);
       gtk_notebook_append_page (self->grid_notebook, grid, label);
     }
+  /* the triangles a group draws, then the strip entries they come from */
+  gtk_notebook_reorder_child (self->grid_notebook,
+                              GTK_WIDGET (self->dfm_grids[dfm_grid_for (
+                                MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_TRIANGLES))]),
+                              gtk_notebook_page_num (self->grid_notebook, GTK_WIDGET (
+                                self->dfm_grids[dfm_grid_for (
+                                  MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_TRISTRIP))])));
 }
 
 /* The tree --------------------------------------------------------------------------------- */

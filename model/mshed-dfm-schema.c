@@ -31,6 +31,12 @@ static const MshedField group_count_fields[] = {
 static const MshedField strip_fields[] = {
   { "index", 0, MSHED_FIELD_U16, 0, R (POINT_INDICES), 0, N_("Element of the mesh") },
 };
+/* one unrolled triangle: its corners in drawing order (docs/dfm.md §5.1) */
+static const MshedField triangle_fields[] = {
+  { "i0", 0, MSHED_FIELD_U16, 0, R (POINT_INDICES), 0, N_("First corner: element of the mesh") },
+  { "i1", 2, MSHED_FIELD_U16, 0, R (POINT_INDICES), 0, N_("Second corner: element of the mesh") },
+  { "i2", 4, MSHED_FIELD_U16, 0, R (POINT_INDICES), 0, N_("Third corner: element of the mesh") },
+};
 static const MshedField edge_fields[] = {
   { "a", 0, MSHED_FIELD_U16, 0, R (POINTS), 0, N_("First point of the edge") },
   { "b", 2, MSHED_FIELD_U16, 0, R (POINTS), 0, N_("Second point of the edge") },
@@ -286,6 +292,8 @@ static const MshedDfmTableInfo tables[MSHED_DFM_N_TABLES] = {
   S (MATERIAL_DT_NAME, "material-dt-name", N_("Diffuse texture"), "Dt_name", MATERIAL),
   T (MATERIAL_DT_FLAGS, "material-dt-flags", N_("Diffuse texture flags"), "Dt_flags", MATERIAL,
      4, TRUE, dt_flags_fields),
+  T (TRIANGLES, "triangles", N_("Triangles"), "Tristrip_indices", GROUP, 6, FALSE,
+     triangle_fields),
 };
 
 #undef T

@@ -85,6 +85,9 @@ typedef enum {
   MSHED_DFM_TABLE_MATERIAL_DC,
   MSHED_DFM_TABLE_MATERIAL_DT_NAME,    /* string */
   MSHED_DFM_TABLE_MATERIAL_DT_FLAGS,
+  /* not a file: a group's triangles, unrolled from Tristrip_indices or Face_indices
+   * (docs/dfm.md §5); mshed_dfm_get_array() has none, the grids and edits build it */
+  MSHED_DFM_TABLE_TRIANGLES,
   MSHED_DFM_TABLE_LAST
 } MshedDfmTable;
 

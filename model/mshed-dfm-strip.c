@@ -64,10 +64,33 @@ mshed_dfm_strip_unroll (const guint8 *indices,
                         gsize         n_indices,
                         guint16      *triangles)
 {
+  return mshed_dfm_strip_unroll_windows (indices, n_indices, triangles, NULL);
+}
+
+/**
+ * mshed_dfm_strip_unroll_windows:
+ * @windows: (out caller-allocates) (optional): room for max (@n_indices − 2, 0) values: the
+ *   strip position i of the window that drew each triangle (its entries are i, i+1, i+2)
+ *
+ * mshed_dfm_strip_unroll(), also telling where in the strip each triangle comes from.
+ *
+ * Returns: the number of triangles written
+ */
+gsize
+mshed_dfm_strip_unroll_windows (const guint8 *indices,
+                                gsize         n_indices,
+                                guint16      *triangles,
+                                gsize        *windows)
+{
   gsize n = 0;
 
   for (gsize i = 0; i + 2 < n_indices; i++)
-    n += strip_window (indices, i, triangles + 3 * n);
+    if (strip_window (indices, i, triangles + 3 * n))
+      {
+        if (windows)
+          windows[n] = i;
+        n++;
+      }
   return n;
 }
 

@@ -28,6 +28,10 @@ gsize    mshed_dfm_strip_unroll          (const guint8       *indices,
 gsize    mshed_dfm_strip_window          (const guint8       *indices,
                                           gsize               n_indices,
                                           gsize               triangle);
+gsize    mshed_dfm_strip_unroll_windows  (const guint8       *indices,
+                                          gsize               n_indices,
+                                          guint16            *triangles,
+                                          gsize              *windows);
 gsize    mshed_dfm_list_unroll           (const guint8       *indices,
                                           gsize               n_indices,
                                           guint16            *triangles);

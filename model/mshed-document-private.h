@@ -200,6 +200,14 @@ void      _mshed_document_utf_set_payload (MshedDocument    *self,
                                           MshedUtfNode      *node,
                                           const guint8      *data,
                                           gsize              length);
+/* mshed-document-dfm-triangles.c: writes a group's new triangle list as one undo step */
+gboolean  _mshed_document_dfm_write_triangles (MshedDocument *self,
+                                          guint              level,
+                                          guint              group,
+                                          const guint16     *triangles,
+                                          gsize              n_triangles,
+                                          const char        *label,
+                                          GError           **error);
 gboolean  _mshed_document_dfm_recompute  (MshedDocument     *self,
                                           MshedDerived       what,
                                           const guint       *rows,

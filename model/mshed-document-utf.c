@@ -1311,27 +1311,13 @@ mshed_document_dfm_set_triangles (MshedDocument *self,
                                   gsize          n_triangles,
                                   GError       **error)
 {
-  MshedUtfNode *node = NULL;
-  g_autoptr(GBytes) bytes = NULL;
   g_autofree char *label = NULL;
 
   if (!need_utf (self, error))
     return FALSE;
-  if (self->dfm == NULL)
-    {
-      g_set_error (error, MSHED_MODEL_ERROR, MSHED_MODEL_ERROR_UNSUPPORTED,
-                   _("%s is not a deformable model"), mshed_document_get_title (self));
-      return FALSE;
-    }
-  bytes = mshed_dfm_encode_triangles (self->dfm, level, group, triangles, n_triangles, &node,
-                                      error);
-  if (bytes == NULL)
-    return FALSE;
   label = g_strdup_printf (_("Edit the triangles of Mesh%u group %u"), level, group);
-  _mshed_document_op_begin (self, label, 0);
-  utf_replace_payload (self, node, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
-  _mshed_document_op_end (self);
-  return TRUE;
+  return _mshed_document_dfm_write_triangles (self, level, group, triangles, n_triangles, label,
+                                              error);
 }
 
 /* Recompute (docs/dfm.md §15.1) -------------------------------------------------------------- */

@@ -335,6 +335,41 @@ gboolean          mshed_document_dfm_delete_rows   (MshedDocument     *self,
                                                     guint              n,
                                                     GError           **error);
 
+/* A group's triangles as a list (mshed-document-dfm-triangles.c, docs/dfm.md §5): triangle
+ * @triangle is the one mshed_dfm_dup_triangles() gives at that position. Each edit is one
+ * undo step and writes the whole new list back with mshed_document_dfm_set_triangles (a
+ * strip group gets a strip of our encoder, docs/dfm.md §5.3). Corners must name existing
+ * elements and a triangle must have three different corners. Inserted triangles are
+ * @triangles (3 × @n indices) or, when NULL, copies of the triangle they go above (of the
+ * last when appended). */
+gboolean          mshed_document_dfm_set_triangle_corner (MshedDocument *self,
+                                                    guint              level,
+                                                    guint              group,
+                                                    guint              triangle,
+                                                    guint              corner,
+                                                    guint              element,
+                                                    GError           **error);
+gboolean          mshed_document_dfm_insert_triangles (MshedDocument  *self,
+                                                    guint              level,
+                                                    guint              group,
+                                                    guint              position,
+                                                    guint              n,
+                                                    const guint16     *triangles,
+                                                    GError           **error);
+gboolean          mshed_document_dfm_delete_triangles (MshedDocument  *self,
+                                                    guint              level,
+                                                    guint              group,
+                                                    guint              position,
+                                                    guint              n,
+                                                    GError           **error);
+/* (a, b, c) becomes (a, c, b): the face turns over. */
+gboolean          mshed_document_dfm_reverse_triangles (MshedDocument *self,
+                                                    guint              level,
+                                                    guint              group,
+                                                    guint              position,
+                                                    guint              n,
+                                                    GError           **error);
+
 /* Recompute and the stale set ---------------------------------------------------------- */
 
 /* Recomputes @what (flags) as one undo step. @rows (nullable) limits row-based targets

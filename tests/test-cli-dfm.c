@@ -436,6 +436,8 @@ static const struct {
   { "material-count", "count", 0, 'i' },     { "material-type", "text", 0, 's' },
   { "material-dc", "g", 4, 'f' },            { "material-dt-name", "text", 0, 's' },
   { "material-dt-flags", "flags", 0, 'u' },
+  /* not a file: the first window of the first strip, when it draws, is (s0, s1, s2) */
+  { "triangles", "i2", 4, 'h' },
 };
 
 static double

@@ -50,27 +50,11 @@ write_head (const char *dir,
   return path;
 }
 
-/* With MSHED_TEST_SCREENSHOT_DIR set: @name at the test's size, and NAME-small.png and
- * NAME-large.png at 800x600 and 1600x1000 (run Xvfb with a screen that large). */
 static void
 shot (MshedWindow *window,
       const char  *name)
 {
-  static const struct { const char *suffix; int width, height; } sizes[] = {
-    { "-small", 800, 600 }, { "-large", 1600, 1000 }, { "", 1200, 740 },
-  };
-  g_autofree char *base = g_strndup (name, strlen (name) - strlen (".png"));
-
-  if (g_getenv ("MSHED_TEST_SCREENSHOT_DIR") == NULL)
-    return;
-  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
-    {
-      g_autofree char *file = g_strdup_printf ("%s%s.png", base, sizes[i].suffix);
-
-      gtk_window_set_default_size (GTK_WINDOW (window), sizes[i].width, sizes[i].height);
-      widget_test_iterate (450);
-      widget_test_screenshot (GTK_WIDGET (window), file);
-    }
+  gui_test_shot_sizes (window, name);
 }
 
 static void

@@ -122,6 +122,8 @@ node_for (MshedTableModel *self,
   if (dfm == NULL)
     return NULL;
   *record = self->per_scope ? 0 : row;
+  if (table == MSHED_DFM_TABLE_TRIANGLES)
+    return _mshed_table_model_tris_node (self, NULL);
   if (!self->per_scope)
     return mshed_dfm_find_node (dfm, table, self->dfm_a, self->dfm_b);
   if (!scope_address (dfm, mshed_dfm_schema_get_table (table)->scope, row, &a, &b))
@@ -139,6 +141,8 @@ _mshed_table_model_dfm_count_rows (MshedTableModel *self)
     return 0;
   if (self->per_scope)
     return scope_count (dfm, mshed_dfm_schema_get_table (self->dfm_table)->scope);
+  if (self->dfm_table == MSHED_DFM_TABLE_TRIANGLES)
+    return _mshed_table_model_tris_count (self);
   if (!mshed_dfm_get_array (dfm, self->dfm_table, self->dfm_a, self->dfm_b, &array))
     return 0;
   return array.count;
@@ -157,6 +161,8 @@ _mshed_table_model_dfm_record (MshedTableModel *self,
 
   if (dfm == NULL)
     return NULL;
+  if (table == MSHED_DFM_TABLE_TRIANGLES)
+    return _mshed_table_model_tris_record (self, row);
   if (self->per_scope &&
       !scope_address (dfm, mshed_dfm_schema_get_table (table)->scope, row, &a, &b))
     return NULL;
@@ -724,6 +730,10 @@ _mshed_table_model_dfm_changed (MshedTableModel   *self,
     }
   for (guint i = 0; i < self->n_linked; i++)
     mine = mine || change->table == self->linked[i];
+  /* the Triangles table shows the group's index file */
+  if (self->dfm_table == MSHED_DFM_TABLE_TRIANGLES)
+    mine = mine || change->table == MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_TRISTRIP) ||
+           change->table == MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_FACE_INDICES);
   /* another level's file of the same table refreshes too: cheap, only live rows; elements
    * show values joined from the points, UVs and bones */
   if (mine || change->table == MSHED_TABLE_NONE ||
@@ -847,6 +857,8 @@ _mshed_table_model_dfm_set (MshedTableModel        *self,
   MshedUtfNode *node;
   guint record = 0;
 
+  if (dfm != NULL && c->table == MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_TRIANGLES))
+    return _mshed_table_model_tris_set (self, c, row, text, error);
   if (dfm != NULL && c->kind == MSHED_COLUMN_DFM_NAME)
     {
       const char *name;

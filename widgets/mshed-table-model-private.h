@@ -79,4 +79,16 @@ gboolean      _mshed_table_model_dfm_set        (MshedTableModel        *self,
                                                  const char             *text,
                                                  GError                **error);
 
+/* mshed-table-model-dfm-tris.c: the unrolled Triangles table of a face group */
+MshedUtfNode *_mshed_table_model_tris_node      (MshedTableModel        *self,
+                                                 gboolean               *strip);
+guint         _mshed_table_model_tris_count     (MshedTableModel        *self);
+const guint8 *_mshed_table_model_tris_record    (MshedTableModel        *self,
+                                                 guint                   row);
+gboolean      _mshed_table_model_tris_set       (MshedTableModel        *self,
+                                                 const MshedTableColumn *column,
+                                                 guint                   row,
+                                                 const char             *text,
+                                                 GError                **error);
+
 G_END_DECLS

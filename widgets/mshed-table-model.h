@@ -100,6 +100,13 @@ MshedUtfNode      *mshed_table_model_get_dfm_node   (MshedTableModel *self,
                                                      guint            row,
                                                      guint            column,
                                                      guint           *record);
+/* Where row @row of the Triangles table lies in its group's index file: a strip's window
+ * (docs/dfm.md §5.1) or a list's triple; @corner 0–2 for one corner, −1 for all three. */
+gboolean           mshed_table_model_get_triangle_bytes (MshedTableModel *self,
+                                                     guint            row,
+                                                     gint             corner,
+                                                     gsize           *start,
+                                                     gsize           *end);
 /* The derived targets stale for @row of @table, as the cells shade them (DFM stale cells
  * are per level, part or bone: docs/dfm.md §15.1). */
 MshedDerived       mshed_table_model_get_row_stale  (MshedTableModel *self,

@@ -61,13 +61,15 @@ has_row_actions (MshedTableId table)
          table == MSHED_TABLE_BATCHES;
 }
 
-/* DFM points, elements and hardpoints: insert and delete (mshed_document_dfm_insert_rows) */
+/* DFM points, elements and hardpoints: insert and delete (mshed_document_dfm_insert_rows);
+ * triangles (mshed_document_dfm_insert_triangles) */
 static gboolean
 has_dfm_row_actions (MshedTableId table)
 {
   return table == MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_POINTS) ||
          table == MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_POINT_INDICES) ||
-         table == MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_HP_POSITION);
+         table == MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_HP_POSITION) ||
+         table == MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_TRIANGLES);
 }
 
 static GMenuModel *
@@ -105,6 +107,8 @@ build_menu (MshedTableView *self)
       if (has_row_actions (self->table))
         g_menu_append (rows, _("_Duplicate Rows"), "table.duplicate-rows");
       g_menu_append (rows, _("De_lete Rows"), "table.delete-rows");
+      if (self->table == MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_TRIANGLES))
+        g_menu_append (rows, _("_Reverse Winding"), "table.reverse-winding");
       g_menu_append_section (menu, NULL, G_MENU_MODEL (rows));
     }
   return G_MENU_MODEL (menu);
@@ -173,6 +177,9 @@ update_menu_actions (MshedTableView *self)
   gtk_widget_action_set_enabled (widget, "table.delete-rows",
                                  has_row && (has_row_actions (self->table) ||
                                              has_dfm_row_actions (self->table)));
+  gtk_widget_action_set_enabled (widget, "table.reverse-winding",
+                                 has_row && self->table ==
+                                            MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_TRIANGLES));
 }
 
 /* The actions check for themselves; the states set for the menu end with it (Ctrl+C works
@@ -183,7 +190,7 @@ menu_closed_cb (MshedTableView *self)
   static const char *const actions[] = {
     "table.copy", "table.paste", "table.follow-reference", "table.show-in-hex",
     "table.recompute-box", "table.apply-sphere", "table.insert-row", "table.duplicate-rows",
-    "table.delete-rows",
+    "table.delete-rows", "table.reverse-winding",
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
@@ -329,7 +336,9 @@ rows_action (GtkWidget  *widget,
   guint first, n;
   gboolean ok;
 
-  if (self->document == NULL)
+  if (self->document == NULL ||
+      (g_str_equal (action_name, "table.reverse-winding") &&
+       self->table != MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_TRIANGLES)))
     return;
   if (!selected_run (self, &first, &n))
     {
@@ -348,7 +357,17 @@ rows_action (GtkWidget  *widget,
       if (!mshed_table_model_get_dfm_scope (self->model, &table, &level, &group) ||
           g_str_equal (action_name, "table.duplicate-rows"))
         return;
-      if (g_str_equal (action_name, "table.insert-row"))
+      if (table == MSHED_DFM_TABLE_TRIANGLES && g_str_equal (action_name, "table.insert-row"))
+        ok = mshed_document_dfm_insert_triangles (self->document, level, group, first, 1, NULL,
+                                                  &error);
+      else if (table == MSHED_DFM_TABLE_TRIANGLES &&
+               g_str_equal (action_name, "table.reverse-winding"))
+        ok = mshed_document_dfm_reverse_triangles (self->document, level, group, first, n,
+                                                   &error);
+      else if (table == MSHED_DFM_TABLE_TRIANGLES)
+        ok = mshed_document_dfm_delete_triangles (self->document, level, group, first, n,
+                                                  &error);
+      else if (g_str_equal (action_name, "table.insert-row"))
         ok = mshed_document_dfm_insert_rows (self->document, table, level, first, 1, &error);
       else
         ok = mshed_document_dfm_delete_rows (self->document, table, level, first, n, &error);
@@ -381,6 +400,7 @@ _mshed_table_view_class_add_menu (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "table.insert-row", NULL, rows_action);
   gtk_widget_class_install_action (widget_class, "table.duplicate-rows", NULL, rows_action);
   gtk_widget_class_install_action (widget_class, "table.delete-rows", NULL, rows_action);
+  gtk_widget_class_install_action (widget_class, "table.reverse-winding", NULL, rows_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Menu, 0, "table.context-menu",
                                        NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F10, GDK_SHIFT_MASK,

@@ -1,0 +1,241 @@
+/* test-gui-dfm-triangles.c
+ *
+ * Copyright 2026 The mshed authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The Triangles grid of a DFM face group in the real application window under Xvfb
+ * (docs/dfm.md §5): one row per triangle the group's strip draws, unrolled by the reader's
+ * rule; with real keys (xdotool) a corner is edited (F2, type, Return), a triangle turned over
+ * from the grid's menu action, undone, redone and saved, and the saved bytes are compared with
+ * what the document API alone makes of the same edits.
+ * With MSHED_TEST_SCREENSHOT_DIR=DIR set it also saves pictures of the grid there.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <gtk/gtk.h>
+#include <string.h>
+
+#include "gui-test-util.h"
+#include "mshed-cell-editor.h"
+#include "mshed-dfm-generator.h"
+#include "test-require.h"
+
+static MshedApplication *app;
+
+/* A generated head with three groups a level, in the test's folder as @name. */
+static char *
+write_model (GBytes     *bytes,
+             const char *name)
+{
+  char *path = g_build_filename (gui_test_dir, name, NULL);
+
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (bytes, NULL),
+                                      (gssize) g_bytes_get_size (bytes), NULL));
+  return path;
+}
+
+static MshedTableView *
+triangles_grid (MshedWindow *window)
+{
+  for (guint i = 0; i < MSHED_WINDOW_N_DFM_GRIDS; i++)
+    if (mshed_table_view_get_table (window->dfm_grids[i]) ==
+        MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_TRIANGLES))
+      return window->dfm_grids[i];
+  g_assert_not_reached ();
+  return NULL;
+}
+
+/* An element that is none of triangle @t's corners. */
+static guint
+other_element (const guint16 *tris,
+               gsize          t)
+{
+  for (guint e = 0;; e++)
+    if (e != tris[3 * t] && e != tris[3 * t + 1] && e != tris[3 * t + 2])
+      return e;
+}
+
+static GBytes *
+expected_bytes (const char *path,
+                guint       triangle,
+                guint       element)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(MshedDocument) doc = mshed_document_open (path, MSHED_MODE_STRICT, &error);
+
+  g_assert_no_error (error);
+  g_assert_true (mshed_document_dfm_set_triangle_corner (doc, 0, 0, triangle, 2, element,
+                                                         &error));
+  g_assert_true (mshed_document_dfm_reverse_triangles (doc, 0, 0, triangle, 1, &error));
+  g_assert_no_error (error);
+  return mshed_document_serialize_file (doc);
+}
+
+/* Real keys: F2 on corner i2 of triangle 1, type, Return; then Reverse Winding on that row;
+ * Ctrl+Z twice gives the original bytes back, Ctrl+Shift+Z twice the edits, Ctrl+S saves what
+ * the document API makes of the same two edits. */
+static void
+test_edit_undo_save (void)
+{
+  MshedDfmGenParams params;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *reference = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *cell = NULL;
+  g_autofree guint16 *tris = NULL;
+  g_autofree guint16 *now = NULL;
+  g_autoptr(GBytes) edited = NULL;
+  g_autoptr(GBytes) saved = NULL;
+  g_autoptr(GBytes) expected = NULL;
+  MshedWindow *window;
+  MshedDocument *doc;
+  MshedTableView *grid;
+  MshedTableModel *model;
+  gsize n = 0, n_now = 0;
+  guint element;
+  const guint triangle = 1;
+
+  if (!gui_test_have_xdotool ())
+    {
+      mshed_test_skip ("needs xdotool and an X display");
+      return;
+    }
+  mshed_dfm_gen_params_init (&params, MSHED_DFM_GEN_HEAD, 5);
+  params.n_groups = 3;
+  bytes = mshed_dfm_generate_bytes (&params);
+  path = write_model (bytes, "triangles.dfm");
+  reference = write_model (bytes, "reference.dfm");
+  window = gui_test_window (app);
+  g_assert_true (mshed_window_open (window, path));
+  widget_test_iterate (300);
+  gui_test_focus_window (GTK_WINDOW (window));
+  doc = mshed_window_get_document (window);
+  tris = mshed_dfm_dup_triangles (mshed_document_get_dfm (doc), 0, 0, &n);
+  g_assert_cmpuint (n, >, triangle);
+
+  /* one row per triangle of Mesh0 Group0, corners as the reader unrolls them */
+  grid = triangles_grid (window);
+  model = _mshed_table_view_get_model (grid);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (grid)));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (model)), ==, n);
+  for (guint k = 0; k < 3; k++)
+    {
+      g_autofree char *id = g_strdup_printf ("i%u", k);
+      g_autofree char *want = g_strdup_printf ("%u", tris[3 * triangle + k]);
+      gint column = mshed_table_model_find_column (model, id);
+
+      g_assert_cmpint (column, >=, 0);
+      g_free (cell);
+      cell = mshed_table_model_dup_cell_text (model, triangle, (guint) column, NULL);
+      g_assert_cmpstr (cell, ==, want);
+    }
+  /* its tab comes right before the strip's */
+  {
+    gint page = gtk_notebook_page_num (window->grid_notebook, GTK_WIDGET (grid));
+    GtkWidget *next = gtk_notebook_get_nth_page (window->grid_notebook, page + 1);
+
+    g_assert_cmpint (mshed_table_view_get_table (MSHED_TABLE_VIEW (next)), ==,
+                     MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_TRISTRIP));
+    gtk_notebook_set_current_page (window->grid_notebook, page);
+  }
+
+  /* 1. F2 on i2, type another element, Return */
+  element = other_element (tris, triangle);
+  widget_test_iterate (100);
+  mshed_table_view_reveal (grid, triangle, "i2");
+  widget_test_iterate (200);
+  gui_test_key ("F2");
+  g_assert_true (mshed_cell_editor_is_open (_mshed_table_view_get_editor (grid)));
+  text = g_strdup_printf ("type --delay 10 -- '%u'", element);
+  g_assert_true (gui_test_xdo (text));
+  gui_test_key ("Return");
+  now = mshed_dfm_dup_triangles (mshed_document_get_dfm (doc), 0, 0, &n_now);
+  g_assert_cmpuint (n_now, ==, n);
+  g_assert_cmpuint (now[3 * triangle + 2], ==, element);
+  g_assert_cmpmem (now, 6 * (gsize) triangle, tris, 6 * (gsize) triangle);
+  gui_test_wait_settled (GTK_WIDGET (window));
+  gui_test_shot_sizes (window, "dfm-triangles.png");
+
+  /* 2. the row's menu action: Reverse Winding, i1 and i2 swap */
+  mshed_table_view_reveal (grid, triangle, "i0");
+  widget_test_iterate (50);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (grid), "table.reverse-winding",
+                                             NULL));
+  widget_test_iterate (50);
+  g_free (now);
+  now = mshed_dfm_dup_triangles (mshed_document_get_dfm (doc), 0, 0, &n_now);
+  g_assert_cmpuint (now[3 * triangle + 1], ==, element);
+  g_assert_cmpuint (now[3 * triangle + 2], ==, tris[3 * triangle + 1]);
+  g_free (cell);
+  cell = mshed_table_model_dup_cell_text (model, triangle,
+                                          (guint) mshed_table_model_find_column (model, "i1"),
+                                          NULL);
+  g_assert_cmpuint (g_ascii_strtoull (cell, NULL, 10), ==, element);
+  edited = mshed_document_serialize_file (doc);
+
+  /* undo both, redo both */
+  gtk_widget_grab_focus (GTK_WIDGET (grid));
+  for (guint i = 0; i < 2; i++)
+    gui_test_key ("ctrl+z");
+  {
+    g_autoptr(GBytes) undone = mshed_document_serialize_file (doc);
+
+    g_assert_true (g_bytes_equal (undone, bytes));
+    g_assert_false (mshed_document_get_modified (doc));
+  }
+  for (guint i = 0; i < 2; i++)
+    gui_test_key ("ctrl+shift+z");
+  {
+    g_autoptr(GBytes) redone = mshed_document_serialize_file (doc);
+
+    g_assert_true (g_bytes_equal (redone, edited));
+  }
+
+  /* the new topology makes the vertex normals stale (a convention, docs/dfm.md §15.1): the
+   * save asks, Return saves them as they are */
+  gui_test_key ("ctrl+s");
+  {
+    gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+    GtkWidget *dialog;
+
+    while ((dialog = gui_test_find_toplevel (GTK_TYPE_MESSAGE_DIALOG, NULL)) == NULL &&
+           g_get_monotonic_time () < deadline)
+      widget_test_iterate (20);
+    g_assert_nonnull (dialog);
+    gui_test_focus_window (GTK_WINDOW (dialog));
+    gui_test_key ("Return");
+    while (gui_test_find_toplevel (GTK_TYPE_MESSAGE_DIALOG, NULL) != NULL &&
+           g_get_monotonic_time () < deadline)
+      widget_test_iterate (20);
+  }
+  widget_test_iterate (100);
+  g_assert_false (mshed_document_get_modified (doc));
+  saved = gui_test_file_bytes (path);
+  expected = expected_bytes (reference, triangle, element);
+  g_assert_true (g_bytes_equal (saved, expected));
+  g_assert_false (g_bytes_equal (saved, bytes));
+
+  gui_test_close (window);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  if (!gui_test_init (&argc, &argv, &app))
+    return mshed_test_skip_program ("no display (run under xvfb-run)");
+  /* pictures in the user's language (LANGUAGE=ru): the build tree's catalogue */
+  if (g_getenv ("MSHED_TEST_SCREENSHOT_DIR") != NULL && g_getenv ("G_TEST_BUILDDIR") != NULL)
+    {
+      g_autofree char *po = g_build_filename (g_getenv ("G_TEST_BUILDDIR"), "..", "po", NULL);
+
+      bindtextdomain (GETTEXT_PACKAGE, po);
+      bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+      textdomain (GETTEXT_PACKAGE);
+    }
+  g_test_add_func ("/app/dfm-triangles/edit-undo-save", test_edit_undo_save);
+  return gui_test_run (app);
+}

@@ -135,8 +135,9 @@ _mshed_compare_window_update_previews (MshedCompareWindow *self)
       if (dfm == NULL || mshed_dfm_get_n_levels (dfm) == 0)
         continue;
       mshed_model_view_set_dfm (view, dfm);
-      mshed_renderer_set_view (mshed_model_view_get_renderer (view),
-                               MIN (self->level, mshed_dfm_get_n_levels (dfm) - 1), 0);
+      /* the window's level chooser picks the level by hand, for both sides */
+      mshed_model_view_set_dfm_level (view, (gint) MIN (self->level,
+                                                        mshed_dfm_get_n_levels (dfm) - 1));
       mshed_model_view_dfm_changed (view, TRUE);
     }
   update_marks (self);

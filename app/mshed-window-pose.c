@@ -69,20 +69,6 @@ on_reset_clicked (MshedWindow *self)
 }
 
 static void
-on_overlay_toggled (GtkCheckButton *button,
-                    MshedWindow    *self)
-{
-  MshedOverlays bit = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (button), "overlay"));
-  MshedOverlays overlays = mshed_model_view_get_overlays (self->model_view);
-
-  if (gtk_check_button_get_active (button))
-    overlays |= bit;
-  else
-    overlays &= ~bit;
-  mshed_model_view_set_overlays (self->model_view, overlays);
-}
-
-static void
 rebuild_joints (MshedWindow *self)
 {
   MshedDfmPose *pose = current_pose (self);
@@ -340,15 +326,18 @@ _mshed_window_pose_picked (MshedWindow *self)
   gtk_label_set_label (self->pick_label, text);
 }
 
+/* A check box bound both ways to the model view's show-@name property, so it also follows
+ * overlays set elsewhere (the View menu, code) */
 static GtkWidget *
 overlay_check (MshedWindow  *self,
                const char   *label,
-               MshedOverlays bit)
+               const char   *name)
 {
   GtkWidget *check = gtk_check_button_new_with_mnemonic (label);
+  g_autofree char *property = g_strconcat ("show-", name, NULL);
 
-  g_object_set_data (G_OBJECT (check), "overlay", GUINT_TO_POINTER (bit));
-  g_signal_connect_object (check, "toggled", G_CALLBACK (on_overlay_toggled), self, 0);
+  g_object_bind_property (self->model_view, property, check, "active",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
   return check;
 }
 
@@ -389,13 +378,13 @@ _mshed_window_pose_init (MshedWindow *self)
   gtk_flow_box_set_selection_mode (GTK_FLOW_BOX (checks), GTK_SELECTION_NONE);
   gtk_flow_box_set_max_children_per_line (GTK_FLOW_BOX (checks), 4);
   gtk_flow_box_append (GTK_FLOW_BOX (checks),
-                       overlay_check (self, _("_Skeleton"), MSHED_OVERLAY_SKELETON));
+                       overlay_check (self, _("_Skeleton"), "skeleton"));
   gtk_flow_box_append (GTK_FLOW_BOX (checks),
-                       overlay_check (self, _("_Hardpoints"), MSHED_OVERLAY_HARDPOINTS));
+                       overlay_check (self, _("_Hardpoints"), "hardpoints"));
   gtk_flow_box_append (GTK_FLOW_BOX (checks),
-                       overlay_check (self, _("_Wireframe"), MSHED_OVERLAY_WIREFRAME));
+                       overlay_check (self, _("_Wireframe"), "wireframe"));
   gtk_flow_box_append (GTK_FLOW_BOX (checks),
-                       overlay_check (self, _("_Normals"), MSHED_OVERLAY_NORMALS));
+                       overlay_check (self, _("_Normals"), "normals"));
   gtk_box_append (GTK_BOX (self->pose_panel), checks);
 
   self->pick_label = GTK_LABEL (gtk_label_new (NULL));

@@ -844,6 +844,10 @@ test_preview_pose (void)
   mshed_model_view_set_overlays (window->model_view,
                                  mshed_model_view_get_overlays (window->model_view) |
                                  MSHED_OVERLAY_SKELETON);
+  /* the Pose panel's check box follows an overlay set elsewhere */
+  g_assert_true (gtk_check_button_get_active (GTK_CHECK_BUTTON (gtk_widget_get_ancestor (
+                   gui_test_find_label (window->pose_panel, "Skeleton"),
+                   GTK_TYPE_CHECK_BUTTON))));
   shot (window, "dfm-preview.png");
   g_assert_false (mshed_document_get_modified (doc));
 

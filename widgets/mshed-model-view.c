@@ -91,6 +91,8 @@ enum {
   PROP_SHOW_GRID,
   PROP_SHOW_AXES,
   PROP_SHOW_MATERIALS,
+  PROP_SHOW_SKELETON,
+  PROP_SHOW_HARDPOINTS,
   N_PROPS
 };
 
@@ -111,6 +113,8 @@ static const struct {
   { "grid", N_("Ground grid"), MSHED_OVERLAY_GRID },
   { "axes", N_("Axes"), MSHED_OVERLAY_AXES },
   { "materials", N_("Tint by material"), MSHED_OVERLAY_MATERIALS },
+  { "skeleton", N_("Skeleton"), MSHED_OVERLAY_SKELETON },
+  { "hardpoints", N_("Hardpoints"), MSHED_OVERLAY_HARDPOINTS },
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (overlay_props) == N_PROPS - PROP_SHOW_SHADED);

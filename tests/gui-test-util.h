@@ -406,6 +406,30 @@ gui_test_key (const char *keys)
   g_assert_true (gui_test_xdo (args));
 }
 
+/* With the keyboard focus on @widget: @n times Ctrl+Z must give back @original (and an
+ * unmodified document), then @n times Ctrl+Shift+Z @edited. */
+static inline void
+gui_test_undo_redo_keys (GtkWidget     *widget,
+                         MshedDocument *doc,
+                         guint          n,
+                         GBytes        *original,
+                         GBytes        *edited)
+{
+  g_autoptr(GBytes) undone = NULL;
+  g_autoptr(GBytes) redone = NULL;
+
+  gtk_widget_grab_focus (widget);
+  for (guint i = 0; i < n; i++)
+    gui_test_key ("ctrl+z");
+  undone = mshed_document_serialize_file (doc);
+  g_assert_true (g_bytes_equal (undone, original));
+  g_assert_false (mshed_document_get_modified (doc));
+  for (guint i = 0; i < n; i++)
+    gui_test_key ("ctrl+shift+z");
+  redone = mshed_document_serialize_file (doc);
+  g_assert_true (g_bytes_equal (redone, edited));
+}
+
 /* Moves the pointer to widget point (@x, @y) of @widget in @native (a window, or a popover
  * with its own surface) and clicks @button (1 left, 3 right; 4 and 5 turn the wheel). */
 static inline void

@@ -177,22 +177,7 @@ test_edit_undo_save (void)
   edited = mshed_document_serialize_file (doc);
 
   /* undo both, redo both */
-  gtk_widget_grab_focus (GTK_WIDGET (grid));
-  for (guint i = 0; i < 2; i++)
-    gui_test_key ("ctrl+z");
-  {
-    g_autoptr(GBytes) undone = mshed_document_serialize_file (doc);
-
-    g_assert_true (g_bytes_equal (undone, bytes));
-    g_assert_false (mshed_document_get_modified (doc));
-  }
-  for (guint i = 0; i < 2; i++)
-    gui_test_key ("ctrl+shift+z");
-  {
-    g_autoptr(GBytes) redone = mshed_document_serialize_file (doc);
-
-    g_assert_true (g_bytes_equal (redone, edited));
-  }
+  gui_test_undo_redo_keys (GTK_WIDGET (grid), doc, 2, bytes, edited);
 
   /* the new topology makes the vertex normals stale (a convention, docs/dfm.md §15.1): the
    * save asks, Return saves them as they are */

@@ -691,22 +691,7 @@ test_grids_edit_undo_save (void)
                     ==, n_points + 1);
   edited = mshed_document_serialize_file (doc);
 
-  gtk_widget_grab_focus (GTK_WIDGET (grid));
-  for (guint i = 0; i < 7; i++)
-    gui_test_key ("ctrl+z");
-  {
-    g_autoptr(GBytes) undone = mshed_document_serialize_file (doc);
-
-    g_assert_true (g_bytes_equal (undone, bytes));
-    g_assert_false (mshed_document_get_modified (doc));
-  }
-  for (guint i = 0; i < 7; i++)
-    gui_test_key ("ctrl+shift+z");
-  {
-    g_autoptr(GBytes) redone = mshed_document_serialize_file (doc);
-
-    g_assert_true (g_bytes_equal (redone, edited));
-  }
+  gui_test_undo_redo_keys (GTK_WIDGET (grid), doc, 7, bytes, edited);
   /* the new point makes the normals stale (docs/dfm.md §15.1): the dialog's default saves as
    * is */
   gui_test_key ("ctrl+s");

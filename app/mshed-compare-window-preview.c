@@ -81,7 +81,7 @@ update_marks (MshedCompareWindow *self)
   gboolean ghost = gtk_check_button_get_active (self->ghost_check);
   MshedRenderScene *scenes[2];
   guint n[2];
-  g_autofree float *pos[2] = { NULL, NULL };
+  float *pos[2] = { NULL, NULL };   /* g_autofree would free only pos[0] */
 
   for (guint s = 0; s < 2; s++)
     {
@@ -95,6 +95,7 @@ update_marks (MshedCompareWindow *self)
             mshed_renderer_set_diff_marks (
               mshed_model_view_get_renderer (MSHED_MODEL_VIEW (self->previews[k])), NULL, 0,
               FALSE);
+          g_free (pos[0]);
           return;
         }
       n[s] = mshed_render_scene_get_n_vertices (scenes[s]);
@@ -120,6 +121,8 @@ update_marks (MshedCompareWindow *self)
         s == 1);
       gtk_gl_area_queue_render (GTK_GL_AREA (self->previews[s]));
     }
+  g_free (pos[0]);
+  g_free (pos[1]);
 }
 
 void

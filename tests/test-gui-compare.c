@@ -402,11 +402,32 @@ open_pair (Fixture *f)
 
 /* Two models differing in node 3 only (hdr0): each side's tree marks exactly that node; a real
  * click on it in one tree selects it in the other and in both grids; F7 selects it too. */
+/* Two generated models in a new folder: @left_name from `generate GENERATE`, and @right_name
+ * the same edited with `edit --set EDIT`, or generated again when @edit is NULL. */
+static void
+make_pair (Fixture    *f,
+           const char *left_name,
+           const char *right_name,
+           const char *generate,
+           const char *edit)
+{
+  g_autofree char *first = NULL;
+  g_autofree char *second = NULL;
+
+  f->dir = g_dir_make_tmp ("mshed-compare-XXXXXX", NULL);
+  f->left = g_build_filename (f->dir, left_name, NULL);
+  f->right = g_build_filename (f->dir, right_name, NULL);
+  first = g_strdup_printf ("generate %s -o %s", generate, f->left);
+  gui_test_run_cli (first);
+  second = edit ? g_strdup_printf ("edit --set %s --no-backup -o %s %s", edit, f->right, f->left)
+                : g_strdup_printf ("generate %s -o %s", generate, f->right);
+  gui_test_run_cli (second);
+}
+
 static void
 test_tree (void)
 {
   Fixture f = { 0 };
-  g_autofree char *args = NULL;
   MshedNodeTree *trees[2];
   guint node = G_MAXUINT;
 
@@ -415,14 +436,7 @@ test_tree (void)
       mshed_test_skip ("needs xdotool and an X display");
       return;
     }
-  f.dir = g_dir_make_tmp ("mshed-compare-XXXXXX", NULL);
-  f.left = g_build_filename (f.dir, "left.msh", NULL);
-  f.right = g_build_filename (f.dir, "right.msh", NULL);
-  args = g_strdup_printf ("generate -s 5 -t 300 -o %s", f.left);
-  gui_test_run_cli (args);
-  g_free (args);
-  args = g_strdup_printf ("edit --set nodes[3].hdr0=0x33 --no-backup -o %s %s", f.right, f.left);
-  gui_test_run_cli (args);
+  make_pair (&f, "left.msh", "right.msh", "-s 5 -t 300", "nodes[3].hdr0=0x33");
   open_pair (&f);
   g_assert_cmpuint (n_differences (&f), ==, 1);
   for (guint s = 0; s < 2; s++)
@@ -511,7 +525,6 @@ static void
 test_dfm_level (void)
 {
   Fixture f = { 0 };
-  g_autofree char *args = NULL;
   const MshedDiffItem *item;
   MshedDfmArray points;
   g_autoptr(GPtrArray) previews = g_ptr_array_new ();
@@ -524,15 +537,8 @@ test_dfm_level (void)
       mshed_test_skip ("needs xdotool and an X display");
       return;
     }
-  f.dir = g_dir_make_tmp ("mshed-compare-XXXXXX", NULL);
-  f.left = g_build_filename (f.dir, "a.dfm", NULL);
-  f.right = g_build_filename (f.dir, "b.dfm", NULL);
-  args = g_strdup_printf ("generate --dfm body -o %s", f.left);
-  gui_test_run_cli (args);
-  g_free (args);
-  args = g_strdup_printf ("edit --set '\\MultiLevel\\Mesh1\\Geometry\\Points[3].y=1.25' "
-                          "--no-backup -o %s %s", f.right, f.left);
-  gui_test_run_cli (args);
+  make_pair (&f, "a.dfm", "b.dfm", "--dfm body",
+             "'\\MultiLevel\\Mesh1\\Geometry\\Points[3].y=1.25'");
   open_pair (&f);
   g_assert_cmpuint (n_differences (&f), ==, 2);  /* the geometry line and Points[3].y */
   item = mshed_diff_get_item (mshed_compare_window_get_diff (f.window), 1);
@@ -615,7 +621,6 @@ static void
 test_ghost_colours (void)
 {
   Fixture f = { 0 };
-  g_autofree char *args = NULL;
   g_autoptr(GPtrArray) previews = g_ptr_array_new ();
   g_autoptr(GError) error = NULL;
   g_autofree guint32 *pixels = NULL;
@@ -631,14 +636,7 @@ test_ghost_colours (void)
       mshed_test_skip ("needs xdotool and an X display");
       return;
     }
-  f.dir = g_dir_make_tmp ("mshed-compare-XXXXXX", NULL);
-  f.left = g_build_filename (f.dir, "left.msh", NULL);
-  f.right = g_build_filename (f.dir, "right.msh", NULL);
-  args = g_strdup_printf ("generate -s 5 -t 300 -o %s", f.left);
-  gui_test_run_cli (args);
-  g_free (args);
-  args = g_strdup_printf ("generate -s 5 -t 300 -o %s", f.right);
-  gui_test_run_cli (args);
+  make_pair (&f, "left.msh", "right.msh", "-s 5 -t 300", NULL);
   open_pair (&f);
   g_assert_cmpuint (n_differences (&f), ==, 0);
   click_button (&f, "Preview");

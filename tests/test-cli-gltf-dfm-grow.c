@@ -5,7 +5,8 @@
  *
  * glTF -> DFM import of vertices added and deleted (docs/gltf.md §8.3), through mshed-cli as
  * a user runs it: a hand-made new primitive in the .gltf (two new vertices at one place with
- * their own UVs, a loose one, triangles joining them to stored elements) becomes exactly two
+ * their own UVs, one with a stored element's id, a loose one, triangles joining them to stored
+ * elements) becomes exactly two
  * new elements of one new point with the given position, normal, UVs and weights; a vertex
  * taken out of the .gltf with its triangles removes exactly that element and its point, every
  * later index renumbered; Blender 3.4 subdividing one face and deleting one vertex comes back
@@ -233,8 +234,9 @@ mesh0_primitives (Gltf *g)
 #define N_NEW 6
 
 /* A new primitive in Mesh0's material of the first group: stored elements A, B, C at their
- * places and with their skins, and new vertices N1, N2 (ids 0.5 and 0.25: no element) at one
- * place with one skin but their own UVs and normals, and N3 (id 0.75) that no triangle uses;
+ * places and with their skins, and new vertices N1 (id 0.5: no element) and N2 (A's id, far
+ * from A) at one place with one skin but their own UVs and normals, and N3 (id 0.75) that no
+ * triangle uses;
  * triangles (A, B, N1) and (B, C, N2). Expected: two new elements of one new point. */
 static void
 test_add_json (void)
@@ -282,7 +284,8 @@ test_add_json (void)
       static const float new_uv[3][2] = { { 0.375f, 0.625f }, { 0.875f, 0.125f },
                                           { 0.5f, 0.5f } };
       static const float new_normal[3][3] = { { 0, 0, 1 }, { 0, 1, 0 }, { 1, 0, 0 } };
-      static const float new_id[3] = { 0.5f, 0.25f, 0.75f };
+      /* N2 copies A's id, as Blender's extrude does: A's own vertex is nearer A */
+      const float new_id[3] = { 0.5f, first[0], 0.75f };
 
       memcpy (pos[k], place, 12);
       memcpy (nor[k], new_normal[k - 3], 12);

@@ -499,6 +499,88 @@ test_delete_json (void)
   g_assert_cmpmem (after->data, after->len * 6, expected->data, expected->len * 6);
 }
 
+/* Refused ------------------------------------------------------------------------------------ */
+
+/* Writes grow.gltf with one more Mesh0 primitive of @n new vertices (ids 0.5, positions along
+ * x, bone 1 with weight @weight) drawn as a fan from the first, and imports it: the run. */
+static void
+import_fan (Run        *run,
+            guint       n,
+            float       weight,
+            const char *name)
+{
+  g_autoptr(JsonNode) json = read_json ("grow.gltf");
+  g_autofree float *pos = g_new0 (float, 3 * (gsize) n);
+  g_autofree float *ids = g_new0 (float, 2 * (gsize) n);
+  g_autofree float *w = g_new0 (float, 4 * (gsize) n);
+  g_autofree guint16 *joints = g_new0 (guint16, 4 * (gsize) n);
+  g_autofree guint16 *index = g_new (guint16, 3 * (gsize) n);
+  g_autofree char *gltf = g_strdup_printf ("%s.gltf", name);
+  g_autofree char *dfm = g_strdup_printf ("%s.dfm", name);
+  JsonObject *prim = json_object_new (), *attrs = json_object_new ();
+  guint n_index = 0;
+  Gltf g;
+
+  for (guint v = 0; v < n; v++)
+    {
+      pos[3 * v] = (float) v;
+      pos[3 * v + 1] = v % 2 ? 1.0f : 0.0f;
+      ids[2 * v] = 0.5f;
+      joints[4 * v] = 1;
+      w[4 * v] = weight;
+    }
+  for (guint v = 1; v + 1 < n; v++)
+    {
+      index[n_index++] = 0;
+      index[n_index++] = (guint16) v;
+      index[n_index++] = (guint16) (v + 1);
+    }
+  gltf_open (&g, json);
+  json_object_set_int_member (attrs, "POSITION",
+                              add_accessor (&g, pos, 12 * (gsize) n, 5126, n, "VEC3"));
+  json_object_set_int_member (attrs, "TEXCOORD_1",
+                              add_accessor (&g, ids, 8 * (gsize) n, 5126, n, "VEC2"));
+  json_object_set_int_member (attrs, "JOINTS_0",
+                              add_accessor (&g, joints, 8 * (gsize) n, 5123, n, "VEC4"));
+  json_object_set_int_member (attrs, "WEIGHTS_0",
+                              add_accessor (&g, w, 16 * (gsize) n, 5126, n, "VEC4"));
+  json_object_set_object_member (prim, "attributes", attrs);
+  json_object_set_int_member (prim, "indices", add_accessor (&g, index, 2 * (gsize) n_index,
+                                                             5123, n_index, "SCALAR"));
+  json_object_set_int_member (prim, "material", json_object_get_int_member (
+    json_array_get_object_element (mesh0_primitives (&g), 0), "material"));
+  json_array_add_object_element (mesh0_primitives (&g), prim);
+  gltf_save (&g, json, gltf);
+  run_cli (run, "import", gltf, "--into", "grow.dfm", "-o", dfm, NULL);
+  g_assert_false (tmp_file_exists (dfm));
+}
+
+/* New vertices past element 65,535 (faces name elements in 16 bits) and a new vertex without
+ * a weight are refused, naming the vertex. */
+static void
+test_refused (void)
+{
+  g_autoptr(MshedDfm) a = open_dfm ("grow.dfm");
+  g_autofree char *expected = NULL;
+  MshedDfmLevel info;
+  g_auto(Run) run = { 0 };
+
+  g_assert_true (mshed_dfm_get_level (a, 0, &info));
+  import_fan (&run, 65536 - info.n_elements + 1, 1.0f, "grow-many");
+  g_assert_cmpint (run.status, !=, 0);
+  expected = g_strdup_printf ("grow-many.gltf: meshes[0].primitives[%u] (“Mesh0”): vertex %u "
+                              "would be element 65536 of Mesh0, past the 65,535 a face group "
+                              "can name", info.n_groups, 65536 - info.n_elements);
+  g_assert_nonnull (strstr (run.err, expected));
+  run_clear (&run);
+  import_fan (&run, 3, 0.0f, "grow-weightless");
+  g_assert_cmpint (run.status, !=, 0);
+  g_free (expected);
+  expected = g_strdup_printf ("grow-weightless.gltf: meshes[0].primitives[%u] (“Mesh0”): vertex "
+                              "0, new in Mesh0, has no weight above 0", info.n_groups);
+  g_assert_nonnull (strstr (run.err, expected));
+}
+
 /* Blender ---------------------------------------------------------------------------------- */
 
 static gboolean
@@ -714,6 +796,7 @@ main (int    argc,
   /* later tests read what /gltf-dfm-grow/add-json wrote: keep this order */
   g_test_add_func ("/gltf-dfm-grow/add-json", test_add_json);
   g_test_add_func ("/gltf-dfm-grow/delete-json", test_delete_json);
+  g_test_add_func ("/gltf-dfm-grow/refused", test_refused);
   g_test_add_func ("/gltf-dfm-grow/blender", test_blender);
   status = g_test_run ();
   cli_test_finish (status);

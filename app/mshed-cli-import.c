@@ -120,13 +120,19 @@ import_dfm (const char *input,
               output, mshed_dfm_get_n_bones (dfm), level.n_groups, level.n_elements);
     }
   else if (stats.positions + stats.uvs + stats.normals + stats.skins + stats.groups +
-           stats.materials == 0)
+           stats.materials + stats.added_elements + stats.removed_elements == 0)
     printf (_("%s: unchanged, the glTF holds the model as it is\n"), output);
   else
-    printf (_("%s: %u points moved, %u texture coordinates changed, %u normals changed, "
-              "%u points reweighted, %u face groups retriangulated, %u materials changed\n"),
-            output, stats.positions, stats.uvs, stats.normals, stats.skins, stats.groups,
-            stats.materials);
+    {
+      printf (_("%s: %u points moved, %u texture coordinates changed, %u normals changed, "
+                "%u points reweighted, %u face groups retriangulated, %u materials changed\n"),
+              output, stats.positions, stats.uvs, stats.normals, stats.skins, stats.groups,
+              stats.materials);
+      if (stats.added_elements + stats.removed_elements > 0)
+        printf (_("%s: %u elements and %u points added, %u elements and %u points removed\n"),
+                output, stats.added_elements, stats.added_points, stats.removed_elements,
+                stats.removed_points);
+    }
   return MSHED_CLI_EXIT_OK;
 }
 

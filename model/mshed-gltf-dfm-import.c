@@ -18,6 +18,7 @@
 #include "mshed-cp1251.h"
 #include "mshed-error.h"
 #include "mshed-gltf-dfm.h"
+#include "mshed-gltf-dfm-private.h"
 
 gboolean
 mshed_gltf_is_dfm_export (const MshedGltf *gltf)
@@ -49,15 +50,6 @@ mshed_gltf_dfm_source (const MshedGltf  *gltf,
     }
   data = g_base64_decode (text, &len);
   return g_bytes_new_take (data, len);
-}
-
-/* Equal within a float's rounding through another program (docs/gltf.md §8.3). */
-static gboolean
-near (float a,
-      float b,
-      float tolerance)
-{
-  return fabsf (a - b) <= tolerance * MAX (1.0f, fabsf (b));
 }
 
 #define WEIGHT_TOLERANCE 1e-4f   /* Blender renormalises weights in floats */
@@ -94,6 +86,7 @@ typedef struct {
   guint       n_skins;
   const gint *joint_bone;  /* per joint of skin 0: its bone, -1 for none */
   GArray     *tris;        /* Tri: every glTF triangle of the level */
+  MshedGltfDfmGrow *grow;  /* the new elements and points, the removed ones */
 } Level;
 
 static float *
@@ -121,15 +114,6 @@ geometry_file (MshedDfm   *dfm,
       (geometry = mshed_utf_node_lookup (info.node, "Geometry")) == NULL)
     return NULL;
   return mshed_utf_node_lookup (geometry, name);
-}
-
-static gboolean
-near3 (const float *a,
-       const float *b,
-       float        tolerance)
-{
-  return near (a[0], b[0], tolerance) && near (a[1], b[1], tolerance) &&
-         near (a[2], b[2], tolerance);
 }
 
 /* The glTF vertex's influences by bone, weights above 0, as the export would have them. */
@@ -248,40 +232,77 @@ finish_normals (Level *l)
         continue;  /* no vertex, or exported without NORMAL (a zero normal) */
       for (guint k = 0; k < 3; k++)
         a[k] = stored[k] / lt, sum[k] /= ls;
-      if (near3 (a, sum, NORMAL_TOLERANCE))
+      if (_mshed_gltf_near3 (a, sum, NORMAL_TOLERANCE))
         continue;
       memcpy (stored, sum, 12);
       l->n_normals++;
     }
 }
 
+static void normalise (Skin    *s,
+                       guint32 *weights);
+
+/* A vertex that is no stored element (added in Blender, docs/gltf.md §8.3): a new element,
+ * with a new point unless an equal new vertex made one. */
+static gboolean
+take_new_vertex (Level                    *l,
+                 const MshedGltf          *gltf,
+                 const MshedGltfPrimitive *prim,
+                 guint                     v,
+                 const char               *what,
+                 guint                    *element,
+                 GError                  **error)
+{
+  Skin skin = { { 0 } };
+  guint32 weights[4];
+  MshedGltfDfmVertex x = { &prim->positions[v * 3] };
+
+  if (prim->joints && prim->weights && !vertex_skin (l, gltf, prim, v, what, &skin, error))
+    return FALSE;
+  if (skin.n == 0)
+    return mshed_gltf_fail (gltf, error, _("%s: vertex %u, new in Mesh%u, has no weight above "
+                                           "0; every point of a deformable model needs an "
+                                           "influence"), what, v, l->level);
+  normalise (&skin, weights);
+  x.normal = prim->normals ? &prim->normals[v * 3] : NULL;
+  x.uv0 = prim->uvs ? &prim->uvs[v * 2] : NULL;
+  x.uv1 = prim->uv2 ? &prim->uv2[v * 2] : NULL;
+  x.n_influences = skin.n;
+  x.bones = skin.bones;
+  x.weights = weights;
+  return _mshed_gltf_dfm_grow_add (l->grow, gltf, what, v, &x, element, error);
+}
+
+/* glTF vertex @v of @prim: a stored element, *@element, and what changed in it, or a new one
+ * when a triangle draws it (@drawn; else G_MAXUINT: a loose new vertex is left out). */
 static gboolean
 take_vertex (Level                    *l,
              const MshedGltf          *gltf,
              const MshedGltfPrimitive *prim,
              guint                     v,
+             gboolean                  drawn,
              const char               *what,
+             guint                    *element,
              GError                  **error)
 {
   MshedDfmElement el;
   float id = prim->ids[v * 2];
   const float *pos = &prim->positions[v * 3];
-  MshedDfmLevel info;
 
-  mshed_dfm_get_level (l->dfm, l->level, &info);
-  if (!(id >= 0) || id != floorf (id) || id >= (float) info.n_elements ||
-      !mshed_dfm_get_element (l->dfm, l->level, (guint) id, &el))
-    return mshed_gltf_fail (gltf, error, _("%s: vertex %u is element %g, which Mesh%u does "
-                                           "not have; adding vertices to a deformable model "
-                                           "is not supported yet"), what, v, id, l->level);
+  *element = G_MAXUINT;
+  if (!_mshed_gltf_dfm_grow_is_element (l->grow, id, pos, element))
+    return !drawn || take_new_vertex (l, gltf, prim, v, what, element, error);
+  if (!mshed_dfm_get_element (l->dfm, l->level, *element, &el))
+    return mshed_gltf_fail (gltf, error, _("%s: vertex %u is element %g, which Mesh%u cannot "
+                                           "form"), what, v, id, l->level);
   if (id > (float) G_MAXUINT16)   /* faces name elements in 16 bits (docs/dfm.md §4) */
     return mshed_gltf_fail (gltf, error, _("%s: vertex %u is element %g, past the 65,535 a "
                                            "face group can name"), what, v, id);
-  if (el.point < l->n_points && !near3 (pos, el.position, 3e-5f))
+  if (el.point < l->n_points && !_mshed_gltf_near3 (pos, el.position, 3e-5f))
     {
       float *dst = &l->points[el.point * 3];
 
-      if (l->point_set[el.point] && !near3 (dst, pos, 3e-5f))
+      if (l->point_set[el.point] && !_mshed_gltf_near3 (dst, pos, 3e-5f))
         return mshed_gltf_fail (gltf, error, _("%s: vertex %u moves point %u of Mesh%u to "
                                                "another place than another vertex of that "
                                                "point does"), what, v, el.point, l->level);
@@ -332,18 +353,24 @@ take_mesh (Level            *l,
       const MshedGltfPrimitive *prim = &mesh->primitives[p];
       g_autofree char *what = g_strdup_printf ("meshes[%u].primitives[%u] (“%s”)", m, p,
                                                mesh->name);
+      g_autofree guint *element = NULL;
+      g_autofree guint8 *drawn = NULL;
 
       if (prim->ids == NULL)
         return mshed_gltf_fail (gltf, error, _("%s: no TEXCOORD_1, which names each vertex's "
                                                "element (docs/gltf.md §8.1)"), what);
+      element = g_new (guint, MAX (prim->n_vertices, 1));
+      drawn = g_new0 (guint8, MAX (prim->n_vertices, 1));
+      for (guint i = 0; i < prim->n_indices; i++)
+        drawn[prim->indices[i]] = 1;
       for (guint v = 0; v < prim->n_vertices; v++)
-        if (!take_vertex (l, gltf, prim, v, what, error))
+        if (!take_vertex (l, gltf, prim, v, drawn[v], what, &element[v], error))
           return FALSE;
       for (guint i = 0; i + 2 < prim->n_indices; i += 3)
         {
-          Tri t = tri_of ((guint16) prim->ids[prim->indices[i] * 2],
-                          (guint16) prim->ids[prim->indices[i + 1] * 2],
-                          (guint16) prim->ids[prim->indices[i + 2] * 2]);
+          Tri t = tri_of ((guint16) element[prim->indices[i]],
+                          (guint16) element[prim->indices[i + 1]],
+                          (guint16) element[prim->indices[i + 2]]);
 
           t.material = prim->material;
           if (t.e[0] != t.e[1] && t.e[1] != t.e[2] && t.e[0] != t.e[2])
@@ -366,6 +393,7 @@ level_clear (Level *l)
   g_free (l->normal_set);
   g_free (l->skin_set);
   g_array_unref (l->tris);
+  _mshed_gltf_dfm_grow_free (l->grow);
 }
 
 static gboolean
@@ -801,6 +829,8 @@ import_level (MshedDocument           *doc,
   l.skin_set = g_new0 (guint8, MAX (l.n_points, 1));
   l.joint_bone = joint_bone;
   l.tris = g_array_new (FALSE, FALSE, sizeof (Tri));
+  l.grow = _mshed_gltf_dfm_grow_new (dfm, level);
+  _mshed_gltf_dfm_grow_see_level (l.grow, gltf);
   for (guint m = 0; m < gltf->n_meshes && ok; m++)
     {
       guint mesh_level;
@@ -826,6 +856,11 @@ import_level (MshedDocument           *doc,
     stats->normals += l.n_normals;
   if (ok && l.n_skins > 0 && (ok = apply_skins (&l, gltf, doc, error)))
     stats->skins += l.n_skins;
+  ok = ok && (n_meshes == 0 ||
+              (_mshed_gltf_dfm_grow_apply (l.grow, doc, &stats->added_elements,
+                                           &stats->added_points, error) &&
+               _mshed_gltf_dfm_grow_remove (l.grow, doc, &stats->removed_elements,
+                                            &stats->removed_points, error)));
   level_clear (&l);
   return ok;
 }
@@ -878,7 +913,7 @@ mshed_gltf_dfm_import_into (MshedDocument           *document,
   if (ok)
     mshed_progress_report (progress, 1.0, NULL);
   if (!ok && local.positions + local.uvs + local.normals + local.skins + local.groups +
-             local.materials > 0)
+             local.materials + local.added_elements + local.removed_elements > 0)
     mshed_document_undo (document);
   if (stats)
     *stats = local;

@@ -48,6 +48,10 @@ typedef struct {
   guint skins;       /* points whose influences changed */
   guint groups;      /* face groups whose triangles were rewritten */
   guint materials;   /* face groups whose Material_name changed */
+  guint added_elements;    /* new elements (vertices added in Blender) */
+  guint added_points;      /* new points they made */
+  guint removed_elements;  /* elements deleted in Blender */
+  guint removed_points;    /* points those left unused */
 } MshedGltfDfmImportStats;
 
 /* Point @point's influences as the export writes them (docs/gltf.md §8.1): at most four,

@@ -6,7 +6,8 @@
 #   blender --background --factory-startup --python tests/gltf/blender-roundtrip.py -- \
 #       IN OUT [--move OBJECT DX DY DZ] [--move-group OBJECT GROUP DX DY DZ]
 #       [--rename OBJECT NEW] [--delete-faces OBJECT N] [--add-cube PARENT NAME]
-#       [--subdivide OBJECT] [--set-weights OBJECT GROUP IDS] [--plain]
+#       [--subdivide OBJECT] [--set-weights OBJECT GROUP IDS] [--subdivide-face OBJECT IDS]
+#       [--delete-vertex OBJECT ID] [--plain]
 #
 # Imports IN into an empty scene (bpy.ops.import_scene.gltf), applies the edits and exports
 # OUT (.glb or .gltf, the buffer embedded) with custom properties (export_extras=True), as a
@@ -17,7 +18,9 @@
 # object NAME (size 0.5) as a child of PARENT; --subdivide cuts every edge of OBJECT's mesh
 # once (bmesh, so the new vertices interpolate the UV maps, the id map included);
 # --set-weights gives the vertices whose id (the second UV map's u, glTF TEXCOORD_1) is one of
-# IDS (comma-separated) the one vertex group GROUP with weight 1; --plain
+# IDS (comma-separated) the one vertex group GROUP with weight 1; --subdivide-face cuts the
+# edges of the one face whose corners' ids are IDS once (bmesh, as --subdivide);
+# --delete-vertex deletes the vertices whose id is ID with their faces; --plain
 # exports without custom properties, as a glTF from elsewhere.
 # Prints "MSHED-BLENDER-ROUNDTRIP OK" and exits 0, or exits 1 with the reason.
 import sys
@@ -75,6 +78,32 @@ def main():
             bm.to_mesh(mesh)
             bm.free()
             i += 2
+        elif edits[i] == "--subdivide-face":
+            mesh = bpy.data.objects[edits[i + 1]].data
+            ids = {float(v) for v in edits[i + 2].split(",")}
+            bm = bmesh.new()
+            bm.from_mesh(mesh)
+            layer = bm.loops.layers.uv[1]
+            faces = [f for f in bm.faces if {c[layer].uv.x for c in f.loops} == ids]
+            if len(faces) != 1:
+                raise RuntimeError(f"--subdivide-face: {len(faces)} faces have ids {ids}")
+            bmesh.ops.subdivide_edges(bm, edges=faces[0].edges[:], cuts=1, use_grid_fill=True)
+            bm.to_mesh(mesh)
+            bm.free()
+            i += 3
+        elif edits[i] == "--delete-vertex":
+            mesh = bpy.data.objects[edits[i + 1]].data
+            vid = float(edits[i + 2])
+            bm = bmesh.new()
+            bm.from_mesh(mesh)
+            layer = bm.loops.layers.uv[1]
+            verts = list({c.vert for f in bm.faces for c in f.loops if c[layer].uv.x == vid})
+            if not verts:
+                raise RuntimeError(f"--delete-vertex: no vertex has id {vid}")
+            bmesh.ops.delete(bm, geom=verts, context="VERTS")
+            bm.to_mesh(mesh)
+            bm.free()
+            i += 3
         elif edits[i] == "--move-group":
             obj = bpy.data.objects[edits[i + 1]]
             group = obj.vertex_groups[edits[i + 2]].index

@@ -288,6 +288,36 @@ map_nodes (Importer  *imp,
   return TRUE;
 }
 
+/* Two other-cell nodes for one cell of an exported node (one copied beside the other): MSH
+ * holds one mesh per cell. */
+static gboolean
+check_cells (Importer  *imp,
+             GError   **error)
+{
+  const MshedGltf *g = imp->gltf;
+  g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
+
+  for (guint i = 0; i < g->n_nodes; i++)
+    {
+      JsonObject *x = g->nodes[i].mshed;
+      guint node, lod, group, key;
+
+      if (imp->role[i] != ROLE_KEPT || !mshed_gltf_extra_uint (x, "node", imp->n_nodes, &node) ||
+          !mshed_gltf_extra_uint (x, "lod", MSHED_N_LODS, &lod) ||
+          !mshed_gltf_extra_uint (x, "group", MSHED_N_GROUPS, &group))
+        continue;
+      key = node * MSHED_N_SLOT_CELLS + lod * MSHED_N_GROUPS + group + 1;
+      if (!g_hash_table_contains (seen, GUINT_TO_POINTER (key)))
+        g_hash_table_add (seen, GUINT_TO_POINTER (key));
+      else if (imp->gltf_node[node] != UNMAPPED)
+        return fail (imp, error, _("nodes[%u] (“%s”): a second mesh for LOD %u / group %u of "
+                                   "nodes[%u] (“%s”); an MSH node has one mesh per cell"), i,
+                     g->nodes[i].name, lod, group, imp->gltf_node[node],
+                     g->nodes[imp->gltf_node[node]].name);
+    }
+  return TRUE;
+}
+
 static void
 plan_names (Importer *imp)
 {
@@ -910,7 +940,7 @@ mshed_gltf_import_into (MshedDocument        *document,
   table_init (&imp.keys, imp.model, MSHED_TABLE_KEYS);
 
   ok = mshed_progress_step (progress, 0.0, _("Matching the nodes"), error) &&
-       check_scene (&imp, error) && map_nodes (&imp, error);
+       check_scene (&imp, error) && map_nodes (&imp, error) && check_cells (&imp, error);
   if (ok)
     {
       plan_names (&imp);

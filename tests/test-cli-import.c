@@ -582,6 +582,46 @@ assert_added_node (MshedModel *b,
   g_assert_true (mshed_model_get_key (b, rec.hdr3, &key));
 }
 
+/* A copy of glTF object @i of @array (extras and all), appended; its index. */
+static guint
+copy_element (Gltf       *g,
+              const char *array,
+              guint       i)
+{
+  JsonArray *a = json_object_get_array_member (root_of (g), array);
+  g_autofree char *text = json_to_string (json_array_get_element (a, i), FALSE);
+
+  json_array_add_element (a, parse_json (text));  /* json_node_copy would share the object */
+  return json_array_get_length (a) - 1;
+}
+
+/* Swaps glTF nodes @i and @j, siblings, each with its children. */
+static void
+swap_nodes (Gltf  *g,
+            guint  i,
+            guint  j)
+{
+  JsonArray *nodes = json_object_get_array_member (root_of (g), "nodes");
+  JsonArray *out = json_array_new ();
+
+  for (guint k = 0; k < json_array_get_length (nodes); k++)
+    json_array_add_element (out, json_node_copy (json_array_get_element (
+      nodes, k == i ? j : k == j ? i : k)));
+  json_object_set_array_member (root_of (g), "nodes", out);
+}
+
+static void
+add_child (Gltf  *g,
+           guint  parent,
+           guint  child)
+{
+  JsonObject *p = element (g, "nodes", parent);
+
+  if (!json_object_has_member (p, "children"))
+    json_object_set_array_member (p, "children", json_array_new ());
+  json_array_add_int_element (json_object_get_array_member (p, "children"), child);
+}
+
 /* Imports @gltf_name into a document of @a, which is @msh: one undo step "Import glTF" with
  * nothing left stale, which undo takes back to @msh's bytes; *@stats: the import's. */
 static void
@@ -651,12 +691,8 @@ test_import_topology (void)
   json_array_add_double_element (json_object_get_array_member (node, "translation"), 2);
   json_array_add_double_element (json_object_get_array_member (node, "translation"), 3);
   json_array_add_object_element (json_object_get_array_member (root_of (&g), "nodes"), node);
-  if (!json_object_has_member (element (&g, "nodes", gltf_node (&g, 0)), "children"))
-    json_object_set_array_member (element (&g, "nodes", gltf_node (&g, 0)), "children",
-                                  json_array_new ());
-  json_array_add_int_element (json_object_get_array_member (
-    element (&g, "nodes", gltf_node (&g, 0)), "children"),
-    json_array_get_length (json_object_get_array_member (root_of (&g), "nodes")) - 1);
+  add_child (&g, gltf_node (&g, 0),
+             json_array_get_length (json_object_get_array_member (root_of (&g), "nodes")) - 1);
   gltf_save (&g, "topo-edit.gltf");
 
   run_cli_ok ("import", "-q", "topo-edit.gltf", "--into", "names.msh", "-o", "topo-edit.msh",
@@ -832,46 +868,6 @@ assert_rows_kept_all (MshedModel *a,
     assert_rows_kept (a, b, tables[t], G_MAXUINT);
 }
 
-/* A copy of glTF object @i of @array (extras and all), appended; its index. */
-static guint
-copy_element (Gltf       *g,
-              const char *array,
-              guint       i)
-{
-  JsonArray *a = json_object_get_array_member (root_of (g), array);
-  g_autofree char *text = json_to_string (json_array_get_element (a, i), FALSE);
-
-  json_array_add_element (a, parse_json (text));  /* json_node_copy would share the object */
-  return json_array_get_length (a) - 1;
-}
-
-/* Swaps glTF nodes @i and @j, siblings, each with its children. */
-static void
-swap_nodes (Gltf  *g,
-            guint  i,
-            guint  j)
-{
-  JsonArray *nodes = json_object_get_array_member (root_of (g), "nodes");
-  JsonArray *out = json_array_new ();
-
-  for (guint k = 0; k < json_array_get_length (nodes); k++)
-    json_array_add_element (out, json_node_copy (json_array_get_element (
-      nodes, k == i ? j : k == j ? i : k)));
-  json_object_set_array_member (root_of (g), "nodes", out);
-}
-
-static void
-add_child (Gltf  *g,
-           guint  parent,
-           guint  child)
-{
-  JsonObject *p = element (g, "nodes", parent);
-
-  if (!json_object_has_member (p, "children"))
-    json_object_set_array_member (p, "children", json_array_new ());
-  json_array_add_int_element (json_object_get_array_member (p, "children"), child);
-}
-
 static void
 assert_same_drawing (MshedModel *a,
                      guint       sa,
@@ -891,17 +887,19 @@ assert_same_drawing (MshedModel *a,
  * copy); node 1 (no LOD 0 / group 0 slot) shows a copy of a mesh whose extras name slot 999.
  * Two new nodes after the others, three new slots: node 1's, then the copies' two; the linked
  * copy shares node 10's slot; every old record the same but node 1's cell; one undo step.
- * The first copy comes before node 10 in the glTF: the name says which one is node 10. */
+ * The first copy comes before node 10 in the glTF: the name says which one is node 10. A copy
+ * of the LOD 0 / group 2 node beside the original is refused. */
 static void
 test_import_duplicate (void)
 {
   g_auto(Gltf) g = { 0 };
   g_autoptr(MshedModel) a = NULL, b = NULL;
-  g_autofree char *name1 = NULL, *name2 = NULL;
+  g_autofree char *name1 = NULL, *name2 = NULL, *message = NULL;
+  g_auto(Run) run = { 0 };
   MshedGltfImportStats stats;
   MshedNode n1, n5, n10, c1, c2, after1;
   MshedKey key;
-  guint n_nodes, n_slots, x, cell, copy, linked, odd;
+  guint n_nodes, n_slots, x, cell, copy, linked, odd, group2;
 
   generate (&shapes[4]);
   a = open_model ("names.msh");
@@ -927,6 +925,7 @@ test_import_duplicate (void)
                                                                   "name"), "node 10 LOD0 group2");
        cell++)
     ;
+  group2 = cell;
   cell = copy_element (&g, "nodes", cell);
   json_object_set_int_member (element (&g, "nodes", cell), "mesh", copy_element (
     &g, "meshes", json_object_get_int_member (element (&g, "nodes", cell), "mesh")));
@@ -985,6 +984,18 @@ test_import_duplicate (void)
   import_and_undo (a, "names.msh", "dup-edit.gltf", &stats);
   g_assert_cmpuint (stats.added, ==, 2);
   g_assert_cmpuint (stats.rebuilt, ==, 3);
+
+  /* node 10's LOD 0 / group 2 node copied beside it: one mesh per cell, refused */
+  gltf_clear (&g);
+  gltf_load (&g, "dup.gltf");
+  add_child (&g, x, copy_element (&g, "nodes", group2));
+  gltf_save (&g, "dup-cell.gltf");
+  run_cli (&run, "import", "dup-cell.gltf", "--into", "names.msh", "-o", "dup-cell.msh", NULL);
+  g_assert_cmpint (run.status, ==, 1);
+  message = g_strdup_printf ("(“node 10 LOD0 group2”): a second mesh for LOD 0 / group 2 of "
+                             "nodes[%u] (“fx_smoke”)", x);
+  g_assert_nonnull (strstr (run.err, message));
+  g_assert_false (tmp_file_exists ("dup-cell.msh"));
 }
 
 /* Triangles deleted from the one batch list of a legacy model: refused, naming the mesh. */
@@ -1452,9 +1463,8 @@ test_import_blender_duplicate (void)
   assert_same_drawing (a, n10.slot[0], b, n_slots);
   g_assert_true (mshed_model_get_key (a, n10.hdr3, &k10));
   g_assert_true (mshed_model_get_key (b, copy.hdr3, &key));
-  g_assert_cmpfloat_with_epsilon (key.pos[0], k10.pos[0] + 0.5f, 1e-5);
-  g_assert_cmpfloat_with_epsilon (key.pos[1], k10.pos[1], 1e-5);
-  g_assert_cmpfloat_with_epsilon (key.pos[2], k10.pos[2], 1e-5);
+  for (guint k = 0; k < 3; k++)
+    g_assert_cmpfloat_with_epsilon (key.pos[k], k10.pos[k] + (k == 0 ? 0.5f : 0), 1e-5);
 }
 
 int

@@ -53,6 +53,7 @@ typedef struct {
   Table                 keys;
   guint                 n_nodes;
   guint                *gltf_node;   /* per MSH node: its glTF node, or UNMAPPED */
+  guint8               *role;        /* per glTF node: a Role */
   gboolean              at_frame;
   GArray               *renames;
   MshedGltfRebuild     *rebuild;     /* topology changes and new nodes (docs/gltf.md §6.2) */
@@ -62,6 +63,11 @@ typedef struct {
 } Importer;
 
 enum { T_NODES, T_POSITIONS, T_NORMALS, T_UVS };
+
+/* What a glTF node is to the import: an exported node or carrier of the model's meshes, or a
+ * new node (no extras, or a copy of an exported one) or one of its other-cell carriers, which
+ * the rebuild takes (docs/conventions.md, “A duplicated object”). */
+typedef enum { ROLE_KEPT, ROLE_NEW, ROLE_NEW_CELL } Role;
 
 #define fail(x, error, ...) mshed_gltf_fail ((x)->gltf, error, __VA_ARGS__)
 
@@ -194,37 +200,6 @@ check_scene (Importer  *imp,
   return TRUE;
 }
 
-static gboolean
-map_nodes (Importer  *imp,
-           GError   **error)
-{
-  const MshedGltf *g = imp->gltf;
-
-  for (guint i = 0; i < g->n_nodes; i++)
-    {
-      JsonObject *x = g->nodes[i].mshed;
-      guint node;
-
-      if (x && (json_object_has_member (x, "lod") || json_object_has_member (x, "allBatches")))
-        continue;
-      if (x == NULL || !json_object_has_member (x, "node"))
-        {
-          mshed_gltf_rebuild_add_node (imp->rebuild, i);
-          continue;
-        }
-      if (!mshed_gltf_extra_uint (x, "node", imp->n_nodes, &node))
-        return fail (imp, error, _("nodes[%u] (“%s”): its extras name an MSH node the model "
-                                   "does not have (%u nodes); was it exported from another "
-                                   "model?"), i, g->nodes[i].name, imp->n_nodes);
-      if (imp->gltf_node[node] != UNMAPPED)
-        return fail (imp, error, _("nodes[%u] and nodes[%u] are both MSH node %u; duplicating "
-                                   "nodes is not supported yet"), imp->gltf_node[node], i,
-                     node);
-      imp->gltf_node[node] = i;
-    }
-  return TRUE;
-}
-
 /* Blender makes names unique with ".001" and cuts them at 63 bytes. */
 static gboolean
 same_name (const char *gltf_name,
@@ -239,6 +214,108 @@ same_name (const char *gltf_name,
   return strncmp (gltf_name, name, len) == 0 && strlen (gltf_name) == len + 4 &&
          gltf_name[len] == '.' && g_ascii_isdigit (gltf_name[len + 1]) &&
          g_ascii_isdigit (gltf_name[len + 2]) && g_ascii_isdigit (gltf_name[len + 3]);
+}
+
+/* How well glTF node @i's name matches MSH node @node's: 0 the same, 1 the same but for
+ * Blender's suffix or cut, 2 another name. */
+static guint
+name_rank (Importer *imp,
+           guint     i,
+           guint     node)
+{
+  g_autofree char *name = mshed_gltf_node_name (imp->model, node);
+  const char *gltf_name = imp->gltf->nodes[i].name;
+
+  if (g_strcmp0 (gltf_name, name) == 0)
+    return 0;
+  return same_name (gltf_name, name) ? 1 : 2;
+}
+
+/* Of two glTF nodes naming MSH node @node in their extras (Blender's Shift+D copies them),
+ * does @i keep the node rather than @kept? The one named like the node, exactly, else with
+ * the lowest Blender suffix; else the first. */
+static gboolean
+keeps_node (Importer *imp,
+            guint     i,
+            guint     kept,
+            guint     node)
+{
+  guint ri = name_rank (imp, i, node), rk = name_rank (imp, kept, node);
+
+  if (ri != rk)
+    return ri < rk;
+  return ri == 1 && strcmp (imp->gltf->nodes[i].name, imp->gltf->nodes[kept].name) < 0;
+}
+
+static gboolean
+is_carrier (JsonObject *x)
+{
+  return x && (json_object_has_member (x, "lod") || json_object_has_member (x, "allBatches"));
+}
+
+static gboolean
+map_nodes (Importer  *imp,
+           GError   **error)
+{
+  const MshedGltf *g = imp->gltf;
+
+  for (guint i = 0; i < g->n_nodes; i++)
+    {
+      JsonObject *x = g->nodes[i].mshed;
+      guint node;
+
+      imp->role[i] = ROLE_NEW;
+      if (is_carrier (x))
+        imp->role[i] = ROLE_KEPT;
+      if (is_carrier (x) || x == NULL || !json_object_has_member (x, "node"))
+        continue;
+      if (!mshed_gltf_extra_uint (x, "node", imp->n_nodes, &node))
+        return fail (imp, error, _("nodes[%u] (“%s”): its extras name an MSH node the model "
+                                   "does not have (%u nodes); was it exported from another "
+                                   "model?"), i, g->nodes[i].name, imp->n_nodes);
+      if (imp->gltf_node[node] == UNMAPPED || keeps_node (imp, i, imp->gltf_node[node], node))
+        imp->gltf_node[node] = i;
+    }
+  for (guint n = 0; n < imp->n_nodes; n++)
+    if (imp->gltf_node[n] != UNMAPPED)
+      imp->role[imp->gltf_node[n]] = ROLE_KEPT;
+  for (guint i = 0; i < g->n_nodes; i++)
+    if (imp->role[i] == ROLE_NEW)
+      mshed_gltf_rebuild_add_node (imp->rebuild, i);
+    else if (is_carrier (g->nodes[i].mshed) && g->nodes[i].parent >= 0 &&
+             imp->role[g->nodes[i].parent] == ROLE_NEW)
+      imp->role[i] = ROLE_NEW_CELL;
+  return TRUE;
+}
+
+/* Two other-cell nodes for one cell of an exported node (one copied beside the other): MSH
+ * holds one mesh per cell. */
+static gboolean
+check_cells (Importer  *imp,
+             GError   **error)
+{
+  const MshedGltf *g = imp->gltf;
+  g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
+
+  for (guint i = 0; i < g->n_nodes; i++)
+    {
+      JsonObject *x = g->nodes[i].mshed;
+      guint node, lod, group, key;
+
+      if (imp->role[i] != ROLE_KEPT || !mshed_gltf_extra_uint (x, "node", imp->n_nodes, &node) ||
+          !mshed_gltf_extra_uint (x, "lod", MSHED_N_LODS, &lod) ||
+          !mshed_gltf_extra_uint (x, "group", MSHED_N_GROUPS, &group))
+        continue;
+      key = node * MSHED_N_SLOT_CELLS + lod * MSHED_N_GROUPS + group + 1;
+      if (!g_hash_table_contains (seen, GUINT_TO_POINTER (key)))
+        g_hash_table_add (seen, GUINT_TO_POINTER (key));
+      else if (imp->gltf_node[node] != UNMAPPED)
+        return fail (imp, error, _("nodes[%u] (“%s”): a second mesh for LOD %u / group %u of "
+                                   "nodes[%u] (“%s”); an MSH node has one mesh per cell"), i,
+                     g->nodes[i].name, lod, group, imp->gltf_node[node],
+                     g->nodes[imp->gltf_node[node]].name);
+    }
+  return TRUE;
 }
 
 static void
@@ -284,7 +361,7 @@ plan_parents (Importer  *imp,
         {
           JsonObject *x = imp->gltf->nodes[gp].mshed;
 
-          if (x == NULL || json_object_has_member (x, "lod") ||
+          if (x == NULL || imp->role[gp] != ROLE_KEPT || json_object_has_member (x, "lod") ||
               !mshed_gltf_extra_uint (x, "node", imp->n_nodes, &parent))
             return fail (imp, error, _("nodes[%u] (“%s”): its parent nodes[%d] is not an MSH "
                                        "node"), gi, imp->gltf->nodes[gi].name, gp);
@@ -434,32 +511,27 @@ tri_canonical (guint32 a,
   return t;
 }
 
-/* The batches an exported mesh holds: a slot's, or all of them ("all batches"). */
-static gboolean
-mesh_batches (Importer  *imp,
-              guint      m,
-              guint     *first,
-              guint     *count,
-              GError   **error)
+/* The batches an exported mesh holds: a slot's, or all of them ("all batches"); @slot is valid
+ * (plan_mesh). */
+static void
+mesh_batches (Importer *imp,
+              guint     m,
+              guint     s,
+              guint    *first,
+              guint    *count)
 {
   JsonObject *x = imp->gltf->meshes[m].mshed;
   guint n_batches = mshed_model_get_n_rows (imp->model, MSHED_TABLE_BATCHES);
-  guint s;
-  MshedSlot slot;
+  MshedSlot slot = { 0 };
 
   if (x && json_object_has_member (x, "allBatches"))
     {
       *first = 0, *count = n_batches;
-      return TRUE;
+      return;
     }
-  if (!mshed_gltf_extra_uint (x, "slot", G_MAXUINT, &s) ||
-      !mshed_model_get_slot (imp->model, s, &slot))
-    return fail (imp, error, _("meshes[%u] (“%s”): its extras name no slot of the model; adding "
-                               "meshes to a model is not supported yet"), m,
-                 imp->gltf->meshes[m].name);
+  mshed_model_get_slot (imp->model, s, &slot);
   *first = MIN (slot.batch_start, n_batches);
   *count = MIN ((guint) slot.batch_count, n_batches - *first);
-  return TRUE;
 }
 
 /* The exported triangles of batches [first, +count) in Res3 rows, sorted; @used marks rows. */
@@ -517,22 +589,20 @@ vertex_row (Importer                 *imp,
   return used[r] ? r : G_MAXUINT32;
 }
 
-/* Maps the mesh's vertices to Res3 rows; *@rebuild when its triangles changed. */
+/* Maps the mesh's vertices to Res3 rows; TRUE when its triangles changed. */
 static gboolean
-attribute_rows (Importer  *imp,
-                guint      m,
-                guint8    *used,
-                GArray    *order,
-                gboolean  *rebuild,
-                GError   **error)
+attribute_rows (Importer *imp,
+                guint     m,
+                guint     slot,
+                guint8   *used,
+                GArray   *order)
 {
   const MshedGltfMesh *mesh = &imp->gltf->meshes[m];
   g_autoptr(GArray) tris = g_array_new (FALSE, FALSE, sizeof (Tri));
   g_autoptr(GArray) original = NULL;
   guint first = 0, count = 0;
 
-  if (!mesh_batches (imp, m, &first, &count, error))
-    return FALSE;
+  mesh_batches (imp, m, slot, &first, &count);
   original = original_triangles (imp, first, count, used);
   for (guint i = 0; i < imp->tables[T_POSITIONS].n_rows; i++)  /* the export's first-use order */
     if (used[i])
@@ -548,18 +618,14 @@ attribute_rows (Importer  *imp,
 
           for (guint k = 0; k < 3; k++)
             if ((r[k] = vertex_row (imp, prim, prim->indices[i + k], order, used)) == G_MAXUINT32)
-              {
-                *rebuild = TRUE;  /* a vertex added in the glTF */
-                return TRUE;
-              }
+              return TRUE;  /* a vertex added in the glTF */
           t = tri_canonical (r[0], r[1], r[2]);
           g_array_append_val (tris, t);
         }
     }
   g_array_sort (tris, tri_compare);
-  *rebuild = tris->len != original->len ||
-             memcmp (tris->data, original->data, sizeof (Tri) * tris->len) != 0;
-  return TRUE;
+  return tris->len != original->len ||
+         memcmp (tris->data, original->data, sizeof (Tri) * tris->len) != 0;
 }
 
 /* Normals were exported when every vertex of the mesh has a non-zero one (docs/gltf.md §3). */
@@ -612,23 +678,48 @@ plan_vertex (Importer                 *imp,
   return TRUE;
 }
 
-/* TRUE when a cell other than LOD 0 / group 0 of @node draws @slot too. */
+/* TRUE when a cell other than @cell of @node draws @slot too. */
 static gboolean
 slot_shared (Importer *imp,
              guint     node,
+             guint     cell,
              guint     slot)
 {
   for (guint n = 0; n < imp->n_nodes; n++)
     for (guint c = 0; c < MSHED_N_SLOT_CELLS; c++)
-      if ((n != node || c != 0) && mshed_read_u16 (row (&imp->tables[T_NODES], n) + 8 + 2 * c)
-                                   == slot)
+      if ((n != node || c != cell) && mshed_read_u16 (row (&imp->tables[T_NODES], n) + 8 + 2 * c)
+                                      == slot)
         return TRUE;
   return FALSE;
 }
 
-/* A mesh without extras on a node of the model (one made or replaced in Blender): new geometry
- * for the node's LOD 0 / group 0 slot, rebuilt in place, or a new slot when the node has none
- * there or another cell draws it too (docs/conventions.md, glTF import). */
+/* The MSH node and cell whose mesh kept glTF node @i shows: an exported node's is its LOD 0 /
+ * group 0 cell, an other-cell node's its own; FALSE for the others. */
+static gboolean
+shown_cell (Importer    *imp,
+            guint        i,
+            const guint *msh_of_gltf,
+            guint       *node,
+            guint       *cell)
+{
+  JsonObject *x = imp->gltf->nodes[i].mshed;
+  guint lod, group;
+
+  *node = msh_of_gltf[i], *cell = 0;
+  if (*node != G_MAXUINT)
+    return TRUE;
+  if (imp->role[i] != ROLE_KEPT || !mshed_gltf_extra_uint (x, "node", imp->n_nodes, node) ||
+      !mshed_gltf_extra_uint (x, "lod", MSHED_N_LODS, &lod) ||
+      !mshed_gltf_extra_uint (x, "group", MSHED_N_GROUPS, &group))
+    return FALSE;
+  *cell = lod * MSHED_N_GROUPS + group;
+  return TRUE;
+}
+
+/* A mesh without usable extras (none, or naming a slot the model does not have) on a node of
+ * the model (one made, replaced or copied from elsewhere in Blender): new geometry for the
+ * cell it is shown in, rebuilt in place, or a new slot when the node has none there or another
+ * cell draws it too (docs/conventions.md, glTF import). */
 static gboolean
 plan_bare_mesh (Importer    *imp,
                 guint        m,
@@ -636,33 +727,36 @@ plan_bare_mesh (Importer    *imp,
                 GError     **error)
 {
   const MshedGltf *g = imp->gltf;
-  guint node = G_MAXUINT, slot;
+  guint node = G_MAXUINT, cell = 0, slot;
   guint8 *rec;
 
   for (guint i = 0; i < g->n_nodes; i++)
-    if (g->nodes[i].mesh == (gint) m && msh_of_gltf[i] != G_MAXUINT)
-      {
-        if (node != G_MAXUINT)
-          return fail (imp, error, _("meshes[%u] (“%s”): a mesh without extras shown by two "
-                                     "nodes of the model; give each node its own mesh"), m,
-                       g->meshes[m].name);
-        node = msh_of_gltf[i];
-      }
+    {
+      guint n, c;
+
+      if (g->nodes[i].mesh != (gint) m || !shown_cell (imp, i, msh_of_gltf, &n, &c))
+        continue;
+      if (node != G_MAXUINT)
+        return fail (imp, error, _("meshes[%u] (“%s”): a mesh without extras shown by two "
+                                   "nodes of the model; give each node its own mesh"), m,
+                     g->meshes[m].name);
+      node = n, cell = c;
+    }
   if (node == G_MAXUINT)
     return TRUE;  /* a mesh only new nodes show: the rebuild's */
   if (!mshed_model_has_node_records (imp->model))
     return fail (imp, error, _("meshes[%u] (“%s”): a mesh without extras on a node of a model "
                                "with 24-byte node records, which have no slots"), m,
                  g->meshes[m].name);
-  rec = row (&imp->tables[T_NODES], node);
-  slot = mshed_read_u16 (rec + 8);
+  rec = row (&imp->tables[T_NODES], node) + 8 + 2 * cell;
+  slot = mshed_read_u16 (rec);
   if (slot < mshed_model_get_n_rows (imp->model, MSHED_TABLE_SLOTS) &&
-      !slot_shared (imp, node, slot))
+      !slot_shared (imp, node, cell, slot))
     {
       mshed_gltf_rebuild_slot (imp->rebuild, m, slot);
       return TRUE;
     }
-  mshed_write_u16 (rec + 8, (guint16) mshed_gltf_rebuild_new_slot (imp->rebuild, m));
+  mshed_write_u16 (rec, (guint16) mshed_gltf_rebuild_new_slot (imp->rebuild, m));
   imp->tables[T_NODES].assigned[node] = 1;
   return TRUE;
 }
@@ -676,17 +770,17 @@ plan_mesh (Importer    *imp,
   const MshedGltfMesh *mesh = &imp->gltf->meshes[m];
   g_autofree guint8 *used = g_malloc0 (MAX (imp->tables[T_POSITIONS].n_rows, 1));
   g_autoptr(GArray) order = g_array_new (FALSE, FALSE, sizeof (guint32));
-  gboolean normals, rebuild = FALSE;
-  guint slot;
+  gboolean normals;
+  gboolean all = mesh->mshed && json_object_has_member (mesh->mshed, "allBatches");
+  guint slot = 0;
 
-  if (mesh->mshed == NULL || (!json_object_has_member (mesh->mshed, "slot") &&
-                              !json_object_has_member (mesh->mshed, "allBatches")))
-    return plan_bare_mesh (imp, m, msh_of_gltf, error);
-  if (!attribute_rows (imp, m, used, order, &rebuild, error))
-    return FALSE;
-  if (rebuild)
+  if (!all && !mshed_gltf_extra_uint (mesh->mshed, "slot",
+                                      mshed_model_get_n_rows (imp->model, MSHED_TABLE_SLOTS),
+                                      &slot))
+    return plan_bare_mesh (imp, m, msh_of_gltf, error);  /* none, or a slot the model lacks */
+  if (attribute_rows (imp, m, slot, used, order))
     {
-      if (!mshed_gltf_extra_uint (mesh->mshed, "slot", G_MAXUINT, &slot))
+      if (all)
         return fail (imp, error, _("meshes[%u] (“%s”): triangles added, deleted or reconnected "
                                    "in the batches of a model with 24-byte node records, which "
                                    "the import cannot rebuild"), m, mesh->name);
@@ -726,8 +820,8 @@ plan_geometry (Importer  *imp,
       JsonObject *x = imp->gltf->nodes[i].mshed;
 
       msh_of_gltf[i] = G_MAXUINT;
-      if (imp->gltf->nodes[i].mesh >= 0 && x)  /* new nodes' meshes: the rebuild's */
-        referenced[imp->gltf->nodes[i].mesh] = 1;
+      if (imp->gltf->nodes[i].mesh >= 0 && x && imp->role[i] == ROLE_KEPT)
+        referenced[imp->gltf->nodes[i].mesh] = 1;  /* new nodes' meshes: the rebuild's */
     }
   for (guint n = 0; n < imp->n_nodes; n++)
     if (imp->gltf_node[n] != UNMAPPED)
@@ -737,7 +831,7 @@ plan_geometry (Importer  *imp,
                               m == 0 ? _("Comparing the meshes") : NULL, error) ||
         (referenced[m] && !plan_mesh (imp, m, msh_of_gltf, error)))
       return FALSE;
-  return mshed_gltf_rebuild_plan (imp->rebuild, msh_of_gltf, error);
+  return mshed_gltf_rebuild_plan (imp->rebuild, msh_of_gltf, referenced, error);
 }
 
 /* Applying ---------------------------------------------------------------------------------- */
@@ -835,6 +929,7 @@ mshed_gltf_import_into (MshedDocument        *document,
   imp.gltf_node = g_new (guint, MAX (imp.n_nodes, 1));
   for (guint i = 0; i < imp.n_nodes; i++)
     imp.gltf_node[i] = UNMAPPED;
+  imp.role = g_malloc0 (MAX (gltf->n_nodes, 1));
   imp.renames = g_array_new (FALSE, FALSE, sizeof (Rename));
   imp.rebuild = mshed_gltf_rebuild_new (imp.model, gltf);
   imp.scene = mshed_render_scene_new (imp.model);
@@ -845,7 +940,7 @@ mshed_gltf_import_into (MshedDocument        *document,
   table_init (&imp.keys, imp.model, MSHED_TABLE_KEYS);
 
   ok = mshed_progress_step (progress, 0.0, _("Matching the nodes"), error) &&
-       check_scene (&imp, error) && map_nodes (&imp, error);
+       check_scene (&imp, error) && map_nodes (&imp, error) && check_cells (&imp, error);
   if (ok)
     {
       plan_names (&imp);
@@ -891,5 +986,6 @@ mshed_gltf_import_into (MshedDocument        *document,
   table_clear (&imp.keys);
   mshed_render_scene_free (imp.scene);
   g_free (imp.gltf_node);
+  g_free (imp.role);
   return ok;
 }

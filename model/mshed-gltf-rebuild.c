@@ -799,9 +799,60 @@ order_nodes (MshedGltfRebuild *rb)
   g_array_append_vals (rb->add_nodes, out->data, out->len);
 }
 
+/* The slot new node cell shows glTF mesh @m in: the mesh's own slot when a node of the model
+ * shows it too (its extras name it), else one new slot per mesh. */
+static guint
+slot_for_mesh (MshedGltfRebuild *rb,
+               guint             m,
+               const guint8     *kept,
+               guint            *slot_of_mesh)
+{
+  guint s;
+
+  if (kept[m] && mshed_gltf_extra_uint (rb->gltf->meshes[m].mshed, "slot", rb->n_slots, &s))
+    return s;
+  if (slot_of_mesh[m] == G_MAXUINT)
+    {
+      slot_of_mesh[m] = rb->n_slots + rb->n_new_slots++;
+      piece_new (rb, m, slot_of_mesh[m], TRUE);
+    }
+  return slot_of_mesh[m];
+}
+
+/* The other-cell nodes (extras lod, group) under new glTF node @g, a copy of an exported node
+ * with its children, give record @rec those cells. */
+static gboolean
+plan_cells (MshedGltfRebuild *rb,
+            guint             g,
+            guint8           *rec,
+            const guint8     *kept,
+            guint            *slot_of_mesh,
+            GError          **error)
+{
+  for (guint c = 0; c < rb->gltf->n_nodes; c++)
+    {
+      const MshedGltfNode *node = &rb->gltf->nodes[c];
+      guint lod, group, cell;
+
+      if (node->parent != (gint) g || node->mesh < 0 ||
+          !mshed_gltf_extra_uint (node->mshed, "lod", MSHED_N_LODS, &lod) ||
+          !mshed_gltf_extra_uint (node->mshed, "group", MSHED_N_GROUPS, &group))
+        continue;
+      cell = lod * MSHED_N_GROUPS + group;
+      if (mshed_read_u16 (rec + 8 + 2 * cell) != MSHED_NONE)
+        return fail (rb, error, _("nodes[%u] (“%s”): a second mesh for LOD %u / group %u of "
+                                  "nodes[%u] (“%s”); an MSH node has one mesh per cell"), c,
+                     node->name, lod, group, g, rb->gltf->nodes[g].name);
+      mshed_write_u16 (rec + 8 + 2 * cell,
+                       (guint16) slot_for_mesh (rb, (guint) node->mesh, kept, slot_of_mesh));
+    }
+  return TRUE;
+}
+
 static gboolean
 plan_nodes (MshedGltfRebuild *rb,
             const guint      *msh_of_gltf,
+            const guint8     *kept,
             GError          **error)
 {
   g_autofree guint *slot_of_mesh = g_new (guint, MAX (rb->gltf->n_meshes, 1));
@@ -836,20 +887,11 @@ plan_nodes (MshedGltfRebuild *rb,
       memset (rec, 0xFF, sizeof rec);
       mshed_write_u16 (rec, 0);
       mshed_write_u16 (rec + 2, (guint16) parent);
-      if (node->mesh >= 0)
-        {
-          guint m = (guint) node->mesh, s;
-          JsonObject *x = rb->gltf->meshes[m].mshed;
-
-          if (x && mshed_gltf_extra_uint (x, "slot", rb->n_slots, &s))
-            slot_of_mesh[m] = s;
-          else if (slot_of_mesh[m] == G_MAXUINT)
-            {
-              slot_of_mesh[m] = rb->n_slots + rb->n_new_slots++;
-              piece_new (rb, m, slot_of_mesh[m], TRUE);
-            }
-          mshed_write_u16 (rec + 8, (guint16) slot_of_mesh[m]);  /* LOD 0, group 0 */
-        }
+      if (node->mesh >= 0)  /* LOD 0, group 0 */
+        mshed_write_u16 (rec + 8, (guint16) slot_for_mesh (rb, (guint) node->mesh, kept,
+                                                           slot_of_mesh));
+      if (!plan_cells (rb, g, rec, kept, slot_of_mesh, error))
+        return FALSE;
       g_byte_array_append (rb->nodes, rec, sizeof rec);
     }
   if (rb->n_slots + rb->n_new_slots >= G_MAXUINT16)
@@ -861,6 +903,7 @@ plan_nodes (MshedGltfRebuild *rb,
 gboolean
 mshed_gltf_rebuild_plan (MshedGltfRebuild *rb,
                          const guint      *msh_of_gltf,
+                         const guint8     *kept,
                          GError          **error)
 {
   g_autofree VSpan *spans = NULL;
@@ -868,7 +911,7 @@ mshed_gltf_rebuild_plan (MshedGltfRebuild *rb,
   guint n_uv = mshed_model_get_n_rows (rb->model, MSHED_TABLE_UVS);
   guint desc_total;
 
-  if (!plan_nodes (rb, msh_of_gltf, error))
+  if (!plan_nodes (rb, msh_of_gltf, kept, error))
     return FALSE;
   if (rb->pieces->len == 0)
     return TRUE;

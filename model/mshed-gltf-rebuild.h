@@ -34,10 +34,13 @@ guint             mshed_gltf_rebuild_new_slot (MshedGltfRebuild *rb,
 void              mshed_gltf_rebuild_add_node (MshedGltfRebuild *rb,
                                                guint             node);
 gboolean          mshed_gltf_rebuild_is_empty (MshedGltfRebuild *rb);
-/* @msh_of_gltf: per glTF node, its MSH node or G_MAXUINT. Builds the new tables; FALSE with
- * @error naming the glTF object for what MSH cannot hold. Nothing is written. */
+/* @msh_of_gltf: per glTF node, its MSH node or G_MAXUINT; @kept: per glTF mesh, TRUE when a
+ * node of the model shows it, so that its extras name its slot (a new node showing it shares
+ * that slot; a copy of it only new nodes show becomes a new slot). Builds the new tables; FALSE
+ * with @error naming the glTF object for what MSH cannot hold. Nothing is written. */
 gboolean          mshed_gltf_rebuild_plan     (MshedGltfRebuild *rb,
                                                const guint      *msh_of_gltf,
+                                               const guint8     *kept,
                                                GError          **error);
 /* Writes the planned tables and nodes into @doc (inside the caller's undo group). */
 gboolean          mshed_gltf_rebuild_apply    (MshedGltfRebuild *rb,

@@ -582,6 +582,73 @@ assert_added_node (MshedModel *b,
   g_assert_true (mshed_model_get_key (b, rec.hdr3, &key));
 }
 
+/* A copy of glTF object @i of @array (extras and all), appended; its index. */
+static guint
+copy_element (Gltf       *g,
+              const char *array,
+              guint       i)
+{
+  JsonArray *a = json_object_get_array_member (root_of (g), array);
+  g_autofree char *text = json_to_string (json_array_get_element (a, i), FALSE);
+
+  json_array_add_element (a, parse_json (text));  /* json_node_copy would share the object */
+  return json_array_get_length (a) - 1;
+}
+
+/* Swaps glTF nodes @i and @j, siblings, each with its children. */
+static void
+swap_nodes (Gltf  *g,
+            guint  i,
+            guint  j)
+{
+  JsonArray *nodes = json_object_get_array_member (root_of (g), "nodes");
+  JsonArray *out = json_array_new ();
+
+  for (guint k = 0; k < json_array_get_length (nodes); k++)
+    json_array_add_element (out, json_node_copy (json_array_get_element (
+      nodes, k == i ? j : k == j ? i : k)));
+  json_object_set_array_member (root_of (g), "nodes", out);
+}
+
+static void
+add_child (Gltf  *g,
+           guint  parent,
+           guint  child)
+{
+  JsonObject *p = element (g, "nodes", parent);
+
+  if (!json_object_has_member (p, "children"))
+    json_object_set_array_member (p, "children", json_array_new ());
+  json_array_add_int_element (json_object_get_array_member (p, "children"), child);
+}
+
+/* Imports @gltf_name into a document of @a, which is @msh: one undo step "Import glTF" with
+ * nothing left stale, which undo takes back to @msh's bytes; *@stats: the import's. */
+static void
+import_and_undo (MshedModel           *a,
+                 const char           *msh,
+                 const char           *gltf_name,
+                 MshedGltfImportStats *stats)
+{
+  g_autoptr(MshedDocument) doc = mshed_document_new_for_model (a, MSHED_MODE_STRICT);
+  g_autofree char *path = path_in_tmp (gltf_name);
+  g_autoptr(MshedGltf) gltf = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) original = read_file (msh);
+  g_autoptr(GBytes) undone = NULL;
+
+  gltf = mshed_gltf_read_file (path, &error);
+  g_assert_no_error (error);
+  g_assert_true (mshed_gltf_import_into (doc, gltf, NULL, stats, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (stats->still_stale, ==, 0);
+  g_assert_cmpstr (mshed_document_get_undo_label (doc), ==, "Import glTF");
+  g_assert_true (mshed_document_undo (doc));
+  g_assert_false (mshed_document_can_undo (doc));
+  undone = mshed_document_serialize (doc);
+  g_assert_true (g_bytes_equal (undone, original));
+}
+
 /* names: the last triangle of node 2's first primitive deleted, and a node "extra" added under
  * node 0 with a copy of mesh 0 that has no extras (a new slot): one undo step, the slot of
  * node 2 one triangle shorter, a new slot and node, every other slot drawing what it drew. */
@@ -591,12 +658,6 @@ test_import_topology (void)
   g_auto(Gltf) g = { 0 };
   g_autoptr(MshedModel) a = NULL;
   g_autoptr(MshedModel) b = NULL;
-  g_autoptr(MshedDocument) doc = NULL;
-  g_autoptr(MshedGltf) gltf = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) original = NULL;
-  g_autoptr(GBytes) undone = NULL;
-  g_autofree char *path = NULL;
   JsonObject *prim, *acc, *node, *mesh;
   JsonArray *meshes;
   MshedGltfImportStats stats;
@@ -630,12 +691,8 @@ test_import_topology (void)
   json_array_add_double_element (json_object_get_array_member (node, "translation"), 2);
   json_array_add_double_element (json_object_get_array_member (node, "translation"), 3);
   json_array_add_object_element (json_object_get_array_member (root_of (&g), "nodes"), node);
-  if (!json_object_has_member (element (&g, "nodes", gltf_node (&g, 0)), "children"))
-    json_object_set_array_member (element (&g, "nodes", gltf_node (&g, 0)), "children",
-                                  json_array_new ());
-  json_array_add_int_element (json_object_get_array_member (
-    element (&g, "nodes", gltf_node (&g, 0)), "children"),
-    json_array_get_length (json_object_get_array_member (root_of (&g), "nodes")) - 1);
+  add_child (&g, gltf_node (&g, 0),
+             json_array_get_length (json_object_get_array_member (root_of (&g), "nodes")) - 1);
   gltf_save (&g, "topo-edit.gltf");
 
   run_cli_ok ("import", "-q", "topo-edit.gltf", "--into", "names.msh", "-o", "topo-edit.msh",
@@ -663,21 +720,9 @@ test_import_topology (void)
   g_assert_cmpfloat (key.pos[2], ==, 3);
 
   /* one undo step, which gives the original bytes back */
-  doc = mshed_document_new_for_model (a, MSHED_MODE_STRICT);
-  path = path_in_tmp ("topo-edit.gltf");
-  gltf = mshed_gltf_read_file (path, &error);
-  g_assert_no_error (error);
-  g_assert_true (mshed_gltf_import_into (doc, gltf, NULL, &stats, &error));
-  g_assert_no_error (error);
+  import_and_undo (a, "names.msh", "topo-edit.gltf", &stats);
   g_assert_cmpuint (stats.rebuilt, ==, 2);
   g_assert_cmpuint (stats.added, ==, 1);
-  g_assert_cmpuint (stats.still_stale, ==, 0);
-  g_assert_cmpstr (mshed_document_get_undo_label (doc), ==, "Import glTF");
-  g_assert_true (mshed_document_undo (doc));
-  g_assert_false (mshed_document_can_undo (doc));
-  original = read_file ("names.msh");
-  undone = mshed_document_serialize (doc);
-  g_assert_true (g_bytes_equal (undone, original));
 }
 
 /* A mesh without extras: the primitives of glTF mesh @from without TEXCOORD_1; its index. */
@@ -744,12 +789,7 @@ test_import_bare_mesh (void)
 {
   g_auto(Gltf) g = { 0 };
   g_autoptr(MshedModel) a = NULL, b = NULL;
-  g_autoptr(MshedDocument) doc = NULL;
-  g_autoptr(MshedGltf) gltf = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) original = NULL, undone = NULL;
   g_autoptr(GArray) want0 = NULL, got0 = NULL, want3 = NULL, got3 = NULL;
-  g_autofree char *path = NULL;
   MshedGltfImportStats stats;
   MshedNode n0, n1, n2, n3, after1;
   guint n_slots;
@@ -787,19 +827,175 @@ test_import_bare_mesh (void)
   g_assert_cmpmem (got3->data, got3->len * 12, want3->data, want3->len * 12);
   assert_other_slots_same (a, b, 2, 2);
 
-  doc = mshed_document_new_for_model (a, MSHED_MODE_STRICT);
-  path = path_in_tmp ("bare-edit.gltf");
-  gltf = mshed_gltf_read_file (path, &error);
-  g_assert_no_error (error);
-  g_assert_true (mshed_gltf_import_into (doc, gltf, NULL, &stats, &error));
-  g_assert_no_error (error);
+  import_and_undo (a, "names.msh", "bare-edit.gltf", &stats);
   g_assert_cmpuint (stats.rebuilt, ==, 2);
-  g_assert_cmpstr (mshed_document_get_undo_label (doc), ==, "Import glTF");
-  g_assert_true (mshed_document_undo (doc));
-  g_assert_false (mshed_document_can_undo (doc));
-  original = read_file ("names.msh");
-  undone = mshed_document_serialize (doc);
-  g_assert_true (g_bytes_equal (undone, original));
+}
+
+/* Copies of nodes (docs/conventions.md, “A duplicated object”) ------------------------------ */
+
+/* Every row of @table in @a has the same bytes in @b but @except's (G_MAXUINT: none). */
+static void
+assert_rows_kept (MshedModel   *a,
+                  MshedModel   *b,
+                  MshedTableId  table,
+                  guint         except)
+{
+  guint stride = table == MSHED_TABLE_NODES ? mshed_model_get_node_stride (a)
+                                            : mshed_schema_get_table (table)->stride;
+
+  g_test_message ("table %d", table);
+  g_assert_cmpuint (mshed_model_get_n_rows (b, table), >=, mshed_model_get_n_rows (a, table));
+  for (guint r = 0; r < mshed_model_get_n_rows (a, table); r++)
+    if (r != except)
+      g_assert_cmpmem (mshed_model_get_record (a, table, r), stride,
+                       mshed_model_get_record (b, table, r), stride);
+}
+
+/* Every name and every record of @a the same in @b, but node @except's record. */
+static void
+assert_rows_kept_all (MshedModel *a,
+                      MshedModel *b,
+                      guint       except)
+{
+  static const MshedTableId tables[] = {
+    MSHED_TABLE_SLOTS, MSHED_TABLE_POSITIONS, MSHED_TABLE_NORMALS, MSHED_TABLE_UVS,
+    MSHED_TABLE_INDICES, MSHED_TABLE_TRIS, MSHED_TABLE_KEYS, MSHED_TABLE_BATCHES,
+  };
+
+  assert_names (a, b, G_MAXUINT, NULL);
+  assert_rows_kept (a, b, MSHED_TABLE_NODES, except);
+  for (guint t = 0; t < G_N_ELEMENTS (tables); t++)
+    assert_rows_kept (a, b, tables[t], G_MAXUINT);
+}
+
+static void
+assert_same_drawing (MshedModel *a,
+                     guint       sa,
+                     MshedModel *b,
+                     guint       sb)
+{
+  g_autoptr(GArray) want = drawn_positions (a, sa);
+  g_autoptr(GArray) got = drawn_positions (b, sb);
+
+  g_assert_cmpuint (got->len, ==, want->len);
+  g_assert_cmpmem (got->data, got->len * 12, want->data, want->len * 12);
+}
+
+/* names: node 10 ("fx_smoke", a child of node 0, with an LOD 0 / group 2 child) copied as
+ * Blender's Shift+D does with its child selected: "fx_smoke.001" with copies of both meshes
+ * (their extras too) at (1, 2, 3), and "fx_smoke.002" showing node 10's own glTF mesh (a linked
+ * copy); node 1 (no LOD 0 / group 0 slot) shows a copy of a mesh whose extras name slot 999.
+ * Two new nodes after the others, three new slots: node 1's, then the copies' two; the linked
+ * copy shares node 10's slot; every old record the same but node 1's cell; one undo step.
+ * The first copy comes before node 10 in the glTF: the name says which one is node 10. A copy
+ * of the LOD 0 / group 2 node beside the original is refused. */
+static void
+test_import_duplicate (void)
+{
+  g_auto(Gltf) g = { 0 };
+  g_autoptr(MshedModel) a = NULL, b = NULL;
+  g_autofree char *name1 = NULL, *name2 = NULL, *message = NULL;
+  g_auto(Run) run = { 0 };
+  MshedGltfImportStats stats;
+  MshedNode n1, n5, n10, c1, c2, after1;
+  MshedKey key;
+  guint n_nodes, n_slots, x, cell, copy, linked, odd, group2;
+
+  generate (&shapes[4]);
+  a = open_model ("names.msh");
+  g_assert_true (mshed_model_get_node (a, 1, &n1) && mshed_model_get_node (a, 10, &n10));
+  g_assert_cmpuint (n1.slot[0], ==, 0xFFFF);
+  g_assert_cmpuint (n10.slot[2], !=, 0xFFFF);
+  run_cli_ok ("export", "-q", "names.msh", "-o", "dup.gltf", NULL);
+  gltf_load (&g, "dup.gltf");
+  x = gltf_node (&g, 10);
+  g_assert_cmpstr (json_object_get_string_member (element (&g, "nodes", x), "name"), ==,
+                   "fx_smoke");
+  copy = copy_element (&g, "nodes", x);
+  json_object_remove_member (element (&g, "nodes", copy), "children");
+  json_object_set_string_member (element (&g, "nodes", copy), "name", "fx_smoke.001");
+  json_object_set_int_member (element (&g, "nodes", copy), "mesh", copy_element (
+    &g, "meshes", json_object_get_int_member (element (&g, "nodes", x), "mesh")));
+  json_object_set_array_member (element (&g, "nodes", copy), "translation", json_array_new ());
+  for (guint k = 1; k <= 3; k++)
+    json_array_add_double_element (json_object_get_array_member (element (&g, "nodes", copy),
+                                                                 "translation"), k);
+  add_child (&g, gltf_node (&g, 0), copy);
+  for (cell = x + 1; !g_str_equal (json_object_get_string_member (element (&g, "nodes", cell),
+                                                                  "name"), "node 10 LOD0 group2");
+       cell++)
+    ;
+  group2 = cell;
+  cell = copy_element (&g, "nodes", cell);
+  json_object_set_int_member (element (&g, "nodes", cell), "mesh", copy_element (
+    &g, "meshes", json_object_get_int_member (element (&g, "nodes", cell), "mesh")));
+  add_child (&g, copy, cell);
+  linked = copy_element (&g, "nodes", x);
+  json_object_remove_member (element (&g, "nodes", linked), "children");
+  json_object_set_string_member (element (&g, "nodes", linked), "name", "fx_smoke.002");
+  add_child (&g, gltf_node (&g, 0), linked);
+  odd = copy_element (&g, "meshes", json_object_get_int_member (
+    element (&g, "nodes", gltf_node (&g, 5)), "mesh"));
+  json_object_set_int_member (json_object_get_object_member (json_object_get_object_member (
+    element (&g, "meshes", odd), "extras"), "mshed"), "slot", 999);
+  json_object_set_int_member (element (&g, "nodes", gltf_node (&g, 1)), "mesh", odd);
+  swap_nodes (&g, x, copy);  /* the copy first: the name decides */
+  gltf_save (&g, "dup-edit.gltf");
+
+  run_cli_ok ("import", "-q", "dup-edit.gltf", "--into", "names.msh", "-o", "dup-edit.msh",
+              NULL);
+  assert_validates_clean ("dup-edit.msh");
+  b = open_model ("dup-edit.msh");
+  n_nodes = mshed_model_get_n_rows (a, MSHED_TABLE_NODES);
+  n_slots = mshed_model_get_n_rows (a, MSHED_TABLE_SLOTS);
+  g_assert_cmpuint (mshed_model_get_n_rows (b, MSHED_TABLE_NODES), ==, n_nodes + 2);
+  g_assert_cmpuint (mshed_model_get_n_rows (b, MSHED_TABLE_SLOTS), ==, n_slots + 3);
+  assert_rows_kept_all (a, b, 1);
+  g_assert_true (mshed_model_get_node (b, 1, &after1));
+  g_assert_cmpuint (after1.slot[0], ==, n_slots);
+  g_assert_cmpmem (&after1.slot[1], 28, &n1.slot[1], 28);
+  g_assert_cmpmem (mshed_model_get_record (b, MSHED_TABLE_NODES, 1) + 2, 6,
+                   mshed_model_get_record (a, MSHED_TABLE_NODES, 1) + 2, 6);
+  g_assert_true (mshed_model_get_node (a, 5, &n5));
+  assert_same_drawing (a, n5.slot[0], b, n_slots);
+
+  /* the copy: its own slots in LOD 0 / group 0 and LOD 0 / group 2, its own pose */
+  g_assert_true (mshed_model_get_node (b, n_nodes, &c1));
+  g_assert_true (mshed_model_get_node (b, n_nodes + 1, &c2));
+  g_assert_cmpstr ((name1 = expected_node_name (b, n_nodes)), ==, "fx_smoke.001");
+  g_assert_cmpstr ((name2 = expected_node_name (b, n_nodes + 1)), ==, "fx_smoke.002");
+  g_assert_cmpuint (c1.hdr1, ==, n10.hdr1);
+  g_assert_cmpuint (c1.hdr2, ==, 0xFFFF);
+  g_assert_cmpuint (c1.slot[0], ==, n_slots + 1);
+  g_assert_cmpuint (c1.slot[2], ==, n_slots + 2);
+  for (guint c = 0; c < MSHED_N_SLOT_CELLS; c++)
+    if (c != 0 && c != 2)
+      g_assert_cmpuint (c1.slot[c], ==, 0xFFFF);
+  assert_same_drawing (a, n10.slot[0], b, c1.slot[0]);
+  assert_same_drawing (a, n10.slot[2], b, c1.slot[2]);
+  g_assert_true (mshed_model_get_key (b, c1.hdr3, &key));
+  g_assert_cmpfloat (key.pos[0], ==, 1);
+  g_assert_cmpfloat (key.pos[1], ==, 2);
+  g_assert_cmpfloat (key.pos[2], ==, 3);
+  /* the linked copy draws node 10's slot */
+  g_assert_cmpuint (c2.slot[0], ==, n10.slot[0]);
+  g_assert_cmpuint (c2.slot[2], ==, 0xFFFF);
+
+  import_and_undo (a, "names.msh", "dup-edit.gltf", &stats);
+  g_assert_cmpuint (stats.added, ==, 2);
+  g_assert_cmpuint (stats.rebuilt, ==, 3);
+
+  /* node 10's LOD 0 / group 2 node copied beside it: one mesh per cell, refused */
+  gltf_clear (&g);
+  gltf_load (&g, "dup.gltf");
+  add_child (&g, x, copy_element (&g, "nodes", group2));
+  gltf_save (&g, "dup-cell.gltf");
+  run_cli (&run, "import", "dup-cell.gltf", "--into", "names.msh", "-o", "dup-cell.msh", NULL);
+  g_assert_cmpint (run.status, ==, 1);
+  message = g_strdup_printf ("(“node 10 LOD0 group2”): a second mesh for LOD 0 / group 2 of "
+                             "nodes[%u] (“fx_smoke”)", x);
+  g_assert_nonnull (strstr (run.err, message));
+  g_assert_false (tmp_file_exists ("dup-cell.msh"));
 }
 
 /* Triangles deleted from the one batch list of a legacy model: refused, naming the mesh. */
@@ -1227,6 +1423,50 @@ test_import_blender_topology (void)
   g_assert_cmpuint (after.tri_count, ==, 12);
 }
 
+/* Blender's Shift+D of node 10 ("fx_smoke", not animated) and a move of the copy by 0.5 on x:
+ * exactly one new node, "fx_smoke.001", under node 10's parent, its pose node 10's moved, its
+ * own new slot drawing what node 10's draws; every old record the same. */
+static void
+test_import_blender_duplicate (void)
+{
+  const char *edits[] = { "--duplicate", "fx_smoke", "0.5", "0", "0", NULL };
+  g_autoptr(MshedModel) a = NULL, b = NULL;
+  g_autofree char *name = NULL;
+  MshedNode n10, copy;
+  MshedKey k10, key;
+  guint n_nodes, n_slots;
+
+  generate (&shapes[4]);
+  a = open_model ("names.msh");
+  run_cli_ok ("export", "-q", "names.msh", "-o", "names-d.glb", NULL);
+  if (!blender_roundtrip ("names-d.glb", "names-d-edit.glb", edits))
+    {
+      mshed_test_skip ("Blender is not installed (./mshed-dev deps installs it)");
+      return;
+    }
+  run_cli_ok ("import", "-q", "names-d-edit.glb", "--into", "names.msh", "-o",
+              "names-d-edit.msh", NULL);
+  assert_validates_clean ("names-d-edit.msh");
+  b = open_model ("names-d-edit.msh");
+  n_nodes = mshed_model_get_n_rows (a, MSHED_TABLE_NODES);
+  n_slots = mshed_model_get_n_rows (a, MSHED_TABLE_SLOTS);
+  g_assert_cmpuint (mshed_model_get_n_rows (b, MSHED_TABLE_NODES), ==, n_nodes + 1);
+  g_assert_cmpuint (mshed_model_get_n_rows (b, MSHED_TABLE_SLOTS), ==, n_slots + 1);
+  assert_rows_kept_all (a, b, G_MAXUINT);
+  name = expected_node_name (b, n_nodes);
+  g_assert_cmpstr (name, ==, "fx_smoke.001");
+  g_assert_true (mshed_model_get_node (a, 10, &n10) && mshed_model_get_node (b, n_nodes, &copy));
+  g_assert_cmpuint (copy.hdr1, ==, n10.hdr1);
+  g_assert_cmpuint (copy.slot[0], ==, n_slots);
+  for (guint c = 1; c < MSHED_N_SLOT_CELLS; c++)
+    g_assert_cmpuint (copy.slot[c], ==, 0xFFFF);
+  assert_same_drawing (a, n10.slot[0], b, n_slots);
+  g_assert_true (mshed_model_get_key (a, n10.hdr3, &k10));
+  g_assert_true (mshed_model_get_key (b, copy.hdr3, &key));
+  for (guint k = 0; k < 3; k++)
+    g_assert_cmpfloat_with_epsilon (key.pos[k], k10.pos[k] + (k == 0 ? 0.5f : 0), 1e-5);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1246,11 +1486,13 @@ main (int    argc,
   g_test_add_func ("/import/animation", test_import_animation);
   g_test_add_func ("/import/topology", test_import_topology);
   g_test_add_func ("/import/bare-mesh", test_import_bare_mesh);
+  g_test_add_func ("/import/duplicate", test_import_duplicate);
   g_test_add_func ("/import/topology-legacy", test_import_topology_legacy);
   g_test_add_func ("/import/refused", test_import_refused);
   g_test_add_func ("/import/new", test_import_new);
   g_test_add_func ("/import/blender", test_import_blender);
   g_test_add_func ("/import/blender-topology", test_import_blender_topology);
+  g_test_add_func ("/import/blender-duplicate", test_import_blender_duplicate);
   status = g_test_run ();
   cli_test_finish (status);
   return status;

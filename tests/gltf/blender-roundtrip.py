@@ -7,7 +7,7 @@
 #       IN OUT [--move OBJECT DX DY DZ] [--move-group OBJECT GROUP DX DY DZ]
 #       [--rename OBJECT NEW] [--delete-faces OBJECT N] [--add-cube PARENT NAME]
 #       [--subdivide OBJECT] [--set-weights OBJECT GROUP IDS] [--subdivide-face OBJECT IDS]
-#       [--delete-vertex OBJECT ID] [--plain]
+#       [--delete-vertex OBJECT ID] [--duplicate OBJECT DX DY DZ] [--plain]
 #
 # Imports IN into an empty scene (bpy.ops.import_scene.gltf), applies the edits and exports
 # OUT (.glb or .gltf, the buffer embedded) with custom properties (export_extras=True), as a
@@ -20,7 +20,10 @@
 # --set-weights gives the vertices whose id (the second UV map's u, glTF TEXCOORD_1) is one of
 # IDS (comma-separated) the one vertex group GROUP with weight 1; --subdivide-face cuts the
 # edges of the one face whose corners' ids are IDS once (bmesh, as --subdivide);
-# --delete-vertex deletes the vertices whose id is ID with their faces; --plain
+# --delete-vertex deletes the vertices whose id is ID with their faces; --duplicate copies
+# OBJECT as Shift+D does (bpy.ops.object.duplicate: a new object named OBJECT.001 with a copy
+# of the mesh, custom properties included) and moves the copy by (DX, DY, DZ) in glTF axes;
+# --plain
 # exports without custom properties, as a glTF from elsewhere.
 # Prints "MSHED-BLENDER-ROUNDTRIP OK" and exits 0, or exits 1 with the reason.
 import sys
@@ -129,6 +132,19 @@ def main():
                     g.remove([k])
                 group.add([k], 1.0, "REPLACE")
             i += 4
+        elif edits[i] == "--duplicate":
+            obj = bpy.data.objects[edits[i + 1]]
+            dx, dy, dz = (float(v) for v in edits[i + 2:i + 5])
+            bpy.ops.object.select_all(action="DESELECT")
+            obj.select_set(True)
+            bpy.context.view_layer.objects.active = obj
+            if bpy.ops.object.duplicate() != {"FINISHED"}:
+                raise RuntimeError(f"--duplicate {obj.name}: failed")
+            copy = bpy.context.view_layer.objects.active
+            copy.location.x += dx
+            copy.location.y -= dz
+            copy.location.z += dy
+            i += 5
         elif edits[i] == "--rename":
             bpy.data.objects[edits[i + 1]].name = edits[i + 2]
             i += 3

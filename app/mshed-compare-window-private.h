@@ -40,6 +40,8 @@ struct _MshedCompareWindow
   gulong              modified_ids[2];
   MshedTableView     *grids[2];
   gulong              scroll_ids[2][2];  /* [side][vertical, horizontal] */
+  guint               scroll_sync_tick;
+  gint                scroll_from[2];    /* [vertical, horizontal]: the side scrolled, or -1 */
   GtkWidget          *previews[2];
   GtkBox             *trees_box;
   GtkWidget          *trees[2];       /* MshedNodeTree or MshedUtfTree */

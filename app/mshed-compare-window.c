@@ -185,20 +185,47 @@ grid_adjustment (MshedTableView *grid,
                     : mshed_table_view_get_vadjustment (grid);
 }
 
-/* One grid scrolled: the other follows (same rows, same columns). */
+static gboolean
+scroll_sync_tick_cb (GtkWidget     *widget,
+                     GdkFrameClock *clock,
+                     gpointer       data)
+{
+  MshedCompareWindow *self = MSHED_COMPARE_WINDOW (widget);
+
+  self->scroll_sync_tick = 0;
+  self->syncing = TRUE;
+  for (guint h = 0; h < 2; h++)
+    {
+      gint s = self->scroll_from[h];
+
+      self->scroll_from[h] = -1;
+      if (s >= 0 && self->grids[0] != NULL && self->grids[1] != NULL)
+        gtk_adjustment_set_value (grid_adjustment (self->grids[!s], h),
+                                  gtk_adjustment_get_value (grid_adjustment (self->grids[s], h)));
+    }
+  self->syncing = FALSE;
+  return G_SOURCE_REMOVE;
+}
+
+/* One grid scrolled: the other follows (same rows, same columns) in the update phase of the
+ * next frame, before it is laid out. Not at once: a grid scrolls while the window is being
+ * laid out (a resize moves its rows), when the other grid may already have its allocation
+ * for this frame; scrolled then, it would go without one, and GTK would skip drawing it
+ * ("Trying to snapshot MshedTableView without a current allocation"). A scroll by the user
+ * comes before the frame, so both grids are drawn scrolled in that frame. */
 static void
 scroll_changed_cb (GtkAdjustment      *adjustment,
                    MshedCompareWindow *self)
 {
   if (self->syncing)
     return;
-  self->syncing = TRUE;
   for (guint s = 0; s < 2; s++)
     for (guint h = 0; h < 2; h++)
-      if (grid_adjustment (self->grids[s], h) == adjustment)
-        gtk_adjustment_set_value (grid_adjustment (self->grids[!s], h),
-                                  gtk_adjustment_get_value (adjustment));
-  self->syncing = FALSE;
+      if (self->grids[s] != NULL && grid_adjustment (self->grids[s], h) == adjustment)
+        self->scroll_from[h] = (gint) s;
+  if (self->scroll_sync_tick == 0)
+    self->scroll_sync_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self),
+                                                           scroll_sync_tick_cb, NULL, NULL);
 }
 
 static void
@@ -224,6 +251,7 @@ show_table (MshedCompareWindow *self,
         self->grids[s] = NULL;
       }
   self->table = table;
+  self->scroll_from[0] = self->scroll_from[1] = -1;
   if (mshed_document_get_model (self->docs[0]) == NULL && !is_dfm (self))
     return;
   for (guint s = 0; s < 2; s++)
@@ -266,7 +294,7 @@ show_level (MshedCompareWindow *self,
   self->level = level;
   if (self->grids[0] != NULL && table_has_level (self, self->table))
     {
-      /* new grids: a grid whose scope changed in place was left unallocated after a resize */
+      /* new grids, showing the level's records */
       MshedTableId table = self->table;
 
       self->table = MSHED_TABLE_NONE;
@@ -838,6 +866,9 @@ mshed_compare_window_dispose (GObject *object)
   g_clear_handle_id (&self->refresh_idle, g_source_remove);
   g_clear_handle_id (&self->reveal_idle, g_source_remove);
   g_clear_handle_id (&self->hex_sync_idle, g_source_remove);
+  if (self->scroll_sync_tick != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->scroll_sync_tick);
+  self->scroll_sync_tick = 0;
   for (guint s = 0; s < 2; s++)
     {
       if (self->docs[s] != NULL)
@@ -908,6 +939,7 @@ mshed_compare_window_init (MshedCompareWindow *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
   self->table = MSHED_TABLE_NONE;
+  self->scroll_from[0] = self->scroll_from[1] = -1;
   g_signal_connect_swapped (self->table_dropdown, "notify::selected",
                             G_CALLBACK (table_selected_cb), self);
   g_signal_connect_swapped (self->level_dropdown, "notify::selected",

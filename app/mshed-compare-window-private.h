@@ -12,6 +12,7 @@
 
 #include "mshed-camera.h"
 #include "mshed-compare-window.h"
+#include "mshed-level-chooser.h"
 
 G_BEGIN_DECLS
 
@@ -21,7 +22,7 @@ struct _MshedCompareWindow
 
   /* template */
   GtkDropDown        *table_dropdown;
-  GtkDropDown        *level_dropdown;
+  MshedLevelChooser  *level_chooser;
   GtkStack           *view_stack;
   GtkWidget          *view_switcher;
   GtkBox             *grids_box;

@@ -307,7 +307,10 @@ update_actions (MshedMergeWindow *self)
 {
   GtkWidget *w = GTK_WIDGET (self);
   gboolean any = mshed_merge_get_n_conflicts (self->merge) > 0;
+  gboolean listed = any || mshed_merge_changes_get_n (self->changes) > 0;
 
+  gtk_widget_action_set_enabled (w, "win.next-difference", listed);
+  gtk_widget_action_set_enabled (w, "win.previous-difference", listed);
   gtk_widget_action_set_enabled (w, "win.all-mine", any);
   gtk_widget_action_set_enabled (w, "win.all-theirs", any);
   gtk_widget_action_set_enabled (w, "win.save-as", self->result != NULL);

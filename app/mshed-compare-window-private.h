@@ -12,6 +12,7 @@
 
 #include "mshed-camera.h"
 #include "mshed-compare-window.h"
+#include "mshed-level-chooser.h"
 
 G_BEGIN_DECLS
 
@@ -21,7 +22,7 @@ struct _MshedCompareWindow
 
   /* template */
   GtkDropDown        *table_dropdown;
-  GtkDropDown        *level_dropdown;
+  MshedLevelChooser  *level_chooser;
   GtkStack           *view_stack;
   GtkWidget          *view_switcher;
   GtkBox             *grids_box;
@@ -40,6 +41,8 @@ struct _MshedCompareWindow
   gulong              modified_ids[2];
   MshedTableView     *grids[2];
   gulong              scroll_ids[2][2];  /* [side][vertical, horizontal] */
+  guint               scroll_sync_tick;
+  gint                scroll_from[2];    /* [vertical, horizontal]: the side scrolled, or -1 */
   GtkWidget          *previews[2];
   GtkBox             *trees_box;
   GtkWidget          *trees[2];       /* MshedNodeTree or MshedUtfTree */

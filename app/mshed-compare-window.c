@@ -86,14 +86,7 @@ table_at (MshedCompareWindow *self,
 static guint
 item_level (const MshedDiffItem *item)
 {
-  const char *mesh = item->path ? strstr (item->path, "\\Mesh") : NULL;
-  guint64 level;
-  char *end = NULL;
-
-  if (mesh == NULL || !g_ascii_isdigit (mesh[5]))
-    return G_MAXUINT;
-  level = g_ascii_strtoull (mesh + 5, &end, 10);
-  return (*end == '\\' || *end == '\0') && level < G_MAXUINT ? (guint) level : G_MAXUINT;
+  return mshed_level_chooser_path_level (item->path);
 }
 
 /* Whether a grid of DFM table @table follows the level chooser. */
@@ -101,13 +94,8 @@ static gboolean
 table_has_level (MshedCompareWindow *self,
                  MshedTableId        table)
 {
-  MshedDfmScope scope;
-
-  if (!is_dfm (self) || table == MSHED_TABLE_NONE)
-    return FALSE;
-  scope = mshed_dfm_schema_get_table ((MshedDfmTable) table)->scope;
-  return scope == MSHED_DFM_SCOPE_GEOMETRY || scope == MSHED_DFM_SCOPE_GROUP ||
-         scope == MSHED_DFM_SCOPE_FACE_GROUPS;
+  return is_dfm (self) && table != MSHED_TABLE_NONE &&
+         mshed_level_chooser_table_has_level ((MshedDfmTable) table);
 }
 
 /* The grid showing a difference, MSHED_TABLE_NONE when none does (UTF files other than
@@ -185,20 +173,47 @@ grid_adjustment (MshedTableView *grid,
                     : mshed_table_view_get_vadjustment (grid);
 }
 
-/* One grid scrolled: the other follows (same rows, same columns). */
+static gboolean
+scroll_sync_tick_cb (GtkWidget     *widget,
+                     GdkFrameClock *clock,
+                     gpointer       data)
+{
+  MshedCompareWindow *self = MSHED_COMPARE_WINDOW (widget);
+
+  self->scroll_sync_tick = 0;
+  self->syncing = TRUE;
+  for (guint h = 0; h < 2; h++)
+    {
+      gint s = self->scroll_from[h];
+
+      self->scroll_from[h] = -1;
+      if (s >= 0 && self->grids[0] != NULL && self->grids[1] != NULL)
+        gtk_adjustment_set_value (grid_adjustment (self->grids[!s], h),
+                                  gtk_adjustment_get_value (grid_adjustment (self->grids[s], h)));
+    }
+  self->syncing = FALSE;
+  return G_SOURCE_REMOVE;
+}
+
+/* One grid scrolled: the other follows (same rows, same columns) in the update phase of the
+ * next frame, before it is laid out. Not at once: a grid scrolls while the window is being
+ * laid out (a resize moves its rows), when the other grid may already have its allocation
+ * for this frame; scrolled then, it would go without one, and GTK would skip drawing it
+ * ("Trying to snapshot MshedTableView without a current allocation"). A scroll by the user
+ * comes before the frame, so both grids are drawn scrolled in that frame. */
 static void
 scroll_changed_cb (GtkAdjustment      *adjustment,
                    MshedCompareWindow *self)
 {
   if (self->syncing)
     return;
-  self->syncing = TRUE;
   for (guint s = 0; s < 2; s++)
     for (guint h = 0; h < 2; h++)
-      if (grid_adjustment (self->grids[s], h) == adjustment)
-        gtk_adjustment_set_value (grid_adjustment (self->grids[!s], h),
-                                  gtk_adjustment_get_value (adjustment));
-  self->syncing = FALSE;
+      if (self->grids[s] != NULL && grid_adjustment (self->grids[s], h) == adjustment)
+        self->scroll_from[h] = (gint) s;
+  if (self->scroll_sync_tick == 0)
+    self->scroll_sync_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self),
+                                                           scroll_sync_tick_cb, NULL, NULL);
 }
 
 static void
@@ -224,6 +239,7 @@ show_table (MshedCompareWindow *self,
         self->grids[s] = NULL;
       }
   self->table = table;
+  self->scroll_from[0] = self->scroll_from[1] = -1;
   if (mshed_document_get_model (self->docs[0]) == NULL && !is_dfm (self))
     return;
   for (guint s = 0; s < 2; s++)
@@ -266,15 +282,13 @@ show_level (MshedCompareWindow *self,
   self->level = level;
   if (self->grids[0] != NULL && table_has_level (self, self->table))
     {
-      /* new grids: a grid whose scope changed in place was left unallocated after a resize */
+      /* new grids, showing the level's records */
       MshedTableId table = self->table;
 
       self->table = MSHED_TABLE_NONE;
       show_table (self, table);
     }
-  self->block_jump++;
-  gtk_drop_down_set_selected (self->level_dropdown, level);
-  self->block_jump--;
+  mshed_level_chooser_set_level (self->level_chooser, level);
   mark_changed (self);
   _mshed_compare_window_update_previews (self);
 }
@@ -283,30 +297,13 @@ show_level (MshedCompareWindow *self,
 static void
 fill_levels (MshedCompareWindow *self)
 {
-  g_autoptr(GtkStringList) levels = gtk_string_list_new (NULL);
-  guint n = MAX (mshed_dfm_get_n_levels (mshed_document_get_dfm (self->docs[0])),
-                 mshed_dfm_get_n_levels (mshed_document_get_dfm (self->docs[1])));
-
-  for (guint i = 0; i < n; i++)
-    {
-      g_autofree char *name = g_strdup_printf ("Mesh%u", i);
-
-      gtk_string_list_append (levels, name);
-    }
-  self->block_jump++;
-  gtk_drop_down_set_model (self->level_dropdown, G_LIST_MODEL (levels));
-  gtk_drop_down_set_selected (self->level_dropdown, MIN (self->level, n ? n - 1 : 0));
-  self->block_jump--;
-  gtk_widget_set_visible (GTK_WIDGET (self->level_dropdown), n > 1);
+  mshed_level_chooser_set_documents (self->level_chooser, self->docs, 2);
 }
 
 static void
-level_selected_cb (MshedCompareWindow *self)
+level_chosen_cb (MshedCompareWindow *self)
 {
-  guint pos = gtk_drop_down_get_selected (self->level_dropdown);
-
-  if (pos != GTK_INVALID_LIST_POSITION && !self->block_jump)
-    show_level (self, pos);
+  show_level (self, mshed_level_chooser_get_level (self->level_chooser));
 }
 
 /* The differences ------------------------------------------------------------------------ */
@@ -469,8 +466,8 @@ jump (MshedCompareWindow *self)
   table = item_grid_table (self, item);
   if (table == MSHED_TABLE_NONE)
     return;
-  if (is_dfm (self) && item_level (item) != G_MAXUINT && item_level (item) != self->level &&
-      item_level (item) < g_list_model_get_n_items (gtk_drop_down_get_model (self->level_dropdown)))
+  if (is_dfm (self) && item_level (item) != self->level &&
+      item_level (item) < mshed_level_chooser_get_n_levels (self->level_chooser))
     {
       show_level (self, item_level (item));
       if (self->reveal_idle == 0)
@@ -492,8 +489,7 @@ _mshed_compare_window_show_rows (MshedCompareWindow *self,
                                  guint               level,
                                  const guint         rows[2])
 {
-  if (is_dfm (self) && level != G_MAXUINT &&
-      level < g_list_model_get_n_items (gtk_drop_down_get_model (self->level_dropdown)))
+  if (is_dfm (self) && level < mshed_level_chooser_get_n_levels (self->level_chooser))
     show_level (self, level);
   if (table_position (self, table) == GTK_INVALID_LIST_POSITION)
     return;
@@ -838,6 +834,9 @@ mshed_compare_window_dispose (GObject *object)
   g_clear_handle_id (&self->refresh_idle, g_source_remove);
   g_clear_handle_id (&self->reveal_idle, g_source_remove);
   g_clear_handle_id (&self->hex_sync_idle, g_source_remove);
+  if (self->scroll_sync_tick != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->scroll_sync_tick);
+  self->scroll_sync_tick = 0;
   for (guint s = 0; s < 2; s++)
     {
       if (self->docs[s] != NULL)
@@ -870,11 +869,12 @@ mshed_compare_window_class_init (MshedCompareWindowClass *klass)
 
   object_class->dispose = mshed_compare_window_dispose;
 
+  g_type_ensure (MSHED_TYPE_LEVEL_CHOOSER);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/mshed/Mshed/mshed-compare-window.ui");
   gtk_widget_class_set_css_name (widget_class, "comparewindow");
   gtk_widget_class_bind_template_child (widget_class, MshedCompareWindow, table_dropdown);
-  gtk_widget_class_bind_template_child (widget_class, MshedCompareWindow, level_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, MshedCompareWindow, level_chooser);
   gtk_widget_class_bind_template_child (widget_class, MshedCompareWindow, trees_box);
   gtk_widget_class_bind_template_child (widget_class, MshedCompareWindow, view_stack);
   gtk_widget_class_bind_template_child (widget_class, MshedCompareWindow, view_switcher);
@@ -908,10 +908,11 @@ mshed_compare_window_init (MshedCompareWindow *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
   self->table = MSHED_TABLE_NONE;
+  self->scroll_from[0] = self->scroll_from[1] = -1;
   g_signal_connect_swapped (self->table_dropdown, "notify::selected",
                             G_CALLBACK (table_selected_cb), self);
-  g_signal_connect_swapped (self->level_dropdown, "notify::selected",
-                            G_CALLBACK (level_selected_cb), self);
+  g_signal_connect_swapped (self->level_chooser, "notify::level",
+                            G_CALLBACK (level_chosen_cb), self);
 
   self->lines = gtk_string_list_new (NULL);
   self->selection = gtk_single_selection_new (G_LIST_MODEL (self->lines));  /* takes lines */

@@ -15,6 +15,7 @@
 #include "mshed-compare-window.h"
 #include "mshed-dfm-schema.h"
 #include "mshed-error.h"
+#include "mshed-level-chooser.h"
 #include "mshed-merge-window.h"
 #include "mshed-schema.h"
 #include "mshed-window-private.h"
@@ -32,6 +33,7 @@ struct _MshedMergeWindow
   GtkLabel          *result_label;
   GtkListBox        *list_box;
   GtkDropDown       *table_dropdown;
+  MshedLevelChooser *level_chooser;
   GtkBox            *result_box;
 
   MshedDocument     *docs[3];
@@ -41,6 +43,7 @@ struct _MshedMergeWindow
   GPtrArray         *conflict_rows;
   GArray            *tables;        /* the dropdown's table ids */
   gint               table;         /* shown in the grid */
+  guint              level;         /* DFM: the level (MultiLevel\Mesh<n>) of the grid */
   MshedDocument     *result;
   gulong             result_ids[3]; /* changed, can-undo, can-redo */
   gboolean           result_edited; /* edited since it was built */
@@ -78,17 +81,35 @@ typedef struct {
   const char *path;  /* UTF file (DFM tables of one level), NULL */
 } Place;
 
-/* Whether the grid, which shows level 0 of a DFM, shows @place. */
+/* Whether a grid of table @table follows the level chooser. */
 static gboolean
-place_in_grid (const Place *place,
-               gint         table)
+table_has_level (MshedMergeWindow *self,
+                 gint              table)
 {
-  const char *mesh;
+  return is_dfm (self) && table != MSHED_TABLE_NONE &&
+         mshed_level_chooser_table_has_level ((MshedDfmTable) table);
+}
+
+/* The DFM level @place is in, G_MAXUINT when its table shows no single level. */
+static guint
+place_level (MshedMergeWindow *self,
+             const Place      *place)
+{
+  return table_has_level (self, place->table) ? mshed_level_chooser_path_level (place->path)
+                                              : G_MAXUINT;
+}
+
+/* Whether the grid, when it shows @table at the level chosen, shows @place. */
+static gboolean
+place_in_grid (MshedMergeWindow *self,
+               const Place      *place,
+               gint              table)
+{
+  guint level = place_level (self, place);
 
   if (place->table != table || place->row == G_MAXUINT)
     return FALSE;
-  mesh = place->path ? strstr (place->path, "\\Mesh") : NULL;
-  return mesh == NULL || g_str_has_prefix (mesh, "\\Mesh0\\");
+  return level == G_MAXUINT || level == self->level;
 }
 
 /* The grid ------------------------------------------------------------------------------ */
@@ -107,7 +128,7 @@ mark_changed (MshedMergeWindow *self)
     {
       const Place *place = g_object_get_data (G_OBJECT (row), "place");
 
-      if (place == NULL || !place_in_grid (place, self->table))
+      if (place == NULL || !place_in_grid (self, place, self->table))
         continue;
       g_array_append_val (rows, place->row);
       g_ptr_array_add (fields, (gpointer) place->field);
@@ -126,10 +147,13 @@ show_table (MshedMergeWindow *self,
   self->table = table;
   gtk_widget_set_visible (self->placeholder, self->result == NULL);
   gtk_widget_set_sensitive (GTK_WIDGET (self->table_dropdown), self->result != NULL);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->level_chooser), self->result != NULL);
   if (self->result == NULL)
     return;
   self->grid = MSHED_TABLE_VIEW (is_dfm (self)
-                                 ? mshed_table_view_new_dfm ((MshedDfmTable) table, 0, 0)
+                                 ? mshed_table_view_new_dfm ((MshedDfmTable) table,
+                                                             table_has_level (self, table)
+                                                             ? self->level : 0, 0)
                                  : mshed_table_view_new ((MshedTableId) table));
   gtk_widget_set_hexpand (GTK_WIDGET (self->grid), TRUE);
   gtk_widget_set_vexpand (GTK_WIDGET (self->grid), TRUE);
@@ -150,38 +174,130 @@ table_selected_cb (MshedMergeWindow *self)
     show_table (self, g_array_index (self->tables, gint, pos));
 }
 
+/* The grid shows level @level (a new grid, as in the compare window). */
+static void
+show_level (MshedMergeWindow *self,
+            guint             level)
+{
+  if (level == self->level)
+    return;
+  self->level = level;
+  mshed_level_chooser_set_level (self->level_chooser, level);
+  if (table_has_level (self, self->table))
+    show_table (self, self->table);
+}
+
+static void
+level_chosen_cb (MshedMergeWindow *self)
+{
+  show_level (self, mshed_level_chooser_get_level (self->level_chooser));
+}
+
+/* The place of the conflict or change selected in the list, NULL when none. */
+static const Place *
+selected_place (MshedMergeWindow *self)
+{
+  GtkListBoxRow *row = gtk_list_box_get_selected_row (self->list_box);
+
+  return row ? g_object_get_data (G_OBJECT (row), "place") : NULL;
+}
+
 static gboolean
 reveal_idle_cb (gpointer data)
 {
   MshedMergeWindow *self = data;
-  GtkListBoxRow *row = gtk_list_box_get_selected_row (self->list_box);
-  const Place *place = row ? g_object_get_data (G_OBJECT (row), "place") : NULL;
+  const Place *place = selected_place (self);
 
   self->reveal_idle = 0;
-  if (place != NULL && self->grid != NULL && place->table == self->table)
+  if (place != NULL && self->grid != NULL && place_in_grid (self, place, self->table))
     mshed_table_view_reveal (self->grid, place->row, place->field);
   return G_SOURCE_REMOVE;
 }
 
-/* Selecting a conflict or change shows its cell in the result. */
+/* Reveals the selected conflict's or change's cell in the grid: now, and once more when a
+ * new grid has its size. */
+static void
+reveal_selected (MshedMergeWindow *self)
+{
+  const Place *place = selected_place (self);
+
+  if (place == NULL || self->grid == NULL || !place_in_grid (self, place, self->table))
+    return;
+  mshed_table_view_reveal (self->grid, place->row, place->field);
+  if (self->reveal_idle == 0)
+    self->reveal_idle = g_idle_add_full (G_PRIORITY_LOW, reveal_idle_cb, self, NULL);
+}
+
+/* Selecting a conflict or change shows its table and DFM level, and its cell in the result
+ * (once there is one). */
 static void
 row_selected_cb (MshedMergeWindow *self,
                  GtkListBoxRow    *row)
 {
   const Place *place = row ? g_object_get_data (G_OBJECT (row), "place") : NULL;
   gboolean offered = FALSE;
+  guint level;
 
-  if (place == NULL || self->result == NULL)
+  if (place == NULL)
     return;
   for (guint i = 0; i < self->tables->len; i++)
     offered |= g_array_index (self->tables, gint, i) == place->table;
-  if (!offered || !place_in_grid (place, place->table))
+  if (!offered || place->row == G_MAXUINT)
     return;
+  level = place_level (self, place);
+  if (level != G_MAXUINT && level >= mshed_level_chooser_get_n_levels (self->level_chooser))
+    return;
+  if (level != G_MAXUINT)
+    show_level (self, level);
   if (place->table != self->table)
     show_table (self, place->table);
-  mshed_table_view_reveal (self->grid, place->row, place->field);
-  if (self->reveal_idle == 0)
-    self->reveal_idle = g_idle_add_full (G_PRIORITY_LOW, reveal_idle_cb, self, NULL);
+  reveal_selected (self);
+}
+
+/* F7, Shift+F7: the next or previous conflict or change of the list. */
+static void
+step_action (GtkWidget  *widget,
+             const char *action,
+             GVariant   *param)
+{
+  MshedMergeWindow *self = MSHED_MERGE_WINDOW (widget);
+  gboolean next = strcmp (action, "win.next-difference") == 0;
+  GtkListBoxRow *selected = gtk_list_box_get_selected_row (self->list_box);
+  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+  GtkWidget *scroller = gtk_widget_get_ancestor (GTK_WIDGET (self->list_box),
+                                                 GTK_TYPE_SCROLLED_WINDOW);
+  GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+  guint i = G_MAXUINT;
+  GtkWidget *row;
+  graphene_rect_t b;
+
+  for (GtkWidget *w = gtk_widget_get_first_child (GTK_WIDGET (self->list_box)); w;
+       w = gtk_widget_get_next_sibling (w))
+    if (g_object_get_data (G_OBJECT (w), "place") != NULL)
+      {
+        if (w == GTK_WIDGET (selected))
+          i = rows->len;
+        g_ptr_array_add (rows, w);
+      }
+  if (rows->len == 0)
+    return;
+  if (i == G_MAXUINT)
+    i = next ? 0 : rows->len - 1;
+  else
+    i = next ? (i + 1) % rows->len : (i + rows->len - 1) % rows->len;
+  row = g_ptr_array_index (rows, i);
+  gtk_list_box_select_row (self->list_box, GTK_LIST_BOX_ROW (row));
+  /* the row in view, without taking the keyboard focus from the grid */
+  if (gtk_widget_compute_bounds (row, GTK_WIDGET (self->list_box), &b))
+    {
+      double value = gtk_adjustment_get_value (adj);
+      double page = gtk_adjustment_get_page_size (adj);
+
+      if (b.origin.y < value)
+        gtk_adjustment_set_value (adj, b.origin.y);
+      else if (b.origin.y + b.size.height > value + page)
+        gtk_adjustment_set_value (adj, b.origin.y + b.size.height - page);
+    }
 }
 
 /* The result --------------------------------------------------------------------------- */
@@ -191,7 +307,10 @@ update_actions (MshedMergeWindow *self)
 {
   GtkWidget *w = GTK_WIDGET (self);
   gboolean any = mshed_merge_get_n_conflicts (self->merge) > 0;
+  gboolean listed = any || mshed_merge_changes_get_n (self->changes) > 0;
 
+  gtk_widget_action_set_enabled (w, "win.next-difference", listed);
+  gtk_widget_action_set_enabled (w, "win.previous-difference", listed);
   gtk_widget_action_set_enabled (w, "win.all-mine", any);
   gtk_widget_action_set_enabled (w, "win.all-theirs", any);
   gtk_widget_action_set_enabled (w, "win.save-as", self->result != NULL);
@@ -288,6 +407,7 @@ rebuild_result (MshedMergeWindow *self)
                                                       G_CALLBACK (update_result_label), self);
     }
   show_table (self, self->table);
+  reveal_selected (self);
   update_result_label (self);
   update_actions (self);
 }
@@ -785,6 +905,7 @@ mshed_merge_window_class_init (MshedMergeWindowClass *klass)
 
   object_class->dispose = mshed_merge_window_dispose;
 
+  g_type_ensure (MSHED_TYPE_LEVEL_CHOOSER);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/mshed/Mshed/mshed-merge-window.ui");
   gtk_widget_class_set_css_name (widget_class, "mergewindow");
@@ -794,8 +915,11 @@ mshed_merge_window_class_init (MshedMergeWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, MshedMergeWindow, result_label);
   gtk_widget_class_bind_template_child (widget_class, MshedMergeWindow, list_box);
   gtk_widget_class_bind_template_child (widget_class, MshedMergeWindow, table_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, MshedMergeWindow, level_chooser);
   gtk_widget_class_bind_template_child (widget_class, MshedMergeWindow, result_box);
 
+  gtk_widget_class_install_action (widget_class, "win.next-difference", NULL, step_action);
+  gtk_widget_class_install_action (widget_class, "win.previous-difference", NULL, step_action);
   gtk_widget_class_install_action (widget_class, "win.all-mine", NULL, all_action);
   gtk_widget_class_install_action (widget_class, "win.all-theirs", NULL, all_action);
   gtk_widget_class_install_action (widget_class, "win.save", NULL, save_as_action);
@@ -822,6 +946,8 @@ mshed_merge_window_init (MshedMergeWindow *self)
   g_signal_connect_swapped (self->list_box, "row-selected", G_CALLBACK (row_selected_cb),
                             self);
   g_signal_connect (self, "close-request", G_CALLBACK (close_request_cb), NULL);
+  g_signal_connect_swapped (self->level_chooser, "notify::level", G_CALLBACK (level_chosen_cb),
+                            self);
 }
 
 /* API ----------------------------------------------------------------------------------- */
@@ -900,6 +1026,7 @@ mshed_merge_window_new (MshedApplication  *app,
   self->merge = g_steal_pointer (&merge);
   self->changes = g_steal_pointer (&changes);
   set_titles (self);
+  mshed_level_chooser_set_documents (self->level_chooser, self->docs, 3);
   fill_tables (self);
   fill_list (self);
   update_summary (self);
@@ -953,4 +1080,12 @@ mshed_merge_window_get_grid (MshedMergeWindow *self)
   g_return_val_if_fail (MSHED_IS_MERGE_WINDOW (self), NULL);
 
   return self->grid;
+}
+
+guint
+mshed_merge_window_get_level (MshedMergeWindow *self)
+{
+  g_return_val_if_fail (MSHED_IS_MERGE_WINDOW (self), 0);
+
+  return self->level;
 }

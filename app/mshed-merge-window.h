@@ -9,6 +9,8 @@
  * asking (mshed-merge-changes.h). Once every conflict is resolved the merged model is a
  * normal document shown in a grid below: editable, undoable (Ctrl+Z), and saved with Save As…
  * after strict validation, atomically, asking before it overwrites one of the three inputs.
+ * Selecting a conflict or change (a click, F7 and Shift+F7 step through the list) shows its
+ * table, its level of a deformable model (the level chooser) and its cell.
  */
 #pragma once
 
@@ -46,6 +48,8 @@ const MshedMergeChanges *mshed_merge_window_get_changes (MshedMergeWindow  *self
 MshedDocument           *mshed_merge_window_get_result  (MshedMergeWindow  *self);
 /* The grid of the result's table shown now, NULL when there is no result. */
 MshedTableView          *mshed_merge_window_get_grid    (MshedMergeWindow  *self);
+/* The DFM level (MultiLevel\Mesh<n>) the grid shows. */
+guint                    mshed_merge_window_get_level   (MshedMergeWindow  *self);
 /* What the file chooser of Save As… does with the chosen @path: asks first when @path is one
  * of the three inputs, then saves (strict validation, atomic) or shows why it could not. */
 void                     mshed_merge_window_save_as     (MshedMergeWindow  *self,

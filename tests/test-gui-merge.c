@@ -12,7 +12,8 @@
  * in the result and Ctrl+Shift+Z redoes it. A cell of the result edited with real keys survives
  * Mine (no question, one undo step); Ctrl+Z gives Theirs back in the bytes and in the toggles,
  * Ctrl+Shift+Z Mine again; All Theirs keeps the edit too. Then the same for two deformable
- * models, and `mshed --merge BASE MINE THEIRS`.
+ * models; a conflict in level 1 of a deformable model (the grid follows the list to its level
+ * and cell: a click, F7, Shift+F7); and `mshed --merge BASE MINE THEIRS`.
  */
 #include "config.h"
 
@@ -167,16 +168,23 @@ screenshots (Fixture    *f,
              const char *tag)
 {
   static const int sizes[][2] = { { 800, 600 }, { 1600, 1000 } };
+  GtkSettings *settings = gtk_settings_get_default ();
 
-  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
-    {
-      g_autofree char *name = g_strdup_printf ("merge-%s-%dx%d.png", tag, sizes[i][0],
-                                               sizes[i][1]);
+  if (g_getenv ("MSHED_TEST_SCREENSHOT_DIR") == NULL)  /* as gui_test_shot_sizes */
+    return;
+  for (guint dark = 0; dark < 2; dark++)
+    for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+      {
+        g_autofree char *name = g_strdup_printf ("merge-%s-%s-%dx%d.png", tag,
+                                                 dark ? "dark" : "light", sizes[i][0],
+                                                 sizes[i][1]);
 
-      gtk_window_set_default_size (GTK_WINDOW (f->window), sizes[i][0], sizes[i][1]);
-      widget_test_iterate (300);
-      widget_test_screenshot (GTK_WIDGET (f->window), name);
-    }
+        g_object_set (settings, "gtk-application-prefer-dark-theme", (gboolean) dark, NULL);
+        gtk_window_set_default_size (GTK_WINDOW (f->window), sizes[i][0], sizes[i][1]);
+        widget_test_iterate (300);
+        widget_test_screenshot (GTK_WIDGET (f->window), name);
+      }
+  g_object_set (settings, "gtk-application-prefer-dark-theme", FALSE, NULL);
   gtk_window_set_default_size (GTK_WINDOW (f->window), 1100, 760);
   widget_test_iterate (200);
 }
@@ -402,6 +410,122 @@ test_dfm (void)
   fixture_teardown (&f);
 }
 
+/* y of point @row of DFM level @level in @doc. */
+static float
+point_y (MshedDocument *doc,
+         guint          level,
+         guint          row)
+{
+  MshedDfmArray points;
+  guint32 bits;
+  float y;
+
+  g_assert_true (mshed_dfm_get_array (mshed_document_get_dfm (doc), MSHED_DFM_TABLE_POINTS,
+                                      level, 0, &points));
+  g_assert_cmpuint (row, <, points.count);
+  memcpy (&bits, points.data + (gsize) row * points.stride + 4, 4);
+  bits = GUINT32_FROM_LE (bits);
+  memcpy (&y, &bits, 4);
+  return y;
+}
+
+/* The grid shows the points of DFM level @level with @row selected, its cell @field marked. */
+static void
+assert_grid_at (Fixture    *f,
+                guint       level,
+                guint       row,
+                const char *field)
+{
+  MshedTableView *grid = mshed_merge_window_get_grid (f->window);
+  MshedDocument *result = mshed_merge_window_get_result (f->window);
+  MshedDfmArray points;
+  guint selected = G_MAXUINT;
+
+  g_assert_nonnull (grid);
+  g_assert_cmpuint (mshed_merge_window_get_level (f->window), ==, level);
+  g_assert_cmpint (mshed_table_view_get_table (grid), ==, MSHED_DFM_TABLE_POINTS);
+  /* the grid holds that level's points (level 1 has fewer than level 0) */
+  g_assert_true (mshed_dfm_get_array (mshed_document_get_dfm (result), MSHED_DFM_TABLE_POINTS,
+                                      level, 0, &points));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (_mshed_table_view_get_model (grid))),
+                    ==, points.count);
+  g_assert_true (gui_test_wait_row_visible (grid, row, 2000));
+  g_assert_true (mshed_table_view_get_selected_row (grid, &selected));
+  g_assert_cmpuint (selected, ==, row);
+  g_assert_true (gtk_widget_has_css_class (
+    gtk_widget_get_parent (_mshed_table_view_find_cell (grid, row, field)), "changed"));
+}
+
+/* A conflict in level 1 of two deformable models (MINE and THEIRS moved point 3 of
+ * MultiLevel\Mesh1 differently) and a change of level 0 taken from MINE: the list names the
+ * conflict by its path; choosing it shows level 1 in the grid with its cell selected, F7 the
+ * change at level 0, Shift+F7 the conflict again; Theirs writes THEIRS' level-1 value into the
+ * result (saved: the bytes of `mshed-cli merge --prefer theirs`), and Ctrl+Z gives Mine back. */
+static void
+test_dfm_level (void)
+{
+  Fixture f = { 0 };
+  const MshedMergeConflict *c;
+  g_autoptr(GBytes) want_mine = NULL;
+  g_autoptr(GBytes) want_theirs = NULL;
+  g_autoptr(GBytes) saved = NULL;
+  g_autofree char *out = NULL;
+  MshedDocument *result;
+
+  if (!fixture_setup (&f, "dfm", "--dfm body",
+                      "--set '\\MultiLevel\\Mesh1\\Geometry\\Points[3].y=1.25' "
+                      "--set points[7].x=0.5",
+                      "--set '\\MultiLevel\\Mesh1\\Geometry\\Points[3].y=-2'"))
+    return;
+  want_mine = cli_merge (&f, "mine");
+  want_theirs = cli_merge (&f, "theirs");
+  g_assert_cmpuint (mshed_merge_get_n_conflicts (mshed_merge_window_get_merge (f.window)), ==, 1);
+  c = mshed_merge_get_conflict (mshed_merge_window_get_merge (f.window), 0);
+  g_assert_cmpstr (c->path, ==, "\\MultiLevel\\Mesh1\\Geometry\\Points");
+  g_assert_cmpuint (c->row, ==, 3);
+  g_assert_cmpstr (c->field, ==, "y");
+  g_assert_cmpuint (mshed_merge_changes_get_n (mshed_merge_window_get_changes (f.window)), ==, 1);
+  g_assert_nonnull (gui_test_find_label (GTK_WIDGET (f.window),
+                                         "\\MultiLevel\\Mesh1\\Geometry\\Points[3].y"));
+
+  /* Mine builds the result; choosing the conflict shows level 1 with its cell selected */
+  click_label (GTK_WINDOW (f.window), "Mine");
+  result = mshed_merge_window_get_result (f.window);
+  assert_result_bytes (&f, want_mine);
+  g_assert_cmpuint (mshed_merge_window_get_level (f.window), ==, 0);
+  click_label (GTK_WINDOW (f.window), "\\MultiLevel\\Mesh1\\Geometry\\Points[3].y");
+  assert_grid_at (&f, 1, 3, "y");
+  /* F7: the change taken, at level 0; Shift+F7: the conflict again */
+  gui_test_key ("F7");
+  assert_grid_at (&f, 0, 7, "x");
+  gui_test_key ("shift+F7");
+  assert_grid_at (&f, 1, 3, "y");
+  g_assert_cmpfloat (point_y (result, 1, 3), ==, 1.25f);
+
+  /* Theirs: THEIRS' value of level 1 in the result and in the saved bytes */
+  click_label (GTK_WINDOW (f.window), "Theirs");
+  g_assert_cmpint (c->choice, ==, MSHED_MERGE_THEIRS);
+  g_assert_true (mshed_merge_window_get_result (f.window) == result);
+  g_assert_cmpfloat (point_y (result, 1, 3), ==, -2.0f);
+  assert_result_bytes (&f, want_theirs);
+  assert_grid_at (&f, 1, 3, "y");
+  screenshots (&f, "dfm-level1");
+  out = g_build_filename (f.dir, "merged.dfm", NULL);
+  mshed_merge_window_save_as (f.window, out);
+  saved = gui_test_file_bytes (out);
+  g_assert_true (g_bytes_equal (saved, want_theirs));
+
+  /* Ctrl+Z: Mine again, in the bytes and in the toggles */
+  gui_test_focus_window (GTK_WINDOW (f.window));
+  gui_test_key ("ctrl+z");
+  widget_test_iterate (100);
+  assert_result_bytes (&f, want_mine);
+  g_assert_cmpfloat (point_y (result, 1, 3), ==, 1.25f);
+  g_assert_cmpint (c->choice, ==, MSHED_MERGE_MINE);
+  g_assert_true (choice_shown (&f, "Mine"));
+  fixture_teardown (&f);
+}
+
 /* The built app, started as `mshed --merge BASE MINE THEIRS`, shows the merge window. */
 static void
 test_command_line (void)
@@ -447,6 +571,7 @@ main (int   argc,
 
   g_test_add_func ("/app/merge/msh", test_msh);
   g_test_add_func ("/app/merge/dfm", test_dfm);
+  g_test_add_func ("/app/merge/dfm-level", test_dfm_level);
   g_test_add_func ("/app/merge/command-line", test_command_line);
   return gui_test_run (app);
 }

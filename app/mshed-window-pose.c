@@ -154,8 +154,11 @@ on_drawn_level_changed (MshedWindow *self)
   if (levels == NULL || g_list_model_get_n_items (levels) == 0)
     return;
   /* a triangle picked or selected in a grid was one of the level drawn before */
-  mshed_renderer_clear_selection (mshed_model_view_get_renderer (self->model_view));
-  mshed_model_view_set_selected_vertices (self->model_view, NULL, 0);
+  if (mshed_renderer_get_dfm (mshed_model_view_get_renderer (self->model_view)) != NULL)
+    {
+      mshed_renderer_clear_selection (mshed_model_view_get_renderer (self->model_view));
+      mshed_model_view_set_selected_vertices (self->model_view, NULL, 0);
+    }
   g_signal_handlers_block_by_func (self->preview_level, on_preview_level_changed, self);
   gtk_string_list_splice (GTK_STRING_LIST (levels), 0, 1, items);
   gtk_drop_down_set_selected (self->preview_level, selected);

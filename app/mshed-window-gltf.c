@@ -178,6 +178,24 @@ job_free (Job *job)
   g_free (job);
 }
 
+static gboolean
+job_free_idle (gpointer data)
+{
+  job_free (data);
+  return G_SOURCE_REMOVE;
+}
+
+/* The task's data goes with the task's last reference, which the worker thread may hold
+ * (the completion ran first): the progress window is destroyed on the main thread only. */
+static void
+job_release (Job *job)
+{
+  if (g_main_context_is_owner (g_main_context_default ()))
+    job_free (job);
+  else
+    g_idle_add_full (G_PRIORITY_DEFAULT, job_free_idle, job, NULL);
+}
+
 static void
 on_cancel_clicked (GtkButton    *button,
                    GCancellable *cancellable)
@@ -390,7 +408,7 @@ run_job (Job                *job,
 
   show_progress (job, text, cancellable);
   job->func = func;
-  g_task_set_task_data (task, job, (GDestroyNotify) job_free);
+  g_task_set_task_data (task, job, (GDestroyNotify) job_release);
   g_task_run_in_thread (task, job_thread);
 }
 

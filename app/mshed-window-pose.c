@@ -11,8 +11,10 @@
  *
  * The preview chooses its level itself, by the camera distance or by hand; the grids keep
  * theirs until a click in the preview picks a triangle, which brings the grids to the level
- * drawn, the triangle's face group, strip rows and elements, and the bone that weighs most on
- * its corners (docs/conventions.md "Posing a DFM").
+ * drawn, the triangle's face group, its Triangles row (or strip rows), its file in the UTF
+ * tree and bytes in the hex view, its elements, and the bone that weighs most on its corners
+ * (docs/conventions.md "Posing a DFM"). A Triangles or strip row selected in its grid
+ * highlights its triangle in the preview the same way.
  */
 #define G_LOG_DOMAIN "mshed-window"
 
@@ -151,6 +153,12 @@ on_drawn_level_changed (MshedWindow *self)
 
   if (levels == NULL || g_list_model_get_n_items (levels) == 0)
     return;
+  /* a triangle picked or selected in a grid was one of the level drawn before */
+  if (mshed_renderer_get_dfm (mshed_model_view_get_renderer (self->model_view)) != NULL)
+    {
+      mshed_renderer_clear_selection (mshed_model_view_get_renderer (self->model_view));
+      mshed_model_view_set_selected_vertices (self->model_view, NULL, 0);
+    }
   g_signal_handlers_block_by_func (self->preview_level, on_preview_level_changed, self);
   gtk_string_list_splice (GTK_STRING_LIST (levels), 0, 1, items);
   gtk_drop_down_set_selected (self->preview_level, selected);
@@ -268,11 +276,14 @@ _mshed_window_pose_picked (MshedWindow *self)
   MshedDfm *dfm = mshed_renderer_get_dfm (renderer);
   guint level = mshed_model_view_get_dfm_drawn_level (self->model_view);
   MshedTableView *strip = dfm_grid (self, MSHED_DFM_TABLE_TRISTRIP);
+  MshedTableView *triangles = dfm_grid (self, MSHED_DFM_TABLE_TRIANGLES);
   MshedTableView *elements = dfm_grid (self, MSHED_DFM_TABLE_POINT_INDICES);
+  gboolean on_strip = gtk_notebook_get_current_page (self->grid_notebook) ==
+                      gtk_notebook_page_num (self->grid_notebook, GTK_WIDGET (strip));
   MshedTableView *bones = dfm_grid (self, MSHED_DFM_TABLE_BONE_TO_ROOT);
   g_autofree char *text = NULL;
   g_autofree char *bone_name = NULL;
-  guint rows[3], bone_row;
+  guint rows[3] = { 0, 0, 0 }, bone_row;
   gboolean has_strip;
   gint bone;
   MshedDfmBone info;
@@ -289,15 +300,19 @@ _mshed_window_pose_picked (MshedWindow *self)
   if (gtk_drop_down_get_selected (self->dfm_group_dropdown) != pick->batch)
     gtk_drop_down_set_selected (self->dfm_group_dropdown, pick->batch);
 
+  /* its row of the Triangles tab, and the strip rows of its window: the strip grid shows
+   * them when the user is on it, else the Triangles tab shows the row */
   has_strip = strip_rows (dfm, level, pick->batch, pick->triangle, rows);
-  if (has_strip)
-    {
-      show_grid (self, strip);
-      mshed_table_view_reveal (strip, rows[0], NULL);
-      mshed_table_view_set_highlight (strip, rows, 3);
-    }
-  else
-    mshed_table_view_set_highlight (strip, NULL, 0);
+  mshed_table_view_set_highlight (strip, rows, has_strip ? 3 : 0);
+  mshed_table_view_set_highlight (triangles, &pick->triangle, 1);
+  on_strip = on_strip && has_strip;
+  if (!on_strip)
+    show_grid (self, triangles);
+  mshed_table_view_reveal (triangles, pick->triangle, NULL);
+  if (on_strip)
+    mshed_table_view_reveal (strip, rows[0], NULL);
+  /* its file in the tree, its strip entries (list triple) in the hex view */
+  _mshed_window_utf_show_record (self, triangles, pick->triangle, NULL);
   mshed_table_view_set_highlight (elements, pick->vertices, 3);
   mshed_table_view_scroll_to_row (elements, MIN (MIN (pick->vertices[0], pick->vertices[1]),
                                                  pick->vertices[2]));
@@ -324,6 +339,55 @@ _mshed_window_pose_picked (MshedWindow *self)
                             pick->batch, pick->triangle, pick->vertices[0], pick->vertices[1],
                             pick->vertices[2], bone_name ? bone_name : "—");
   gtk_label_set_label (self->pick_label, text);
+}
+
+void
+_mshed_window_pose_show_row (MshedWindow    *self,
+                             MshedTableView *grid,
+                             guint           row)
+{
+  MshedRenderer *renderer = mshed_model_view_get_renderer (self->model_view);
+  MshedDfm *dfm = mshed_renderer_get_dfm (renderer);
+  MshedTableId table = mshed_table_view_get_table (grid);
+  guint level = gtk_drop_down_get_selected (self->level_dropdown);
+  guint group = gtk_drop_down_get_selected (self->dfm_group_dropdown);
+  g_autoptr(GArray) corners = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autofree guint16 *tris = NULL;
+  g_autofree gsize *windows = NULL;
+  MshedDfmArray a;
+  gsize n = 0;
+
+  if (dfm == NULL || (table != MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_TRIANGLES) &&
+                      table != MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_TRISTRIP)))
+    return;
+  mshed_renderer_clear_selection (renderer);
+  /* the preview draws another level: its triangles are others */
+  if (level == mshed_model_view_get_dfm_drawn_level (self->model_view) &&
+      mshed_dfm_get_array (dfm, MSHED_DFM_TABLE_TRISTRIP, level, group, &a) && a.count >= 3 &&
+      table == MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_TRISTRIP))
+    {
+      /* a strip entry: the triangles drawn with it (docs/dfm.md §5.1) */
+      tris = g_new (guint16, 3 * (gsize) a.count);
+      windows = g_new (gsize, a.count);
+      n = mshed_dfm_strip_unroll_windows (a.data, a.count, tris, windows);
+    }
+  else if (level == mshed_model_view_get_dfm_drawn_level (self->model_view) &&
+           table == MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_TRIANGLES))
+    tris = mshed_dfm_dup_triangles (dfm, level, group, &n);
+  for (gsize t = 0; t < n; t++)
+    if (windows ? windows[t] <= row && row <= windows[t] + 2 : t == row)
+      {
+        mshed_renderer_select (renderer, MSHED_SELECT_TRIANGLE,
+                               MSHED_TRIANGLE_KEY (group, (guint) t), TRUE);
+        for (guint k = 0; k < 3; k++)
+          {
+            guint v = tris[3 * t + k];
+
+            g_array_append_val (corners, v);
+          }
+      }
+  mshed_model_view_set_selected_vertices (self->model_view, (const guint *) corners->data,
+                                          corners->len);
 }
 
 /* A check box bound both ways to the model view's show-@name property, so it also follows

@@ -136,6 +136,12 @@ gboolean _mshed_window_is_utf             (MshedWindow    *self);
 /* Shows the views for @document's container (NULL: none) and hands them the document. */
 void     _mshed_window_utf_set_document   (MshedWindow    *self,
                                            MshedDocument  *document);
+/* Row @row of a DFM grid: its file selected in the tree, its bytes (@field's) in the hex view
+ * (a Triangles row: its strip entries). */
+void     _mshed_window_utf_show_record    (MshedWindow    *self,
+                                           MshedTableView *grid,
+                                           guint           row,
+                                           const char     *field);
 /* A problem with a node path: selects that node and the problem's bytes. FALSE otherwise. */
 gboolean _mshed_window_utf_show_diagnostic (MshedWindow   *self,
                                            const MshedDiagnostic *diag);
@@ -166,6 +172,11 @@ void     _mshed_window_pose_set_document  (MshedWindow    *self,
  * strongest bone selected in the grids (the grids switch to the level drawn). */
 void     _mshed_window_pose_picked        (MshedWindow    *self);
 gboolean _mshed_window_pose_has_dfm       (MshedWindow    *self);
+/* A row selected in the Triangles or strip grid: its triangle (the ones drawn with a strip
+ * entry) highlighted in the preview when it draws the grids' level. */
+void     _mshed_window_pose_show_row      (MshedWindow    *self,
+                                           MshedTableView *grid,
+                                           guint           row);
 
 /* mshed-window-files.c: opening, archives, the Open dialog, recent files, drops */
 void     _mshed_window_files_class_init   (GtkWidgetClass *widget_class);

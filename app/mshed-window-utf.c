@@ -112,11 +112,11 @@ select_dfm_grid (MshedWindow  *self,
 }
 
 /* A record's file: selected in the tree, its bytes (@field's, when given) in the hex view. */
-static void
-show_record (MshedWindow    *self,
-             MshedTableView *grid,
-             guint           row,
-             const char     *field)
+void
+_mshed_window_utf_show_record (MshedWindow    *self,
+                               MshedTableView *grid,
+                               guint           row,
+                               const char     *field)
 {
   MshedTableModel *model = _mshed_table_view_get_model (grid);
   const MshedDfmTableInfo *info;
@@ -160,8 +160,10 @@ on_dfm_row_selected (MshedWindow    *self,
                      guint           row,
                      MshedTableView *grid)
 {
-  if (_mshed_window_is_utf (self) && !self->in_selection)
-    show_record (self, grid, row, NULL);
+  if (!_mshed_window_is_utf (self) || self->in_selection)
+    return;
+  _mshed_window_utf_show_record (self, grid, row, NULL);
+  _mshed_window_pose_show_row (self, grid, row);
 }
 
 static void
@@ -173,7 +175,7 @@ on_dfm_show_in_hex (MshedWindow    *self,
 {
   g_object_set (self, "show-side-panel", TRUE, NULL);
   gtk_notebook_set_current_page (self->side_notebook, SIDE_PAGE_HEX);
-  show_record (self, grid, row, field);
+  _mshed_window_utf_show_record (self, grid, row, field);
 }
 
 static void
@@ -409,6 +411,52 @@ _mshed_window_utf_set_document (MshedWindow   *self,
     gtk_notebook_set_current_page (self->grid_notebook, 0);
 }
 
+/* The level and group choosers at the address of @node, a file of @table of a level or a
+ * face group; nothing for other files. */
+static void
+show_scope_of (MshedWindow        *self,
+               const MshedUtfNode *node,
+               MshedDfmTable       table)
+{
+  MshedDfm *dfm = mshed_document_get_dfm (self->document);
+  const MshedDfmTableInfo *info = mshed_dfm_schema_get_table (table);
+  MshedDfmLevel level;
+
+  if (dfm == NULL || info == NULL ||
+      (info->scope != MSHED_DFM_SCOPE_GEOMETRY && info->scope != MSHED_DFM_SCOPE_GROUP))
+    return;
+  for (guint l = 0; mshed_dfm_get_level (dfm, l, &level); l++)
+    for (guint g = 0; g < (info->scope == MSHED_DFM_SCOPE_GROUP ? level.n_groups : 1); g++)
+      if (mshed_dfm_find_node (dfm, table, l, g) == node)
+        {
+          if (gtk_drop_down_get_selected (self->level_dropdown) != l)
+            gtk_drop_down_set_selected (self->level_dropdown, l);
+          if (gtk_drop_down_get_selected (self->dfm_group_dropdown) != g)
+            gtk_drop_down_set_selected (self->dfm_group_dropdown, g);
+          return;
+        }
+}
+
+/* A problem with a strip (list) entry: the Triangles row of the first triangle drawn with it,
+ * at the entry's corner. FALSE when no triangle uses the entry. */
+static gboolean
+show_triangle_problem (MshedWindow           *self,
+                       const MshedDiagnostic *diag)
+{
+  gint i = dfm_grid_for (MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_TRIANGLES));
+  MshedTableView *grid = self->dfm_grids[i];
+  guint rows[3], corners[3];
+  char field[3] = { 'i', '0', 0 };
+
+  if (mshed_table_model_diagnostic_triangles (_mshed_table_view_get_model (grid), diag, rows,
+                                              corners) == 0 ||
+      !select_dfm_grid (self, MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_TRIANGLES)))
+    return FALSE;
+  field[1] = (char) ('0' + corners[0]);
+  mshed_table_view_reveal (grid, rows[0], field);
+  return TRUE;
+}
+
 gboolean
 _mshed_window_utf_show_diagnostic (MshedWindow           *self,
                                    const MshedDiagnostic *diag)
@@ -423,9 +471,14 @@ _mshed_window_utf_show_diagnostic (MshedWindow           *self,
   mshed_utf_tree_select_node (self->utf_tree, node);
   on_utf_node_selected (self, node, self->utf_tree);
   gtk_notebook_set_current_page (self->side_notebook, SIDE_PAGE_HEX);
-  if (diag->record >= 0 && select_dfm_grid (self, diag->table))
-    mshed_table_view_reveal (self->dfm_grids[dfm_grid_for (diag->table)], (guint) diag->record,
-                             diag->field);
+  if (diag->record >= 0)
+    {
+      /* the grids at the problem's level and group, its triangle's row for a strip entry */
+      show_scope_of (self, node, (MshedDfmTable) diag->table);
+      if (!show_triangle_problem (self, diag) && select_dfm_grid (self, diag->table))
+        mshed_table_view_reveal (self->dfm_grids[dfm_grid_for (diag->table)],
+                                 (guint) diag->record, diag->field);
+    }
   mshed_hex_view_goto_file_offset (self->hex_view, diag->offset);
   return TRUE;
 }

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "gui-test-util.h"
+#include "mshed-bytes.h"
 #include "mshed-cell-editor.h"
 #include "mshed-dfm-generator.h"
 #include "test-require.h"
@@ -37,14 +38,20 @@ write_model (GBytes     *bytes,
 }
 
 static MshedTableView *
-triangles_grid (MshedWindow *window)
+dfm_grid (MshedWindow   *window,
+          MshedDfmTable  table)
 {
   for (guint i = 0; i < MSHED_WINDOW_N_DFM_GRIDS; i++)
-    if (mshed_table_view_get_table (window->dfm_grids[i]) ==
-        MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_TRIANGLES))
+    if (mshed_table_view_get_table (window->dfm_grids[i]) == MSHED_DFM_TABLE_ID (table))
       return window->dfm_grids[i];
   g_assert_not_reached ();
   return NULL;
+}
+
+static MshedTableView *
+triangles_grid (MshedWindow *window)
+{
+  return dfm_grid (window, MSHED_DFM_TABLE_TRIANGLES);
 }
 
 /* An element that is none of triangle @t's corners. */
@@ -206,6 +213,152 @@ test_edit_undo_save (void)
   gui_test_close (window);
 }
 
+#define GROUP1_STRIP "\\MultiLevel\\Mesh0\\Face_groups\\Group1\\Tristrip_indices"
+
+/* Window @i of a strip (entries i, i+1, i+2) draws a triangle when the three differ
+ * (docs/dfm.md §5.1). */
+static gboolean
+draws (const guint8 *strip,
+       gsize         i)
+{
+  guint a = mshed_read_u16 (strip + 2 * i), b = mshed_read_u16 (strip + 2 * i + 2);
+  guint c = mshed_read_u16 (strip + 2 * i + 4);
+
+  return a != b && b != c && a != c;
+}
+
+/* The Triangles marks of the problem on strip entry @entry: an error on the corner cell it
+ * is (@corner) of @row, nothing on the other corners. */
+static void
+check_mark (MshedTableView *grid,
+            guint           row,
+            guint           corner,
+            guint           entry)
+{
+  g_autofree char *name = g_strdup_printf ("entry %u,", entry);
+
+  for (guint k = 0; k < 3; k++)
+    {
+      g_autoptr(GString) messages = g_string_new (NULL);
+      char field[3] = { 'i', (char) ('0' + k), 0 };
+      int severity = _mshed_table_view_collect_diags (
+                       _mshed_table_view_lookup_diags (grid, mshed_table_view_get_table (grid),
+                                                       row), field, messages);
+
+      g_test_message ("row %u %s: %d %s", row, field, severity, messages->str);
+      g_assert_cmpint (severity, ==, k == corner ? MSHED_SEVERITY_ERROR : -1);
+      if (k == corner)
+        g_assert_nonnull (strstr (messages->str, name));
+    }
+}
+
+/* A strip entry of Mesh0 Group1 planted past the elements (an error: the file opens
+ * tolerant). Its problem marks, in Group1's Triangles tab, the corner it is of each triangle
+ * drawn with it (rows and corners worked out here from the stored strip by the §5.1 rule);
+ * activating it in the Problems panel brings the grids from Group0 to Group1 and shows the
+ * Triangles tab at the first of those rows, the corner's cell current; the message still
+ * names the strip entry, and the strip grid still marks the entry. */
+static void
+test_bad_entry_problem (void)
+{
+  MshedDfmGenParams params;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(MshedUtf) utf = NULL;
+  g_autofree char *path = NULL;
+  g_autofree guint8 *copy = NULL;
+  const guint8 *strip;
+  gsize size = 0, entry = 0, offset;
+  guint rows[3], corners[3], n_marks = 0, row = 0, n, found = G_MAXUINT, cur = G_MAXUINT;
+  MshedWindow *window;
+  MshedDocument *doc;
+  MshedUtfNode *node;
+  MshedTableView *grid, *strip_grid;
+  const guint planted = 60000;
+
+  mshed_dfm_gen_params_init (&params, MSHED_DFM_GEN_HEAD, 5);
+  params.n_groups = 3;
+  bytes = mshed_dfm_generate_bytes (&params);
+  utf = mshed_utf_parse (bytes, MSHED_MODE_STRICT, NULL, NULL);
+  g_assert_nonnull (utf);
+  strip = mshed_utf_node_peek_data (mshed_utf_lookup (utf, GROUP1_STRIP), &size);
+  g_assert_nonnull (strip);
+  offset = (gsize) (strip - (const guint8 *) g_bytes_get_data (bytes, NULL));
+  /* the last entry of the window that draws the fourth triangle */
+  for (gsize i = 0, t = 0; i + 2 < size / 2; i++)
+    if (draws (strip, i) && t++ == 3)
+      {
+        entry = i + 2;
+        break;
+      }
+  g_assert_cmpuint (entry, >, 0);
+  copy = g_memdup2 (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+  mshed_write_u16 (copy + offset + 2 * entry, (guint16) planted);
+  /* the windows that hold the entry and draw, their row numbers and the entry's corner */
+  for (gsize i = 0; i + 2 < size / 2 && i <= entry; i++)
+    {
+      if (!draws (copy + offset, i))
+        continue;
+      if (i + 2 >= entry)
+        {
+          guint e = (guint) (entry - i);
+
+          rows[n_marks] = row;
+          corners[n_marks++] = (i & 1) == 1 && e < 2 ? 1 - e : e;
+        }
+      row++;
+    }
+  g_assert_cmpuint (n_marks, >=, 1);
+  g_assert_cmpuint (rows[0], ==, 3);
+  g_assert_cmpuint (corners[0], ==, 2);
+  {
+    g_autoptr(GBytes) planted_bytes = g_bytes_new (copy, g_bytes_get_size (bytes));
+
+    path = write_model (planted_bytes, "bad-entry.dfm");
+  }
+
+  window = gui_test_window (app);
+  g_assert_true (mshed_window_open (window, path));
+  widget_test_iterate (300);
+  doc = mshed_window_get_document (window);
+  g_assert_cmpint (mshed_document_get_mode (doc), ==, MSHED_MODE_TOLERANT);
+  node = mshed_utf_lookup (mshed_document_get_utf (doc), GROUP1_STRIP);
+  grid = triangles_grid (window);
+  strip_grid = dfm_grid (window, MSHED_DFM_TABLE_TRISTRIP);
+  g_assert_cmpuint (gtk_drop_down_get_selected (window->dfm_group_dropdown), ==, 0);
+
+  /* the problem in the Problems panel: the one that leads to Group1's strip */
+  n = mshed_diagnostics_view_get_n_shown (window->diagnostics_view);
+  for (guint i = 0; i < n && found == G_MAXUINT; i++)
+    {
+      mshed_diagnostics_view_activate (window->diagnostics_view, i);
+      widget_test_iterate (50);
+      if (mshed_utf_tree_get_selected (window->utf_tree) == node)
+        found = i;
+    }
+  g_assert_cmpuint (found, !=, G_MAXUINT);
+  g_assert_cmpuint (gtk_drop_down_get_selected (window->level_dropdown), ==, 0);
+  g_assert_cmpuint (gtk_drop_down_get_selected (window->dfm_group_dropdown), ==, 1);
+  g_assert_true (gtk_notebook_get_current_page (window->grid_notebook) ==
+                 gtk_notebook_page_num (window->grid_notebook, GTK_WIDGET (grid)));
+  g_assert_true (mshed_table_view_get_selected_row (grid, &cur));
+  g_assert_cmpuint (cur, ==, rows[0]);
+  g_assert_cmpint (grid->cur_col, ==,
+                   mshed_table_model_find_column (_mshed_table_view_get_model (grid), "i2"));
+  g_assert_true (gui_test_wait_row_visible (grid, rows[0], 2000));
+
+  /* the marks: the corner of each triangle drawn with the entry, none on the row before */
+  for (guint i = 0; i < n_marks; i++)
+    check_mark (grid, rows[i], corners[i], (guint) entry);
+  g_assert_null (_mshed_table_view_lookup_diags (grid, mshed_table_view_get_table (grid),
+                                                 rows[0] - 1));
+  g_assert_nonnull (_mshed_table_view_lookup_diags (strip_grid,
+                                                    mshed_table_view_get_table (strip_grid),
+                                                    (guint) entry));
+  gui_test_wait_settled (GTK_WIDGET (window));
+  gui_test_shot_sizes (window, "dfm-triangles-problem.png");
+  gui_test_close (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -222,5 +375,6 @@ main (int   argc,
       textdomain (GETTEXT_PACKAGE);
     }
   g_test_add_func ("/app/dfm-triangles/edit-undo-save", test_edit_undo_save);
+  g_test_add_func ("/app/dfm-triangles/bad-entry-problem", test_bad_entry_problem);
   return gui_test_run (app);
 }

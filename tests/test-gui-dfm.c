@@ -961,9 +961,54 @@ heaviest_bone (MshedDfm    *dfm,
   return bone;
 }
 
+/* What a pick of @target shows beside the grids: its row of the Triangles tab, selected (the
+ * row the reader's unrolling of the group's strip numbers so, its cells the corners drawn);
+ * the group's strip file selected in the UTF tree (its path written out here); the strip
+ * entries of its window (the corners, in some order) selected in the hex view. */
+static void
+check_pick_links (MshedWindow  *window,
+                  const Target *target,
+                  guint         level)
+{
+  MshedDocument *doc = mshed_window_get_document (window);
+  MshedTableView *triangles = window->dfm_grids[MSHED_WINDOW_N_DFM_GRIDS - 1];
+  g_autofree char *path = g_strdup_printf ("\\MultiLevel\\Mesh%u\\Face_groups\\Group%u\\"
+                                           "Tristrip_indices", level, target->group);
+  MshedUtfNode *node = mshed_utf_lookup (mshed_document_get_utf (doc), path);
+  g_autofree guint16 *tris = NULL;
+  const guint8 *data;
+  gsize n = 0, size = 0, start = 0, end = 0;
+  guint row = G_MAXUINT, seen = 0;
+
+  g_assert_cmpint (mshed_table_view_get_table (triangles), ==,
+                   MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_TRIANGLES));
+  g_assert_true (mshed_table_view_get_selected_row (triangles, &row));
+  g_assert_cmpuint (row, ==, target->triangle);
+  g_assert_true (gtk_bitset_contains (triangles->highlight, row));
+  tris = mshed_dfm_dup_triangles (mshed_document_get_dfm (doc), level, target->group, &n);
+  g_assert_cmpuint (row, <, n);
+  for (guint k = 0; k < 3; k++)
+    g_assert_cmpuint (tris[3 * row + k], ==, target->elements[k]);
+
+  g_assert_nonnull (node);
+  g_assert_true (mshed_utf_tree_get_selected (window->utf_tree) == node);
+  g_assert_true (mshed_hex_model_get_utf_node (mshed_hex_view_get_model (window->hex_view)) ==
+                 node);
+  g_assert_true (mshed_hex_view_get_selection (window->hex_view, &start, &end));
+  g_assert_cmpuint (end - start, ==, 6);
+  data = mshed_utf_node_peek_data (node, &size);
+  g_assert_cmpuint (end, <=, size);
+  for (guint k = 0; k < 3; k++)
+    for (guint c = 0; c < 3; c++)
+      if (mshed_read_u16 (data + start + 2 * k) == target->elements[c])
+        seen |= 1u << c;
+  g_assert_cmpuint (seen, ==, 7);
+}
+
 /* Clicks the target's centre and checks what the grids show: the level and group choosers,
- * the strip rows drawing exactly its corners (selected and scrolled to), its elements
- * highlighted, the heaviest bone highlighted with its heat map. */
+ * the Triangles tab at its row (the strip grid at the strip rows drawing exactly its corners
+ * when the user was on it; they are highlighted either way), its elements highlighted, the
+ * heaviest bone highlighted with its heat map; the UTF tree and hex view on its strip. */
 static void
 click_and_check (MshedWindow *window,
                  const Target *target)
@@ -971,11 +1016,14 @@ click_and_check (MshedWindow *window,
   MshedDfm *dfm = mshed_document_get_dfm (mshed_window_get_document (window));
   MshedTableView *strip = window->dfm_grids[4], *elements = window->dfm_grids[1];
   MshedTableView *bones = window->dfm_grids[6];
+  MshedTableView *triangles = window->dfm_grids[MSHED_WINDOW_N_DFM_GRIDS - 1];
   const MshedPick *pick;
   MshedDfmArray a;
   guint row = G_MAXUINT, got[3], want[3];
   guint level = mshed_model_view_get_dfm_drawn_level (window->model_view);
   gint bone;
+  gboolean on_strip = gtk_notebook_get_current_page (window->grid_notebook) ==
+                      gtk_notebook_page_num (window->grid_notebook, GTK_WIDGET (strip));
 
   g_assert_cmpint (mshed_table_view_get_table (strip), ==,
                    MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_TRISTRIP));
@@ -990,11 +1038,23 @@ click_and_check (MshedWindow *window,
 
   g_assert_cmpuint (gtk_drop_down_get_selected (window->level_dropdown), ==, level);
   g_assert_cmpuint (gtk_drop_down_get_selected (window->dfm_group_dropdown), ==, target->group);
-  /* the strip grid is shown at the triangle's first row; its three entries are the corners */
+  /* the Triangles tab is shown at the triangle's row, or the strip grid at the triangle's
+   * first row when the user was on it; its three entries are the corners */
   g_assert_true (gtk_notebook_get_current_page (window->grid_notebook) ==
-                 gtk_notebook_page_num (window->grid_notebook, GTK_WIDGET (strip)));
-  g_assert_true (mshed_table_view_get_selected_row (strip, &row));
-  g_assert_true (gui_test_wait_row_visible (strip, row, 2000));
+                 gtk_notebook_page_num (window->grid_notebook,
+                                        GTK_WIDGET (on_strip ? strip : triangles)));
+  check_pick_links (window, target, level);
+  if (on_strip)
+    {
+      g_assert_true (mshed_table_view_get_selected_row (strip, &row));
+      g_assert_true (gui_test_wait_row_visible (strip, row, 2000));
+    }
+  else
+    {
+      g_assert_true (gui_test_wait_row_visible (triangles, target->triangle, 2000));
+      g_assert_cmpuint (gtk_bitset_get_size (strip->highlight), ==, 3);
+      row = (guint) gtk_bitset_get_minimum (strip->highlight);
+    }
   g_assert_true (mshed_dfm_get_array (dfm, MSHED_DFM_TABLE_TRISTRIP, level, target->group,
                                       &a));
   g_assert_cmpuint (row + 2, <, a.count);
@@ -1023,6 +1083,43 @@ click_and_check (MshedWindow *window,
   g_assert_true (gui_test_wait_row_visible (bones, (guint) bone, 2000));
 }
 
+/* The reverse way: Down (a real key) in the Triangles tab the pick left focused selects the
+ * next row, whose triangle and corners (the reader's unrolling of the strip) the preview then
+ * highlights instead of the picked one. */
+static void
+check_next_row (MshedWindow  *window,
+                const Target *target)
+{
+  MshedRenderer *renderer = mshed_model_view_get_renderer (window->model_view);
+  MshedTableView *triangles = window->dfm_grids[MSHED_WINDOW_N_DFM_GRIDS - 1];
+  guint level = mshed_model_view_get_dfm_drawn_level (window->model_view);
+  gsize n = 0;
+  g_autofree guint16 *tris = mshed_dfm_dup_triangles (
+                               mshed_document_get_dfm (mshed_window_get_document (window)),
+                               level, target->group, &n);
+  guint next = target->triangle + 1, row = G_MAXUINT;
+
+  g_assert_cmpuint (next, <, n);
+
+  g_assert_true (mshed_renderer_is_selected (renderer, MSHED_SELECT_TRIANGLE,
+                                             MSHED_TRIANGLE_KEY (target->group,
+                                                                 target->triangle)));
+  mshed_table_view_reveal (triangles, target->triangle, NULL);   /* the focus back on it */
+  widget_test_iterate (50);
+  gui_test_key ("Down");
+  widget_test_iterate (100);
+  g_assert_true (mshed_table_view_get_selected_row (triangles, &row));
+  g_assert_cmpuint (row, ==, next);
+  g_assert_true (mshed_renderer_is_selected (renderer, MSHED_SELECT_TRIANGLE,
+                                             MSHED_TRIANGLE_KEY (target->group, next)));
+  g_assert_false (mshed_renderer_is_selected (renderer, MSHED_SELECT_TRIANGLE,
+                                              MSHED_TRIANGLE_KEY (target->group,
+                                                                  target->triangle)));
+  for (guint k = 0; k < 3; k++)
+    g_assert_true (mshed_renderer_is_selected (renderer, MSHED_SELECT_VERTEX,
+                                               tris[3 * next + k]));
+}
+
 /* A click on a triangle of the preview selects it in the grids, in the bind pose and posed
  * (it picks what is drawn); the document is untouched. */
 static void
@@ -1041,6 +1138,9 @@ test_preview_pick (void)
   window = open_body (dir, &path);
   g_assert_true (find_target (window->model_view, FALSE, 60.0f, &bind));
   click_and_check (window, &bind);
+  show_grid (window, window->dfm_grids[MSHED_WINDOW_N_DFM_GRIDS - 1]);
+  check_next_row (window, &bind);
+  shot (window, "dfm-pick-triangles.png");
   show_grid (window, window->dfm_grids[4]);
   shot (window, "dfm-pick.png");
 

@@ -168,3 +168,76 @@ mshed_table_model_get_triangle_bytes (MshedTableModel *self,
   *end = *start + 2;
   return TRUE;
 }
+
+/* The rows using entry @entry of the index file, and the corner it is in each. */
+static guint
+triangles_of_entry (const TriCache *cache,
+                    gsize           entry,
+                    guint           rows[3],
+                    guint           corners[3])
+{
+  gsize lo = 0, hi = cache->n;
+  guint n = 0;
+
+  if (!cache->strip)
+    {
+      if (entry / 3 >= cache->n)
+        return 0;
+      rows[0] = (guint) (entry / 3);
+      corners[0] = (guint) (entry % 3);
+      return 1;
+    }
+  /* the first window ending at or after @entry (the windows are ascending) */
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+
+      if (cache->windows[mid] + 2 < entry)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  for (gsize r = lo; r < cache->n && cache->windows[r] <= entry && n < 3; r++)
+    {
+      gsize first = cache->windows[r];
+      guint e = (guint) (entry - first);
+
+      rows[n] = (guint) r;
+      /* an odd window's first two corners are its second and first entries */
+      corners[n++] = (first & 1) == 1 && e < 2 ? 1 - e : e;
+    }
+  return n;
+}
+
+/**
+ * mshed_table_model_diagnostic_triangles:
+ * @d: a diagnostic about an entry of a `Tristrip_indices` or `Face_indices` file
+ * @rows: (out caller-allocates): the rows of this Triangles table that use the entry
+ * @corners: (out caller-allocates): the corner of each row that the entry is
+ *
+ * The inverse of mshed_table_model_get_triangle_bytes() for one entry: a strip entry i is in
+ * the windows i − 2, i − 1 and i that draw a triangle, a list entry in its triple.
+ *
+ * Returns: the number of rows written, 0 to 3 (0: another table or group's file)
+ */
+guint
+mshed_table_model_diagnostic_triangles (MshedTableModel       *self,
+                                        const MshedDiagnostic *d,
+                                        guint                  rows[3],
+                                        guint                  corners[3])
+{
+  MshedUtfNode *node;
+  g_autofree char *path = NULL;
+
+  g_return_val_if_fail (MSHED_IS_TABLE_MODEL (self), 0);
+
+  if (self->dfm_table != MSHED_DFM_TABLE_TRIANGLES || d->record < 0 || d->path == NULL ||
+      (d->table != MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_TRISTRIP) &&
+       d->table != MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_FACE_INDICES)) ||
+      (node = _mshed_table_model_tris_node (self, NULL)) == NULL)
+    return 0;
+  path = mshed_utf_node_dup_path (node);
+  if (g_ascii_strcasecmp (path, d->path) != 0)
+    return 0;
+  return triangles_of_entry (get_cache (self), (gsize) d->record, rows, corners);
+}

@@ -107,6 +107,13 @@ gboolean           mshed_table_model_get_triangle_bytes (MshedTableModel *self,
                                                      gint             corner,
                                                      gsize           *start,
                                                      gsize           *end);
+/* The rows of the Triangles table that diagnostic @d's strip or list entry is in (at most
+ * three: a strip entry is in up to three windows, docs/dfm.md §5.1), ascending, with the
+ * corner (0–2) it is in each. 0 for another table, group or an entry no triangle uses. */
+guint              mshed_table_model_diagnostic_triangles (MshedTableModel *self,
+                                                     const MshedDiagnostic *d,
+                                                     guint            rows[3],
+                                                     guint            corners[3]);
 /* The derived targets stale for @row of @table, as the cells shade them (DFM stale cells
  * are per level, part or bone: docs/dfm.md §15.1). */
 MshedDerived       mshed_table_model_get_row_stale  (MshedTableModel *self,

@@ -36,6 +36,48 @@ diag_key (MshedTableId table,
 }
 
 static void
+add_diag (MshedTableView        *self,
+          const MshedDiagnostic *d,
+          MshedTableId           table,
+          guint                  row,
+          const char            *field)
+{
+  guint64 key = diag_key (table, row);
+  GPtrArray *list = g_hash_table_lookup (self->diags, &key);
+  DiagEntry *e;
+
+  if (list == NULL)
+    {
+      guint64 *k = g_new (guint64, 1);
+
+      *k = key;
+      list = g_ptr_array_new_with_free_func (diag_entry_free);
+      g_hash_table_insert (self->diags, k, list);
+    }
+  e = g_new0 (DiagEntry, 1);
+  e->severity = d->severity;
+  e->field = g_strdup (field);
+  e->message = g_strdup (d->message);
+  g_ptr_array_add (list, e);
+}
+
+/* A problem with a strip (list) entry marks the corner of each triangle drawn with it. */
+static void
+add_triangle_diags (MshedTableView        *self,
+                    const MshedDiagnostic *d)
+{
+  guint rows[3], corners[3];
+  guint n = mshed_table_model_diagnostic_triangles (self->model, d, rows, corners);
+
+  for (guint i = 0; i < n; i++)
+    {
+      char field[4] = { 'i', (char) ('0' + corners[i]), 0, 0 };
+
+      add_diag (self, d, self->table, rows[i], field);
+    }
+}
+
+static void
 rebuild_diags (MshedTableView *self)
 {
   const MshedDiagnostics *diags;
@@ -52,28 +94,13 @@ rebuild_diags (MshedTableView *self)
     {
       const MshedDiagnostic *d = mshed_diagnostics_get (diags, i);
       guint row = 0;
-      guint64 key;
-      GPtrArray *list;
-      DiagEntry *e;
 
-      if (d->severity == MSHED_SEVERITY_INFO || d->table < 0 || d->record < 0 ||
-          !mshed_table_model_diagnostic_row (self->model, d, &row))
+      if (d->severity == MSHED_SEVERITY_INFO || d->table < 0 || d->record < 0)
         continue;
-      key = diag_key (d->table, row);
-      list = g_hash_table_lookup (self->diags, &key);
-      if (list == NULL)
-        {
-          guint64 *k = g_new (guint64, 1);
-
-          *k = key;
-          list = g_ptr_array_new_with_free_func (diag_entry_free);
-          g_hash_table_insert (self->diags, k, list);
-        }
-      e = g_new0 (DiagEntry, 1);
-      e->severity = d->severity;
-      e->field = g_strdup (d->field);
-      e->message = g_strdup (d->message);
-      g_ptr_array_add (list, e);
+      if (self->table == MSHED_DFM_TABLE_ID (MSHED_DFM_TABLE_TRIANGLES))
+        add_triangle_diags (self, d);
+      else if (mshed_table_model_diagnostic_row (self->model, d, &row))
+        add_diag (self, d, d->table, row, d->field);
     }
 }
 

@@ -1300,6 +1300,8 @@ mshed_table_view_set_dfm_scope (MshedTableView *self,
   g_return_if_fail (MSHED_IS_TABLE_VIEW (self));
 
   mshed_table_model_set_dfm_scope (self->model, a, b);
+  /* the marks are by row of the file shown: another group's file has others */
+  self->diags_dirty = TRUE;
   _mshed_table_view_update_count (self);
 }
 

@@ -120,13 +120,16 @@ import_dfm (const char *input,
               output, mshed_dfm_get_n_bones (dfm), level.n_groups, level.n_elements);
     }
   else if (stats.positions + stats.uvs + stats.normals + stats.skins + stats.groups +
-           stats.materials == 0)
+           stats.materials + stats.groups_added + stats.groups_removed == 0)
     printf (_("%s: unchanged, the glTF holds the model as it is\n"), output);
   else
     printf (_("%s: %u points moved, %u texture coordinates changed, %u normals changed, "
               "%u points reweighted, %u face groups retriangulated, %u materials changed\n"),
             output, stats.positions, stats.uvs, stats.normals, stats.skins, stats.groups,
             stats.materials);
+  if (stats.groups_added + stats.groups_removed + stats.materials_added > 0)
+    printf (_("%u face groups added, %u removed; %u materials added to the Material "
+              "library\n"), stats.groups_added, stats.groups_removed, stats.materials_added);
   return MSHED_CLI_EXIT_OK;
 }
 

@@ -48,6 +48,9 @@ typedef struct {
   guint skins;       /* points whose influences changed */
   guint groups;      /* face groups whose triangles were rewritten */
   guint materials;   /* face groups whose Material_name changed */
+  guint groups_added;    /* face groups added for a material no group of the level has */
+  guint groups_removed;  /* face groups left without triangles, removed */
+  guint materials_added; /* materials added to the Material library */
 } MshedGltfDfmImportStats;
 
 /* Point @point's influences as the export writes them (docs/gltf.md §8.1): at most four,

@@ -6,7 +6,8 @@
 #   blender --background --factory-startup --python tests/gltf/blender-roundtrip.py -- \
 #       IN OUT [--move OBJECT DX DY DZ] [--move-group OBJECT GROUP DX DY DZ]
 #       [--rename OBJECT NEW] [--delete-faces OBJECT N] [--add-cube PARENT NAME]
-#       [--subdivide OBJECT] [--set-weights OBJECT GROUP IDS] [--plain]
+#       [--subdivide OBJECT] [--set-weights OBJECT GROUP IDS]
+#       [--assign-material OBJECT NAME R,G,B IDS] [--plain]
 #
 # Imports IN into an empty scene (bpy.ops.import_scene.gltf), applies the edits and exports
 # OUT (.glb or .gltf, the buffer embedded) with custom properties (export_extras=True), as a
@@ -17,7 +18,9 @@
 # object NAME (size 0.5) as a child of PARENT; --subdivide cuts every edge of OBJECT's mesh
 # once (bmesh, so the new vertices interpolate the UV maps, the id map included);
 # --set-weights gives the vertices whose id (the second UV map's u, glTF TEXCOORD_1) is one of
-# IDS (comma-separated) the one vertex group GROUP with weight 1; --plain
+# IDS (comma-separated) the one vertex group GROUP with weight 1; --assign-material adds a
+# new material NAME of base colour (R, G, B) as a slot of OBJECT and gives it to the faces
+# whose every corner's id is one of IDS; --plain
 # exports without custom properties, as a glTF from elsewhere.
 # Prints "MSHED-BLENDER-ROUNDTRIP OK" and exits 0, or exits 1 with the reason.
 import sys
@@ -100,6 +103,23 @@ def main():
                     g.remove([k])
                 group.add([k], 1.0, "REPLACE")
             i += 4
+        elif edits[i] == "--assign-material":
+            obj = bpy.data.objects[edits[i + 1]]
+            material = bpy.data.materials.new(edits[i + 2])
+            material.use_nodes = True
+            bsdf = material.node_tree.nodes["Principled BSDF"]
+            rgb = [float(v) for v in edits[i + 3].split(",")]
+            bsdf.inputs["Base Color"].default_value = (*rgb, 1.0)
+            obj.data.materials.append(material)
+            ids = {float(v) for v in edits[i + 4].split(",")}
+            ids_map = obj.data.uv_layers[1].data
+            faces = [f for f in obj.data.polygons
+                     if all(ids_map[k].uv.x in ids for k in f.loop_indices)]
+            if not faces:
+                raise RuntimeError(f"--assign-material: no face has its ids in {edits[i + 4]}")
+            for f in faces:
+                f.material_index = len(obj.data.materials) - 1
+            i += 5
         elif edits[i] == "--rename":
             bpy.data.objects[edits[i + 1]].name = edits[i + 2]
             i += 3

@@ -44,6 +44,21 @@ turn (const guint16 *e,
     out[c] = e[(k + c) % 3];
 }
 
+/* The first @n triangles of @from appended to @to, each turned. */
+static void
+append_turned (GArray *to,
+               GArray *from,
+               guint   n)
+{
+  for (guint k = 0; k < n; k++)
+    {
+      guint16 e[3];
+
+      turn (&g_array_index (from, guint16, 3 * k), e);
+      g_array_append_vals (to, e, 3);
+    }
+}
+
 /* Group @g of Mesh0: its triangles as mshed_dfm_dup_triangles gives them. */
 static GArray *
 triangles (MshedDfm *dfm,
@@ -250,13 +265,7 @@ assert_new_material (const char *name)
   g_array_append_vals (rest, &g_array_index (t0, guint16, 6), t0->len - 6);
   assert_triangles (b, 0, rest);
   assert_triangles (b, 1, t1);
-  for (guint k = 0; k < 2; k++)
-    {
-      guint16 e[3];
-
-      turn (&g_array_index (t0, guint16, 3 * k), e);
-      g_array_append_vals (moved, e, 3);
-    }
+  append_turned (moved, t0, 2);
   assert_triangles (b, 2, moved);
   g_assert_cmpuint (mshed_dfm_get_n_materials (b), ==, mshed_dfm_get_n_materials (a) + 1);
   g_assert_cmpuint (u32_at (utf, "\\Material library\\Material count"), ==,
@@ -318,13 +327,7 @@ test_moved (void)
   assert_group_material (b, 1, "hand_skin01");
   g_array_append_vals (rest, &g_array_index (t0, guint16, 6), t0->len - 6);
   assert_triangles (b, 0, rest);
-  for (guint k = 0; k < 2; k++)
-    {
-      guint16 e[3];
-
-      turn (&g_array_index (t0, guint16, 3 * k), e);
-      g_array_append_vals (t1, e, 3);
-    }
+  append_turned (t1, t0, 2);
   assert_triangles (b, 1, t1);
 }
 
@@ -365,17 +368,6 @@ test_emptied (void)
                        "\\MultiLevel\\Mesh0\\Face_groups\\Group", NULL);
 }
 
-static GBytes *
-document_bytes (MshedDocument *doc)
-{
-  g_autoptr(GError) error = NULL;
-  GBytes *bytes = mshed_utf_serialize (mshed_document_get_utf (doc), MSHED_UTF_WRITE_PRESERVE,
-                                       NULL, &error);
-
-  g_assert_no_error (error);
-  return bytes;
-}
-
 /* Each import is one undo step "Import glTF"; undo gives back the bytes, redo the edit. */
 static void
 test_undo (void)
@@ -397,7 +389,6 @@ test_undo (void)
       g_autoptr(MshedDocument) doc = mshed_document_open (path, MSHED_MODE_STRICT, &error);
       g_autofree char *gltf_path = path_in_tmp (cases[c].gltf);
       g_autoptr(MshedGltf) gltf = NULL;
-      g_autoptr(GBytes) done = NULL, undone = NULL, redone = NULL;
       MshedGltfDfmImportStats stats = { 0 };
 
       g_assert_no_error (error);
@@ -411,15 +402,7 @@ test_undo (void)
       g_assert_cmpuint (stats.materials_added, ==, cases[c].materials_added);
       g_assert_cmpuint (stats.materials + stats.positions + stats.uvs + stats.normals +
                         stats.skins, ==, 0);
-      g_assert_cmpstr (mshed_document_get_undo_label (doc), ==, "Import glTF");
-      done = document_bytes (doc);
-      g_assert_true (mshed_document_undo (doc));
-      g_assert_false (mshed_document_can_undo (doc));
-      undone = document_bytes (doc);
-      g_assert_true (g_bytes_equal (before, undone));
-      g_assert_true (mshed_document_redo (doc));
-      redone = document_bytes (doc);
-      g_assert_true (g_bytes_equal (done, redone));
+      assert_import_undo_redo (doc, before);
     }
 }
 

@@ -461,8 +461,6 @@ test_import_undo (void)
   g_autoptr(GBytes) original = read_file ("names.msh");
   g_autoptr(GBytes) edited = read_file ("names-edit.msh");
   g_autoptr(GBytes) after = NULL;
-  g_autoptr(GBytes) undone = NULL;
-  g_autoptr(GBytes) redone = NULL;
   MshedGltfImportStats stats;
 
   gltf = mshed_gltf_read_file (path, &error);
@@ -475,14 +473,7 @@ test_import_undo (void)
   g_assert_cmpuint (stats.still_stale, ==, 0);
   after = mshed_document_serialize (doc);
   g_assert_true (g_bytes_equal (after, edited));
-  g_assert_cmpstr (mshed_document_get_undo_label (doc), ==, "Import glTF");
-  g_assert_true (mshed_document_undo (doc));
-  g_assert_false (mshed_document_can_undo (doc));
-  undone = mshed_document_serialize (doc);
-  g_assert_true (g_bytes_equal (undone, original));
-  g_assert_true (mshed_document_redo (doc));
-  redone = mshed_document_serialize (doc);
-  g_assert_true (g_bytes_equal (redone, edited));
+  assert_import_undo_redo (doc, original);
 }
 
 /* Topology changes (docs/gltf.md §6.2) ------------------------------------------------------- */

@@ -396,3 +396,21 @@ run_blender_roundtrip (const char        *in,
   g_assert_nonnull (strstr (output, "MSHED-BLENDER-ROUNDTRIP OK"));
   return TRUE;
 }
+
+void
+assert_import_undo_redo (MshedDocument *doc,
+                         GBytes        *original)
+{
+  g_autoptr(GBytes) edited = mshed_document_serialize (doc);
+  g_autoptr(GBytes) undone = NULL;
+  g_autoptr(GBytes) redone = NULL;
+
+  g_assert_cmpstr (mshed_document_get_undo_label (doc), ==, "Import glTF");
+  g_assert_true (mshed_document_undo (doc));
+  g_assert_false (mshed_document_can_undo (doc));
+  undone = mshed_document_serialize (doc);
+  g_assert_true (g_bytes_equal (undone, original));
+  g_assert_true (mshed_document_redo (doc));
+  redone = mshed_document_serialize (doc);
+  g_assert_true (g_bytes_equal (redone, edited));
+}

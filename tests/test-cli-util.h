@@ -11,6 +11,7 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 
+#include "mshed-document.h"
 #include "mshed-model.h"
 #include "mshed-utf.h"
 
@@ -71,6 +72,11 @@ MshedUtf *read_utf_tree      (const char *name,
 gboolean  run_blender_roundtrip (const char        *in,
                                  const char        *out,
                                  const char *const *edits);
+
+/* @doc's only undo step is "Import glTF": undo gives back @original and leaves nothing to
+ * undo, redo gives back what @doc holds now. */
+void      assert_import_undo_redo (MshedDocument *doc,
+                                   GBytes        *original);
 
 /* The name an export gives node @node: Res10 decoded by iconv (not by our own Windows-1251
  * table), "node N" when empty. */

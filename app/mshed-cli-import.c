@@ -120,7 +120,8 @@ import_dfm (const char *input,
               output, mshed_dfm_get_n_bones (dfm), level.n_groups, level.n_elements);
     }
   else if (stats.positions + stats.uvs + stats.normals + stats.skins + stats.groups +
-           stats.materials + stats.added_elements + stats.removed_elements == 0)
+           stats.materials + stats.added_elements + stats.removed_elements +
+           stats.groups_added + stats.groups_removed == 0)
     printf (_("%s: unchanged, the glTF holds the model as it is\n"), output);
   else
     {
@@ -133,6 +134,9 @@ import_dfm (const char *input,
                 output, stats.added_elements, stats.added_points, stats.removed_elements,
                 stats.removed_points);
     }
+  if (stats.groups_added + stats.groups_removed + stats.materials_added > 0)
+    printf (_("%u face groups added, %u removed; %u materials added to the Material "
+              "library\n"), stats.groups_added, stats.groups_removed, stats.materials_added);
   return MSHED_CLI_EXIT_OK;
 }
 

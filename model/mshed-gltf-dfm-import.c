@@ -61,10 +61,7 @@ typedef struct {
   guint   n;
 } Skin;
 
-typedef struct {
-  guint16 e[3];               /* elements, the smallest first, the winding kept */
-  gint    material;           /* the glTF material, -1 for none */
-} Tri;
+typedef MshedGltfDfmTri Tri;
 
 typedef struct {
   MshedDfm   *dfm;
@@ -325,21 +322,6 @@ take_vertex (Level                    *l,
   return take_skin (l, gltf, prim, v, el.point, what, error);
 }
 
-/* The triangle of elements (a, b, c) with its smallest element first, the winding kept. */
-static Tri
-tri_of (guint16 a,
-        guint16 b,
-        guint16 c)
-{
-  Tri t = { { a, b, c }, -1 };
-
-  if (b < a && b <= c)
-    t.e[0] = b, t.e[1] = c, t.e[2] = a;
-  else if (c < a && c < b)
-    t.e[0] = c, t.e[1] = a, t.e[2] = b;
-  return t;
-}
-
 static gboolean
 take_mesh (Level            *l,
            const MshedGltf  *gltf,
@@ -368,9 +350,9 @@ take_mesh (Level            *l,
           return FALSE;
       for (guint i = 0; i + 2 < prim->n_indices; i += 3)
         {
-          Tri t = tri_of ((guint16) element[prim->indices[i]],
-                          (guint16) element[prim->indices[i + 1]],
-                          (guint16) element[prim->indices[i + 2]]);
+          Tri t = _mshed_gltf_dfm_tri_of ((guint16) element[prim->indices[i]],
+                                          (guint16) element[prim->indices[i + 1]],
+                                          (guint16) element[prim->indices[i + 2]]);
 
           t.material = prim->material;
           if (t.e[0] != t.e[1] && t.e[1] != t.e[2] && t.e[0] != t.e[2])
@@ -578,224 +560,6 @@ apply_skins (Level            *l,
          set_u32s (doc, nodes[3], (guint32 *) new_weights->data, new_weights->len, error);
 }
 
-/* Face groups ------------------------------------------------------------------------------ */
-
-/* The glTF material's name (UTF-8), NULL for none. */
-static const char *
-gltf_material_name (const MshedGltf *g,
-                    gint             material)
-{
-  JsonObject *root = json_node_get_object (json_parser_get_root (g->parser));
-  JsonArray *materials = json_object_has_member (root, "materials")
-                         ? json_object_get_array_member (root, "materials") : NULL;
-  JsonObject *m;
-
-  if (material < 0 || materials == NULL || (guint) material >= json_array_get_length (materials))
-    return NULL;
-  m = json_array_get_object_element (materials, (guint) material);
-  return m ? json_object_get_string_member_with_default (m, "name", NULL) : NULL;
-}
-
-static gboolean
-same_name (const char *utf8,
-           const char *cp1251)
-{
-  g_autofree char *a = NULL, *b = NULL, *name = NULL;
-
-  if (utf8 == NULL || cp1251 == NULL)
-    return FALSE;
-  name = mshed_cp1251_to_utf8 ((const guint8 *) cp1251, strlen (cp1251), NULL);
-  a = g_utf8_casefold (utf8, -1);
-  b = g_utf8_casefold (name, -1);
-  return strcmp (a, b) == 0;
-}
-
-/* Material_name of group @g becomes glTF material @material, which the library must hold. */
-static gboolean
-rename_material (Level            *l,
-                 const MshedGltf  *gltf,
-                 MshedDocument    *doc,
-                 guint             g,
-                 gint              material,
-                 GError          **error)
-{
-  const char *name = gltf_material_name (gltf, material);
-  MshedDfmGroup group;
-  MshedUtfNode *node;
-  gboolean known = FALSE;
-  g_autoptr(GBytes) encoded = NULL, bytes = NULL;
-  GByteArray *text;
-
-  for (guint m = 0; m < mshed_dfm_get_n_materials (l->dfm) && !known; m++)
-    {
-      MshedDfmMaterial info;
-
-      known = mshed_dfm_get_material (l->dfm, m, &info) && same_name (name, info.name);
-    }
-  if (!known || (encoded = mshed_utf8_to_cp1251 (name, NULL)) == NULL)
-    return mshed_gltf_fail (gltf, error, _("materials[%d] (“%s”): the model's Material "
-                                           "library has no material of that name for face "
-                                           "group %u of Mesh%u"), material, name ? name : "",
-                            g, l->level);
-  if (!mshed_dfm_get_group (l->dfm, l->level, g, &group) ||
-      (node = mshed_utf_node_lookup (group.node, "Material_name")) == NULL)
-    return TRUE;
-  text = g_byte_array_new ();
-  g_byte_array_append (text, g_bytes_get_data (encoded, NULL), g_bytes_get_size (encoded));
-  g_byte_array_append (text, (const guint8 *) "", 1);
-  bytes = g_byte_array_free_to_bytes (text);
-  return mshed_document_utf_set_data (doc, node, bytes, error);
-}
-
-static guint64
-tri_key (const guint16 *e)
-{
-  return (guint64) e[0] | (guint64) e[1] << 16 | (guint64) e[2] << 32;
-}
-
-typedef struct {
-  guint     n_groups;
-  guint16 **stored;     /* per group: its triangles */
-  gsize    *n_stored;
-  guint8  **kept;       /* per group and stored triangle: a glTF triangle is it */
-  GArray  **added;      /* per group: new triangles, 3 guint16 each */
-  gint     *material;   /* per group: the glTF material of its kept triangles, -2 none, -3 mixed */
-  GHashTable *where;    /* tri_key -> GArray of (group << 32 | triangle) not yet matched */
-} Groups;
-
-static void
-groups_clear (Groups *G)
-{
-  for (guint g = 0; g < G->n_groups; g++)
-    {
-      g_free (G->stored[g]);
-      g_free (G->kept[g]);
-      g_array_unref (G->added[g]);
-    }
-  g_free (G->stored), g_free (G->n_stored), g_free (G->kept), g_free (G->added);
-  g_free (G->material);
-  g_hash_table_unref (G->where);
-}
-
-static gboolean
-match_triangles (Level            *l,
-                 const MshedGltf  *gltf,
-                 Groups           *G,
-                 GError          **error)
-{
-  for (guint i = 0; i < l->tris->len; i++)
-    {
-      const Tri *t = &g_array_index (l->tris, Tri, i);
-      guint64 key = tri_key (t->e);
-      GArray *at = g_hash_table_lookup (G->where, &key);
-      const char *name;
-      guint g;
-
-      if (at && at->len > 0)
-        {
-          guint64 hit = g_array_index (at, guint64, 0);
-
-          g_array_remove_index (at, 0);
-          g = (guint) (hit >> 32);
-          G->kept[g][hit & G_MAXUINT32] = 1;
-          G->material[g] = G->material[g] == -2 ? t->material
-                         : G->material[g] == t->material ? t->material : -3;
-          continue;
-        }
-      for (g = 0; g < G->n_groups; g++)
-        {
-          MshedDfmGroup group;
-
-          if (mshed_dfm_get_group (l->dfm, l->level, g, &group) &&
-              same_name (gltf_material_name (gltf, t->material), group.material_name))
-            break;
-        }
-      name = gltf_material_name (gltf, t->material);
-      if (g == G->n_groups)
-        return mshed_gltf_fail (gltf, error, _("Mesh%u: a new triangle of elements %u, %u, %u "
-                                               "has material %d (“%s”), which no face group "
-                                               "of the level draws with; adding face groups "
-                                               "is not supported yet"), l->level, t->e[0],
-                                t->e[1], t->e[2], t->material,
-                                name ? name : "");
-      g_array_append_vals (G->added[g], t->e, 3);
-    }
-  return TRUE;
-}
-
-/* Deleted and added triangles (by element) and changed materials, per face group: a group
- * whose triangles changed keeps the ones still there in their order, then the new ones,
- * written as a strip by our encoder (docs/dfm.md §5.3). */
-static gboolean
-plan_groups (Level                   *l,
-             const MshedGltf         *gltf,
-             MshedDocument           *doc,
-             MshedGltfDfmImportStats *stats,
-             GError                 **error)
-{
-  MshedDfmLevel info;
-  Groups G = { 0 };
-  gboolean ok = TRUE;
-
-  if (!mshed_dfm_get_level (l->dfm, l->level, &info) || info.n_groups == 0)
-    return TRUE;
-  G.n_groups = info.n_groups;
-  G.stored = g_new0 (guint16 *, G.n_groups);
-  G.n_stored = g_new0 (gsize, G.n_groups);
-  G.kept = g_new0 (guint8 *, G.n_groups);
-  G.added = g_new0 (GArray *, G.n_groups);
-  G.material = g_new (gint, G.n_groups);
-  G.where = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
-                                   (GDestroyNotify) g_array_unref);
-  for (guint g = 0; g < G.n_groups; g++)
-    {
-      G.stored[g] = mshed_dfm_dup_triangles (l->dfm, l->level, g, &G.n_stored[g]);
-      G.kept[g] = g_new0 (guint8, MAX (G.n_stored[g], 1));
-      G.added[g] = g_array_new (FALSE, FALSE, sizeof (guint16));
-      G.material[g] = -2;
-      for (gsize t = 0; G.stored[g] && t < G.n_stored[g]; t++)
-        {
-          const guint16 *e = &G.stored[g][3 * t];
-          Tri c = tri_of (e[0], e[1], e[2]);
-          guint64 key = tri_key (c.e), hit = (guint64) g << 32 | t;
-          GArray *at = g_hash_table_lookup (G.where, &key);
-
-          if (at == NULL)
-            {
-              at = g_array_new (FALSE, FALSE, sizeof (guint64));
-              g_hash_table_insert (G.where, g_memdup2 (&key, sizeof key), at);
-            }
-          g_array_append_val (at, hit);
-        }
-    }
-  ok = match_triangles (l, gltf, &G, error);
-  for (guint g = 0; g < G.n_groups && ok; g++)
-    {
-      g_autoptr(GArray) list = g_array_new (FALSE, FALSE, sizeof (guint16));
-      MshedDfmGroup group;
-
-      for (gsize t = 0; t < G.n_stored[g]; t++)
-        if (G.kept[g][t])
-          g_array_append_vals (list, &G.stored[g][3 * t], 3);
-      if (list->len != 3 * G.n_stored[g] || G.added[g]->len > 0)
-        {
-          g_array_append_vals (list, G.added[g]->data, G.added[g]->len);
-          ok = mshed_document_dfm_set_triangles (doc, l->level, g, (guint16 *) list->data,
-                                                 list->len / 3, error);
-          stats->groups++;
-        }
-      if (ok && G.material[g] >= 0 && mshed_dfm_get_group (l->dfm, l->level, g, &group) &&
-          !same_name (gltf_material_name (gltf, G.material[g]), group.material_name))
-        {
-          ok = rename_material (l, gltf, doc, g, G.material[g], error);
-          stats->materials++;
-        }
-    }
-  groups_clear (&G);
-  return ok;
-}
-
-
 /* Level @level: gathers its changes from every glTF mesh tagged with it, and applies them. */
 static gboolean
 import_level (MshedDocument           *doc,
@@ -845,7 +609,8 @@ import_level (MshedDocument           *doc,
   if (ok)
     finish_normals (&l);
   /* a level no glTF mesh shows (its object deleted in Blender) keeps its triangles */
-  ok = ok && (n_meshes == 0 || plan_groups (&l, gltf, doc, stats, error));
+  ok = ok && (n_meshes == 0 ||
+              _mshed_gltf_dfm_import_groups (doc, gltf, level, l.tris, stats, error));
   if (ok && l.positions > 0 &&
       (ok = apply_floats (doc, points, l.points, l.n_points * 3, error)))
     stats->positions += l.positions;
@@ -913,7 +678,8 @@ mshed_gltf_dfm_import_into (MshedDocument           *document,
   if (ok)
     mshed_progress_report (progress, 1.0, NULL);
   if (!ok && local.positions + local.uvs + local.normals + local.skins + local.groups +
-             local.materials + local.added_elements + local.removed_elements > 0)
+             local.materials + local.added_elements + local.removed_elements +
+             local.groups_added + local.groups_removed + local.materials_added > 0)
     mshed_document_undo (document);
   if (stats)
     *stats = local;

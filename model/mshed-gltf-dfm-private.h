@@ -3,8 +3,10 @@
  * Copyright 2026 The mshed authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Shared by the glTF -> DFM import (mshed-gltf-dfm-import.c) and its part that adds and
- * removes a level's points and elements (mshed-gltf-dfm-grow.c, docs/gltf.md §8.3).
+ * What the parts of the glTF -> DFM import share (docs/gltf.md §8.3):
+ * model/mshed-gltf-dfm-import.c takes the points, texture coordinates, normals and weights,
+ * model/mshed-gltf-dfm-groups.c the face groups, their triangles and their materials, and
+ * model/mshed-gltf-dfm-grow.c adds and removes a level's points and elements.
  */
 #pragma once
 
@@ -12,6 +14,7 @@
 
 #include "mshed-document.h"
 #include "mshed-dfm.h"
+#include "mshed-gltf-dfm.h"
 #include "mshed-gltf-read.h"
 
 G_BEGIN_DECLS
@@ -86,5 +89,28 @@ gboolean          _mshed_gltf_dfm_grow_remove  (MshedGltfDfmGrow *grow,
                                                 GError          **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (MshedGltfDfmGrow, _mshed_gltf_dfm_grow_free)
+
+/* A glTF triangle by the elements of its corners. */
+typedef struct {
+  guint16 e[3];               /* elements, the smallest first, the winding kept */
+  gint    material;           /* the glTF material, -1 for none */
+} MshedGltfDfmTri;
+
+/* The triangle of elements (a, b, c) turned to start at its smallest element, without a
+ * material. */
+MshedGltfDfmTri _mshed_gltf_dfm_tri_of       (guint16                  a,
+                                              guint16                  b,
+                                              guint16                  c);
+
+/* Level @level's face groups from @tris (MshedGltfDfmTri: every glTF triangle of the level
+ * with three different corners, in glTF order): triangles kept, moved between groups and
+ * added, groups renamed, added and removed, materials added to the library, with the counts
+ * that follow recomputed; each change a document edit inside the caller's undo group. */
+gboolean        _mshed_gltf_dfm_import_groups (MshedDocument           *doc,
+                                              const MshedGltf          *gltf,
+                                              guint                     level,
+                                              GArray                   *tris,
+                                              MshedGltfDfmImportStats  *stats,
+                                              GError                  **error);
 
 G_END_DECLS

@@ -52,6 +52,9 @@ typedef struct {
   guint added_points;      /* new points they made */
   guint removed_elements;  /* elements deleted in Blender */
   guint removed_points;    /* points those left unused */
+  guint groups_added;    /* face groups added for a material no group of the level has */
+  guint groups_removed;  /* face groups left without triangles, removed */
+  guint materials_added; /* materials added to the Material library */
 } MshedGltfDfmImportStats;
 
 /* Point @point's influences as the export writes them (docs/gltf.md §8.1): at most four,

@@ -37,15 +37,6 @@ open_dfm (const char *name)
   return dfm;
 }
 
-static JsonNode *
-read_json (const char *name)
-{
-  g_autoptr(GBytes) bytes = read_file (name);
-  g_autofree char *text = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
-
-  return parse_json (text);
-}
-
 static gint
 compare_tri (gconstpointer a,
              gconstpointer b)
@@ -583,55 +574,6 @@ test_refused (void)
 
 /* Blender ---------------------------------------------------------------------------------- */
 
-static gboolean
-spawn (const char *const *argv,
-       char             **out,
-       int               *status)
-{
-  g_autoptr(GError) error = NULL;
-  int wait_status = 0;
-
-  if (!g_spawn_sync (cli_test_dir (), (char **) argv, NULL,
-                     G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, out, NULL,
-                     &wait_status, &error))
-    {
-      g_test_message ("%s: %s", argv[0], error->message);
-      return FALSE;
-    }
-  *status = g_spawn_check_wait_status (wait_status, NULL) ? 0 :
-            WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : 128;
-  return TRUE;
-}
-
-/* blender-roundtrip.py IN OUT [edits]; FALSE when Blender is not installed. */
-static gboolean
-blender (const char  *in,
-         const char  *out,
-         const char **edits)
-{
-  g_autofree char *script = g_test_build_filename (G_TEST_DIST, "gltf", "blender-roundtrip.py",
-                                                   NULL);
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autofree char *output = NULL;
-  int status = 0;
-  const char *head[] = { "blender", "--background", "--factory-startup", "--python-exit-code",
-                         "1", "--python", script, "--" };
-
-  for (guint i = 0; i < G_N_ELEMENTS (head); i++)
-    g_ptr_array_add (argv, (char *) head[i]);
-  g_ptr_array_add (argv, (char *) in);
-  g_ptr_array_add (argv, (char *) out);
-  for (guint i = 0; edits && edits[i]; i++)
-    g_ptr_array_add (argv, (char *) edits[i]);
-  g_ptr_array_add (argv, NULL);
-  if (!spawn ((const char *const *) argv->pdata, &output, &status))
-    return FALSE;
-  g_test_message ("%s", output);
-  g_assert_cmpint (status, ==, 0);
-  g_assert_nonnull (strstr (output, "MSHED-BLENDER-ROUNDTRIP OK"));
-  return TRUE;
-}
-
 /* Per element of Mesh0: how many elements share its point. */
 static guint *
 point_users (MshedDfm            *dfm,
@@ -747,7 +689,7 @@ test_blender (void)
   edits[2] = face;
   edits[5] = gone;
   run_cli_ok ("export", "-q", "grow.dfm", "-o", "grow.glb", NULL);
-  if (!blender ("grow.glb", "grow-blender.glb", edits))
+  if (!run_blender_roundtrip ("grow.glb", "grow-blender.glb", edits))
     {
       mshed_test_skip ("Blender is not installed (./mshed-dev deps installs it)");
       return;

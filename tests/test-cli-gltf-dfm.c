@@ -299,27 +299,7 @@ blender (const char  *in,
          const char  *out,
          const char **edits)
 {
-  g_autofree char *script = g_test_build_filename (G_TEST_DIST, "gltf", "blender-roundtrip.py",
-                                                   NULL);
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autofree char *output = NULL;
-  int status = 0;
-  const char *head[] = { "blender", "--background", "--factory-startup", "--python-exit-code",
-                         "1", "--python", script, "--" };
-
-  for (guint i = 0; i < G_N_ELEMENTS (head); i++)
-    g_ptr_array_add (argv, (char *) head[i]);
-  g_ptr_array_add (argv, (char *) in);
-  g_ptr_array_add (argv, (char *) out);
-  for (guint i = 0; edits && edits[i]; i++)
-    g_ptr_array_add (argv, (char *) edits[i]);
-  g_ptr_array_add (argv, NULL);
-  if (!spawn ((const char *const *) argv->pdata, &output, &status))
-    return FALSE;
-  g_test_message ("%s", output);
-  g_assert_cmpint (status, ==, 0);
-  g_assert_nonnull (strstr (output, "MSHED-BLENDER-ROUNDTRIP OK"));
-  return TRUE;
+  return run_blender_roundtrip (in, out, edits);
 }
 
 /* The joint's node name of vertex @v's influence @q, or NULL for a zero weight. */
@@ -709,16 +689,6 @@ test_blender_skin_topology (void)
     g_assert_cmpuint (missing, ==, 1);
     g_assert_cmpuint (i, ==, tb->len);
   }
-}
-
-/* The JSON of a .gltf in the test directory. */
-static JsonNode *
-read_json (const char *name)
-{
-  g_autoptr(GBytes) bytes = read_file (name);
-  g_autofree char *text = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
-
-  return parse_json (text);
 }
 
 /* A primitive given another face group's material, in the .gltf itself: that group's

@@ -461,8 +461,6 @@ test_import_undo (void)
   g_autoptr(GBytes) original = read_file ("names.msh");
   g_autoptr(GBytes) edited = read_file ("names-edit.msh");
   g_autoptr(GBytes) after = NULL;
-  g_autoptr(GBytes) undone = NULL;
-  g_autoptr(GBytes) redone = NULL;
   MshedGltfImportStats stats;
 
   gltf = mshed_gltf_read_file (path, &error);
@@ -475,14 +473,7 @@ test_import_undo (void)
   g_assert_cmpuint (stats.still_stale, ==, 0);
   after = mshed_document_serialize (doc);
   g_assert_true (g_bytes_equal (after, edited));
-  g_assert_cmpstr (mshed_document_get_undo_label (doc), ==, "Import glTF");
-  g_assert_true (mshed_document_undo (doc));
-  g_assert_false (mshed_document_can_undo (doc));
-  undone = mshed_document_serialize (doc);
-  g_assert_true (g_bytes_equal (undone, original));
-  g_assert_true (mshed_document_redo (doc));
-  redone = mshed_document_serialize (doc);
-  g_assert_true (g_bytes_equal (redone, edited));
+  assert_import_undo_redo (doc, original);
 }
 
 /* Topology changes (docs/gltf.md §6.2) ------------------------------------------------------- */
@@ -1295,35 +1286,7 @@ blender_roundtrip (const char  *in,
                    const char  *out,
                    const char **edits)
 {
-  g_autofree char *script = g_test_build_filename (G_TEST_DIST, "gltf", "blender-roundtrip.py",
-                                                   NULL);
-  g_autofree char *in_path = path_in_tmp (in);
-  g_autofree char *out_path = path_in_tmp (out);
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  g_autofree char *output = NULL;
-  int wait_status = 0;
-  const char *head[] = { "blender", "--background", "--factory-startup", "--python-exit-code",
-                         "1", "--python", script, "--" };
-
-  for (guint i = 0; i < G_N_ELEMENTS (head); i++)
-    g_ptr_array_add (argv, (char *) head[i]);
-  g_ptr_array_add (argv, in_path);
-  g_ptr_array_add (argv, out_path);
-  for (guint i = 0; edits && edits[i]; i++)
-    g_ptr_array_add (argv, (char *) edits[i]);
-  g_ptr_array_add (argv, NULL);
-  if (!g_spawn_sync (NULL, (char **) argv->pdata, NULL,
-                     G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &output,
-                     NULL, &wait_status, &error))
-    {
-      g_test_message ("blender: %s", error->message);
-      return FALSE;
-    }
-  g_test_message ("%s", output);
-  g_assert_true (g_spawn_check_wait_status (wait_status, NULL));
-  g_assert_nonnull (strstr (output, "MSHED-BLENDER-ROUNDTRIP OK"));
-  return TRUE;
+  return run_blender_roundtrip (in, out, edits);
 }
 
 static void

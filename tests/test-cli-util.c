@@ -178,6 +178,15 @@ parse_json (const char *text)
   return json_node_copy (json_parser_get_root (parser));
 }
 
+JsonNode *
+read_json (const char *name)
+{
+  g_autoptr(GBytes) bytes = read_file (name);
+  g_autofree char *text = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+
+  return parse_json (text);
+}
+
 /* Offset in @file's bytes of the payload of resource @type (a loose model). */
 guint32
 resource_offset (GBytes  *file,
@@ -352,4 +361,56 @@ assert_same_files (const char *a,
 
   g_test_message ("%s == %s", a, b);
   g_assert_true (g_bytes_equal (x, y));
+}
+
+gboolean
+run_blender_roundtrip (const char        *in,
+                       const char        *out,
+                       const char *const *edits)
+{
+  g_autofree char *script = g_test_build_filename (G_TEST_DIST, "gltf", "blender-roundtrip.py",
+                                                   NULL);
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *output = NULL;
+  int wait_status = 0;
+  const char *head[] = { "blender", "--background", "--factory-startup", "--python-exit-code",
+                         "1", "--python", script, "--" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (head); i++)
+    g_ptr_array_add (argv, (char *) head[i]);
+  g_ptr_array_add (argv, (char *) in);
+  g_ptr_array_add (argv, (char *) out);
+  for (guint i = 0; edits && edits[i]; i++)
+    g_ptr_array_add (argv, (char *) edits[i]);
+  g_ptr_array_add (argv, NULL);
+  if (!g_spawn_sync (cli_test_dir (), (char **) argv->pdata, NULL,
+                     G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &output,
+                     NULL, &wait_status, &error))
+    {
+      g_test_message ("blender: %s", error->message);
+      return FALSE;
+    }
+  g_test_message ("%s", output);
+  g_assert_true (g_spawn_check_wait_status (wait_status, NULL));
+  g_assert_nonnull (strstr (output, "MSHED-BLENDER-ROUNDTRIP OK"));
+  return TRUE;
+}
+
+void
+assert_import_undo_redo (MshedDocument *doc,
+                         GBytes        *original)
+{
+  g_autoptr(GBytes) edited = mshed_document_serialize (doc);
+  g_autoptr(GBytes) undone = NULL;
+  g_autoptr(GBytes) redone = NULL;
+
+  g_assert_cmpstr (mshed_document_get_undo_label (doc), ==, "Import glTF");
+  g_assert_true (mshed_document_undo (doc));
+  g_assert_false (mshed_document_can_undo (doc));
+  undone = mshed_document_serialize (doc);
+  g_assert_true (g_bytes_equal (undone, original));
+  g_assert_true (mshed_document_redo (doc));
+  redone = mshed_document_serialize (doc);
+  g_assert_true (g_bytes_equal (redone, edited));
 }

@@ -11,6 +11,7 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 
+#include "mshed-document.h"
 #include "mshed-model.h"
 #include "mshed-utf.h"
 
@@ -55,6 +56,8 @@ gboolean  write_text         (const char *name,
                               const char *text);
 gboolean  tmp_file_exists    (const char *name);
 JsonNode *parse_json         (const char *text);
+/* The JSON of a .gltf (or any JSON file) in the test's folder. */
+JsonNode *read_json          (const char *name);
 void      check_json_with_python (const char *text);
 guint32   resource_offset    (GBytes     *file,
                               guint32     type);
@@ -64,6 +67,17 @@ GBytes   *patch_u16          (GBytes     *bytes,
 
 MshedUtf *read_utf_tree      (const char *name,
                               MshedMode   mode);
+/* tests/gltf/blender-roundtrip.py IN OUT [EDITS…] through Blender run headless in the test's
+ * folder (names relative to it), which must succeed; FALSE when Blender is not installed. */
+gboolean  run_blender_roundtrip (const char        *in,
+                                 const char        *out,
+                                 const char *const *edits);
+
+/* @doc's only undo step is "Import glTF": undo gives back @original and leaves nothing to
+ * undo, redo gives back what @doc holds now. */
+void      assert_import_undo_redo (MshedDocument *doc,
+                                   GBytes        *original);
+
 /* The name an export gives node @node: Res10 decoded by iconv (not by our own Windows-1251
  * table), "node N" when empty. */
 char     *expected_node_name (MshedModel *model,

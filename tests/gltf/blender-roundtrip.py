@@ -7,7 +7,8 @@
 #       IN OUT [--move OBJECT DX DY DZ] [--move-group OBJECT GROUP DX DY DZ]
 #       [--rename OBJECT NEW] [--delete-faces OBJECT N] [--add-cube PARENT NAME]
 #       [--subdivide OBJECT] [--set-weights OBJECT GROUP IDS] [--subdivide-face OBJECT IDS]
-#       [--delete-vertex OBJECT ID] [--duplicate OBJECT DX DY DZ] [--plain]
+#       [--delete-vertex OBJECT ID] [--duplicate OBJECT DX DY DZ]
+#       [--assign-material OBJECT NAME R,G,B IDS] [--plain]
 #
 # Imports IN into an empty scene (bpy.ops.import_scene.gltf), applies the edits and exports
 # OUT (.glb or .gltf, the buffer embedded) with custom properties (export_extras=True), as a
@@ -23,7 +24,8 @@
 # --delete-vertex deletes the vertices whose id is ID with their faces; --duplicate copies
 # OBJECT as Shift+D does (bpy.ops.object.duplicate: a new object named OBJECT.001 with a copy
 # of the mesh, custom properties included) and moves the copy by (DX, DY, DZ) in glTF axes;
-# --plain
+# --assign-material adds a new material NAME of base colour (R, G, B) as a slot of OBJECT and
+# gives it to the faces whose every corner's id is one of IDS; --plain
 # exports without custom properties, as a glTF from elsewhere.
 # Prints "MSHED-BLENDER-ROUNDTRIP OK" and exits 0, or exits 1 with the reason.
 import sys
@@ -144,6 +146,23 @@ def main():
             copy.location.x += dx
             copy.location.y -= dz
             copy.location.z += dy
+            i += 5
+        elif edits[i] == "--assign-material":
+            obj = bpy.data.objects[edits[i + 1]]
+            material = bpy.data.materials.new(edits[i + 2])
+            material.use_nodes = True
+            bsdf = material.node_tree.nodes["Principled BSDF"]
+            rgb = [float(v) for v in edits[i + 3].split(",")]
+            bsdf.inputs["Base Color"].default_value = (*rgb, 1.0)
+            obj.data.materials.append(material)
+            ids = {float(v) for v in edits[i + 4].split(",")}
+            ids_map = obj.data.uv_layers[1].data
+            faces = [f for f in obj.data.polygons
+                     if all(ids_map[k].uv.x in ids for k in f.loop_indices)]
+            if not faces:
+                raise RuntimeError(f"--assign-material: no face has its ids in {edits[i + 4]}")
+            for f in faces:
+                f.material_index = len(obj.data.materials) - 1
             i += 5
         elif edits[i] == "--rename":
             bpy.data.objects[edits[i + 1]].name = edits[i + 2]

@@ -40,7 +40,7 @@ preview_render_cb (GtkGLArea          *area,
   return FALSE;
 }
 
-/* Colours each side's triangles (docs/diff.md §7): the matching is the model's
+/* Colours each side's triangles (docs/diff.md §7.1): the matching is the model's
  * (mshed-diff-marks.h), through the diff's alignment and with its tolerance. */
 static void
 update_marks (MshedCompareWindow *self)

@@ -3,7 +3,7 @@
  * Copyright 2026 The mshed authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The ghost colours of docs/diff.md §7: drawn triangles paired through the diff's alignment
+ * The ghost colours of docs/diff.md §7.1: drawn triangles paired through the diff's alignment
  * and matched by position.
  */
 #define G_LOG_DOMAIN "mshed-diff"
@@ -76,7 +76,7 @@ cell_of (const Buckets *bk,
     {
       double c = ((double) t[k] + t[3 + k] + t[6 + k]) / 3 / bk->cell;
 
-      cell[k] = isnan (c) ? G_MININT64 : (gint64) floor (CLAMP (c, -4e18, 4e18));
+      cell[k] = isnan (c) ? 0 : (gint64) floor (CLAMP (c, -4e18, 4e18));  /* NaN: never same */
     }
 }
 

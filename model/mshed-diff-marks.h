@@ -3,7 +3,7 @@
  * Copyright 2026 The mshed authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The compare window's ghost colours (docs/diff.md §7), worked out without any GL: which
+ * The compare window's ghost colours (docs/diff.md §7.1), worked out without any GL: which
  * triangles two render scenes draw are the same, moved, or drawn on one side only. The
  * geometry is paired through the diff's alignment (docs/diff.md §2): Parkan nodes by their
  * Res10 name, DFM face groups by their directory name; the triangles of a paired node or

@@ -511,13 +511,18 @@ test_tree (void)
   fixture_teardown (&f);
 }
 
+/* The overlay's colours: orange or red (warm), green (only in the right model). */
 static gboolean
-warm (guint32 p)
+tinted (guint32  p,
+        gboolean green)
 {
   int r = (p >> 16) & 0xff, g = (p >> 8) & 0xff, b = p & 0xff;
 
-  return r > b + 50 && r > g + 20;
+  return green ? g > r + 40 && g > b + 20 : r > b + 50 && r > g + 20;
 }
+
+#define warm(p) tinted ((p), FALSE)
+#define green(p) tinted ((p), TRUE)
 
 /* Two deformable models differing in a point of level 1: the level chooser switches both
  * grids, the difference is marked only with level 1 chosen, and F7 reaches it (the level
@@ -613,14 +618,6 @@ test_dfm_level (void)
   g_assert_cmpuint (n_warm, >, 20);
   widget_test_screenshot (GTK_WIDGET (f.window), "compare-dfm-ghost.png");
   fixture_teardown (&f);
-}
-
-static gboolean
-green (guint32 p)
-{
-  int r = (p >> 16) & 0xff, g = (p >> 8) & 0xff, b = p & 0xff;
-
-  return g > r + 40 && g > b + 20;
 }
 
 /* Two hand-made models, the right one with a node inserted before the others (its vertices,

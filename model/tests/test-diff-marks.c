@@ -221,6 +221,21 @@ assert_side (ScenePair    *p,
   assert_marks (vm, vertices, n);
 }
 
+/* @a and @b marked the same on both sides (nothing only on one side). */
+static void
+assert_both (const HandMshNode *a,
+             const HandMshNode *b,
+             const guint8      *triangles,
+             const guint8      *vertices)
+{
+  ScenePair p;
+
+  scene_pair_init (&p, a, 3, b, 3);
+  for (guint s = 0; s < 2; s++)
+    assert_side (&p, s, triangles, vertices, 3);
+  scene_pair_clear (&p);
+}
+
 static const HandMshNode three[] = {
   { "hull", 0, 0, 0 }, { "turret", 2, 0.5f, 0 }, { "gun", 4, 1, 0 },
 };
@@ -228,14 +243,10 @@ static const HandMshNode three[] = {
 static void
 test_scene_identical (void)
 {
-  ScenePair p;
   static const guint8 tri[6] = { S, S, S, S, S, S };
   static const guint8 vert[12] = { 0 };
 
-  scene_pair_init (&p, three, 3, three, 3);
-  for (guint s = 0; s < 2; s++)
-    assert_side (&p, s, tri, vert, 3);
-  scene_pair_clear (&p);
+  assert_both (three, three, tri, vert);
 }
 
 /* A node inserted before the others (its vertices, slot and batch first too, so every
@@ -274,12 +285,8 @@ test_scene_vertex_moved (void)
   };
   static const guint8 tri[6] = { S, S, C, S, S, S };
   static const guint8 vert[12] = { 0, 0, 0, 0, 0, C, 0, 0, 0, 0, 0, 0 };
-  ScenePair p;
 
-  scene_pair_init (&p, three, 3, moved, 3);
-  for (guint s = 0; s < 2; s++)
-    assert_side (&p, s, tri, vert, 3);
-  scene_pair_clear (&p);
+  assert_both (three, moved, tri, vert);
 }
 
 /* Nodes are compared in world space: the turret's key moved it, its local vertices did
@@ -298,16 +305,9 @@ test_scene_world_and_names (void)
   static const guint8 vert_moved[12] = { 0, 0, 0, 0, C, C, C, C, 0, 0, 0, 0 };
   static const guint8 tri_same[6] = { S, S, S, S, S, S };
   static const guint8 vert_same[12] = { 0 };
-  ScenePair p;
 
-  scene_pair_init (&p, three, 3, keyed, 3);
-  for (guint s = 0; s < 2; s++)
-    assert_side (&p, s, tri_moved, vert_moved, 3);
-  scene_pair_clear (&p);
-  scene_pair_init (&p, three, 3, renamed, 3);
-  for (guint s = 0; s < 2; s++)
-    assert_side (&p, s, tri_same, vert_same, 3);
-  scene_pair_clear (&p);
+  assert_both (three, keyed, tri_moved, vert_moved);
+  assert_both (three, renamed, tri_same, vert_same);
 }
 
 /* Two generated deformable models, one point of level 0 moved: the triangles of level 0

@@ -40,89 +40,38 @@ preview_render_cb (GtkGLArea          *area,
   return FALSE;
 }
 
-/* The vertices of the items (the current LOD or level) of nodes only on one side. */
-static void
-mark_only_nodes (MshedCompareWindow *self,
-                 guint               side,
-                 MshedRenderScene   *scene,
-                 guint8             *marks,
-                 guint               n)
-{
-  guint n_items = 0, n_elements = 0;
-  const MshedDrawItem *items = mshed_render_scene_get_items (scene, &n_items);
-  const guint32 *elements = mshed_render_scene_get_elements (scene, &n_elements);
-  g_autoptr(GHashTable) only = g_hash_table_new (NULL, NULL);
-
-  for (guint i = 0; self->diff && i < mshed_diff_get_n_items (self->diff); i++)
-    {
-      const MshedDiffItem *item = mshed_diff_get_item (self->diff, i);
-
-      if (item->table != MSHED_TABLE_NODES)
-        continue;
-      if (side == 0 && item->kind == MSHED_DIFF_ROW_REMOVED)
-        g_hash_table_add (only, GUINT_TO_POINTER (item->row_a + 1));
-      else if (side == 1 && item->kind == MSHED_DIFF_ROW_ADDED)
-        g_hash_table_add (only, GUINT_TO_POINTER (item->row_b + 1));
-    }
-  for (guint i = 0; i < n_items && g_hash_table_size (only) > 0; i++)
-    if (g_hash_table_contains (only, GUINT_TO_POINTER (items[i].node + 1)))
-      for (guint e = items[i].elem_first;
-           e < items[i].elem_first + items[i].elem_count && e < n_elements; e++)
-        if (elements[e] < n)
-          marks[elements[e]] = MSHED_DIFF_MARK_ONLY;
-}
-
-/* Marks each side's vertices (docs/diff.md §7): drawn positions compared by vertex number
- * (Res3 row, or the DFM level's element) beyond the diff's tolerance, vertices past the other
- * side's count and those of nodes only on one side. */
+/* Colours each side's triangles (docs/diff.md §7.1): the matching is the model's
+ * (mshed-diff-marks.h), through the diff's alignment and with its tolerance. */
 static void
 update_marks (MshedCompareWindow *self)
 {
   gboolean ghost = gtk_check_button_get_active (self->ghost_check);
+  MshedRenderer *renderers[2];
   MshedRenderScene *scenes[2];
-  guint n[2];
-  float *pos[2] = { NULL, NULL };   /* g_autofree would free only pos[0] */
+  g_autoptr(MshedDiffMarks) marks = NULL;
 
   for (guint s = 0; s < 2; s++)
     {
-      MshedRenderer *renderer =
-        mshed_model_view_get_renderer (MSHED_MODEL_VIEW (self->previews[s]));
-
-      scenes[s] = mshed_renderer_get_scene (renderer);
-      if (!ghost || scenes[s] == NULL)
-        {
-          for (guint k = 0; k < 2; k++)
-            mshed_renderer_set_diff_marks (
-              mshed_model_view_get_renderer (MSHED_MODEL_VIEW (self->previews[k])), NULL, 0,
-              FALSE);
-          g_free (pos[0]);
-          return;
-        }
-      n[s] = mshed_render_scene_get_n_vertices (scenes[s]);
-      pos[s] = g_new (float, 3 * (gsize) MAX (n[s], 1));
-      mshed_render_scene_read_vertices (scenes[s], 0, n[s], pos[s], NULL, NULL);
+      renderers[s] = mshed_model_view_get_renderer (MSHED_MODEL_VIEW (self->previews[s]));
+      scenes[s] = mshed_renderer_get_scene (renderers[s]);
     }
+  if (!ghost || scenes[0] == NULL || scenes[1] == NULL)
+    {
+      for (guint s = 0; s < 2; s++)
+        mshed_renderer_set_diff_marks (renderers[s], NULL, 0, FALSE);
+      return;
+    }
+  marks = mshed_diff_marks_new (scenes[0], scenes[1],
+                                self->diff ? mshed_diff_get_tolerance (self->diff) : 0);
   for (guint s = 0; s < 2; s++)
     {
-      g_autofree guint8 *marks = g_new0 (guint8, MAX (n[s], 1));
+      guint n = 0;
+      g_autofree guint8 *vertex_marks =
+        mshed_diff_marks_dup_vertex_marks (marks, s, scenes[s], &n);
 
-      for (guint v = 0; v < n[s]; v++)
-        {
-          const float *p = pos[s] + 3 * (gsize) v, *q = pos[!s] + 3 * (gsize) v;
-
-          if (v >= n[!s])
-            marks[v] = MSHED_DIFF_MARK_ONLY;
-          else if (memcmp (p, q, 3 * sizeof (float)) != 0)  /* the diff's tolerance: 0 */
-            marks[v] = MSHED_DIFF_MARK_CHANGED;
-        }
-      mark_only_nodes (self, s, scenes[s], marks, n[s]);
-      mshed_renderer_set_diff_marks (
-        mshed_model_view_get_renderer (MSHED_MODEL_VIEW (self->previews[s])), marks, n[s],
-        s == 1);
+      mshed_renderer_set_diff_marks (renderers[s], vertex_marks, n, s == 1);
       gtk_gl_area_queue_render (GTK_GL_AREA (self->previews[s]));
     }
-  g_free (pos[0]);
-  g_free (pos[1]);
 }
 
 void

@@ -33,6 +33,11 @@ GArray *mshed_diff_align (guint             na,
                           gpointer          data,
                           MshedDiffGapMode  mode);
 
+GArray *mshed_diff_align_nodes (MshedModel *a,
+                                MshedModel *b,
+                                guint       na,
+                                guint       nb);
+
 /* A fixed-stride table as the diff compares it. */
 typedef struct {
   gint                     table;

@@ -256,6 +256,12 @@ mshed_diff_is_empty (const MshedDiff *self)
   return self->items->len == 0;
 }
 
+double
+mshed_diff_get_tolerance (const MshedDiff *self)
+{
+  return self->options.tolerance;
+}
+
 guint
 mshed_diff_get_n_items (const MshedDiff *self)
 {
@@ -826,6 +832,25 @@ node_name (MshedModel *model,
   return mshed_cp1251_to_utf8 (text, len, NULL);
 }
 
+/**
+ * mshed_diff_align_nodes:
+ *
+ * Pairs the first @na nodes of @a with the first @nb of @b by their Res10 names, as the diff
+ * aligns them (docs/diff.md §2.1): also the compare window's ghost colours.
+ *
+ * Returns: (transfer full): the MshedDiffPair list
+ */
+GArray *
+mshed_diff_align_nodes (MshedModel *a,
+                        MshedModel *b,
+                        guint       na,
+                        guint       nb)
+{
+  NodeKeys keys = { a, b };
+
+  return mshed_diff_align (na, nb, node_names_equal, &keys, MSHED_DIFF_GAP_PAIR_EQUAL);
+}
+
 static void
 diff_nodes (MshedDiff    *self,
             MshedModel   *a,
@@ -850,7 +875,7 @@ diff_nodes (MshedDiff    *self,
   mask = mshed_diff_table_mask (&t);
   na = (guint) (sa / stride);
   nb = (guint) (sb / stride);
-  pairs = mshed_diff_align (na, nb, node_names_equal, &keys, MSHED_DIFF_GAP_PAIR_EQUAL);
+  pairs = mshed_diff_align_nodes (a, b, na, nb);
   for (guint p = 0; p < pairs->len; p++)
     {
       MshedDiffPair pr = g_array_index (pairs, MshedDiffPair, p);

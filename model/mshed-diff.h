@@ -99,6 +99,8 @@ MshedDiff           *mshed_diff_documents   (MshedDocument          *a,
 void                 mshed_diff_free        (MshedDiff              *self);
 
 gboolean             mshed_diff_is_empty    (const MshedDiff        *self);
+/* The tolerance the differences were computed with (MshedDiffOptions). */
+double               mshed_diff_get_tolerance (const MshedDiff      *self);
 guint                mshed_diff_get_n_items (const MshedDiff        *self);
 const MshedDiffItem *mshed_diff_get_item    (const MshedDiff        *self,
                                              guint                   index);

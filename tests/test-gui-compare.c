@@ -23,6 +23,7 @@
 #include "mshed-renderer.h"
 #include "mshed-utf-tree.h"
 #include "test-require.h"
+#include "tests/hand-msh.h"
 
 static MshedApplication *app;
 
@@ -539,13 +540,18 @@ test_tree (void)
   fixture_teardown (&f);
 }
 
+/* The overlay's colours: orange or red (warm), green (only in the right model). */
 static gboolean
-warm (guint32 p)
+tinted (guint32  p,
+        gboolean green)
 {
   int r = (p >> 16) & 0xff, g = (p >> 8) & 0xff, b = p & 0xff;
 
-  return r > b + 50 && r > g + 20;
+  return green ? g > r + 40 && g > b + 20 : r > b + 50 && r > g + 20;
 }
+
+#define warm(p) tinted ((p), FALSE)
+#define green(p) tinted ((p), TRUE)
 
 /* Two deformable models differing in a point of level 1: the level chooser switches both
  * grids, the difference is marked only with level 1 chosen, and F7 reaches it (the level
@@ -632,6 +638,83 @@ test_dfm_level (void)
     n_warm += warm (pixels[i]);
   g_assert_cmpuint (n_warm, >, 20);
   widget_test_screenshot (GTK_WIDGET (f.window), "compare-dfm-ghost.png");
+  fixture_teardown (&f);
+}
+
+/* Two hand-made models, the right one with a node inserted before the others (its vertices,
+ * slot and batch first, so every later number shifts): the overlay colours only the new
+ * node's quad, green, and nothing orange or red (docs/diff.md §7). */
+static void
+ghost_inserted_node (void)
+{
+  static const HandMshNode left[] = {
+    { "hull", 0, 0, 0 }, { "turret", 4, 0, 0 }, { "gun", 8, 0, 0 },
+  };
+  static const HandMshNode right[] = {
+    { "new", 2, 0, 0 }, { "hull", 0, 0, 0 }, { "turret", 4, 0, 0 }, { "gun", 8, 0, 0 },
+  };
+  static const float corners[4][3] = { { 2, 0, -1 }, { 3, 0, -1 }, { 3, 0, 1 }, { 2, 0, 1 } };
+  Fixture f = { 0 };
+  g_autoptr(GPtrArray) previews = g_ptr_array_new ();
+  g_autoptr(GBytes) a = hand_msh_bytes (left, G_N_ELEMENTS (left));
+  g_autoptr(GBytes) b = hand_msh_bytes (right, G_N_ELEMENTS (right));
+  g_autofree guint32 *pixels = NULL;
+  float box[4] = { G_MAXFLOAT, G_MAXFLOAT, -G_MAXFLOAT, -G_MAXFLOAT };
+  guint inside = 0, outside = 0, n_warm = 0;
+  int w, h;
+  GtkWidget *view;
+
+  f.dir = g_dir_make_tmp ("mshed-compare-XXXXXX", NULL);
+  f.left = g_build_filename (f.dir, "left.msh", NULL);
+  f.right = g_build_filename (f.dir, "right.msh", NULL);
+  g_assert_true (g_file_set_contents (f.left, g_bytes_get_data (a, NULL),
+                                      (gssize) g_bytes_get_size (a), NULL));
+  g_assert_true (g_file_set_contents (f.right, g_bytes_get_data (b, NULL),
+                                      (gssize) g_bytes_get_size (b), NULL));
+  open_pair (&f);
+  click_button (&f, "Preview");
+  click_button (&f, "Overlay: the right model ghosted over the left one");
+  widget_test_iterate (300);
+  find_previews (GTK_WIDGET (f.window), previews);
+  g_assert_cmpuint (previews->len, ==, 2);
+  for (guint s = 0; s < 2; s++)
+    mshed_model_view_set_overlays (g_ptr_array_index (previews, s), MSHED_OVERLAY_SHADED);
+  gui_test_wait_settled (GTK_WIDGET (f.window));
+  view = g_ptr_array_index (previews, 1);
+  for (guint c = 0; c < 4; c++)  /* the new node's key is the identity */
+    {
+      float x, y;
+
+      g_assert_true (mshed_renderer_project (
+        mshed_model_view_get_renderer (MSHED_MODEL_VIEW (view)), gtk_widget_get_width (view),
+        gtk_widget_get_height (view), corners[c], &x, &y));
+      box[0] = MIN (box[0], x);
+      box[1] = MIN (box[1], y);
+      box[2] = MAX (box[2], x);
+      box[3] = MAX (box[3], y);
+    }
+  pixels = gui_test_grab (GTK_WIDGET (f.window), g_ptr_array_index (previews, 0), &w, &h);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      {
+        guint32 p = pixels[(gsize) y * w + x];
+
+        n_warm += warm (p);
+        if (green (p) && x >= box[0] - 2 && x <= box[2] + 2 && y >= box[1] - 2 &&
+            y <= box[3] + 2)
+          inside++;
+        else if (green (p))
+          outside++;
+      }
+  widget_test_screenshot (GTK_WIDGET (f.window), "compare-ghost-inserted-node.png");
+  if (g_getenv ("MSHED_TEST_SCREENSHOT_DIR"))  /* small and large, light and dark: 2 s */
+    screenshots (&f, "ghost-inserted-node");
+  g_test_message ("inserted node: %u green pixels inside (%.0f,%.0f)-(%.0f,%.0f), %u outside, "
+                  "%u orange or red, grab %dx%d", inside, box[0], box[1], box[2], box[3],
+                  outside, n_warm, w, h);
+  g_assert_cmpuint (inside, >, 100);
+  g_assert_cmpuint (outside, ==, 0);
+  g_assert_cmpuint (n_warm, ==, 0);
   fixture_teardown (&f);
 }
 
@@ -733,6 +816,7 @@ test_ghost_colours (void)
   g_assert_cmpuint (inside, >, 20);
   g_assert_cmpuint (outside, ==, 0);
   fixture_teardown (&f);
+  ghost_inserted_node ();
 }
 
 /* Writes the model generated into @path with an opaque resource ("notes", a type no schema

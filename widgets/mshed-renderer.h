@@ -18,6 +18,7 @@
 
 #include "mshed-anim.h"
 #include "mshed-camera.h"
+#include "mshed-diff-marks.h"
 #include "mshed-model.h"
 #include "mshed-render-scene.h"
 #include "mshed-selection.h"
@@ -127,14 +128,9 @@ void           mshed_renderer_set_weight_bone  (MshedRenderer       *self,
                                                 gint                 bone);
 gint           mshed_renderer_get_weight_bone  (MshedRenderer       *self);
 /* The compare window's ghost overlay (docs/diff.md §7): one mark per vertex of the scene,
- * MSHED_DIFF_MARK_*; marked geometry is coloured (orange: changed; only on this side: red, or
- * green when @added), the rest ghosted grey. NULL clears (normal shading). */
-typedef enum {
-  MSHED_DIFF_MARK_SAME,
-  MSHED_DIFF_MARK_CHANGED,
-  MSHED_DIFF_MARK_ONLY,
-} MshedDiffMark;
-
+ * MshedDiffMark (mshed_diff_marks_dup_vertex_marks); a triangle with a marked corner is
+ * coloured (orange: changed; only on this side: red, or green when @added), the rest ghosted
+ * grey. NULL clears (normal shading). */
 void           mshed_renderer_set_diff_marks   (MshedRenderer       *self,
                                                 const guint8        *marks,
                                                 guint                n_marks,

@@ -105,27 +105,6 @@ assert_only_mesh0_differs (const char *a_name,
   g_assert_true (na == NULL && nb == NULL);
 }
 
-/* Point @p's influences of Mesh0 as (bone, weight bits) pairs. */
-static GArray *
-point_influences (MshedDfm *dfm,
-                  guint     p)
-{
-  GArray *out = g_array_new (FALSE, FALSE, sizeof (guint32));
-  guint32 first, count;
-
-  g_assert_true (mshed_dfm_get_skin_range (dfm, 0, p, &first, &count));
-  for (guint32 k = 0; k < count; k++)
-    {
-      guint32 pair[2];
-      float w;
-
-      g_assert_true (mshed_dfm_get_influence (dfm, 0, first + k, &pair[0], &w));
-      memcpy (&pair[1], &w, 4);
-      g_array_append_vals (out, pair, 2);
-    }
-  return out;
-}
-
 /* The .gltf's embedded buffer ------------------------------------------------------------- */
 
 typedef struct {

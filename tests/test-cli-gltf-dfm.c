@@ -518,27 +518,6 @@ test_blender_edit (void)
   assert_same_files ("hand-edit.dfm", "hand-edit2.dfm");
 }
 
-/* Point @p's influences of Mesh0 as (bone, weight bits) pairs, in stored order. */
-static GArray *
-point_influences (MshedDfm *dfm,
-                  guint     p)
-{
-  GArray *out = g_array_new (FALSE, FALSE, sizeof (guint32));
-  guint32 first, count;
-
-  g_assert_true (mshed_dfm_get_skin_range (dfm, 0, p, &first, &count));
-  for (guint32 k = 0; k < count; k++)
-    {
-      guint32 pair[2];
-      float w;
-
-      g_assert_true (mshed_dfm_get_influence (dfm, 0, first + k, &pair[0], &w));
-      memcpy (&pair[1], &w, 4);
-      g_array_append_vals (out, pair, 2);
-    }
-  return out;
-}
-
 static gint
 compare_tri (gconstpointer a,
              gconstpointer b)

@@ -11,6 +11,7 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 
+#include "mshed-dfm.h"
 #include "mshed-document.h"
 #include "mshed-model.h"
 #include "mshed-utf.h"
@@ -77,6 +78,11 @@ gboolean  run_blender_roundtrip (const char        *in,
  * undo, redo gives back what @doc holds now. */
 void      assert_import_undo_redo (MshedDocument *doc,
                                    GBytes        *original);
+
+/* Point @p's influences at level 0 of @dfm as (bone, weight bits) pairs of guint32, in stored
+ * order. */
+GArray   *point_influences   (MshedDfm   *dfm,
+                              guint       p);
 
 /* The name an export gives node @node: Res10 decoded by iconv (not by our own Windows-1251
  * table), "node N" when empty. */

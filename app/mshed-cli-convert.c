@@ -100,6 +100,9 @@ print_report (const Request            *req,
                               triangles);
       g_string_append_printf (out, _("%s: the WEAR table of %u materials\n"), wear_written,
                               r->materials);
+      /* docs/dfm.md §16 "In mshed": the MSH conventions are unmeasured (msh.md §12) */
+      g_string_append (out, _("Triangles keep the DFM's winding and axes: which winding and "
+                               "axes MSH uses is not yet measured on game files\n"));
     }
   else
     g_string_append_printf (out, _("%s: %u bones, %u levels, %s triangles, %u materials\n"),

@@ -34,6 +34,7 @@ test_convert_dfm (void)
       g_assert_cmpint (run.status, ==, 0);
       g_assert_nonnull (strstr (run.out, "Not carried over:"));
       g_assert_nonnull (strstr (run.out, "bones with their skin weights"));
+      g_assert_nonnull (strstr (run.out, "Triangles keep the DFM's winding and axes"));
       assert_validates_clean (stat);
       g_assert_true (tmp_file_exists (stat) && tmp_file_exists (stat_wear));
       run_clear (&run);

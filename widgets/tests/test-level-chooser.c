@@ -83,9 +83,12 @@ test_documents (void)
   mshed_level_chooser_set_documents (c, docs, 3);
   g_assert_cmpuint (mshed_level_chooser_get_n_levels (c), ==, 6);
   g_assert_true (gtk_widget_get_visible (chooser));
-  g_assert_cmpstr (gtk_string_object_get_string (
-    g_list_model_get_item (gtk_drop_down_get_model (dropdown), 5)), ==, "Mesh5");
-  g_object_unref (g_list_model_get_item (gtk_drop_down_get_model (dropdown), 5));
+  {
+    g_autoptr(GtkStringObject) name = g_list_model_get_item (gtk_drop_down_get_model (dropdown),
+                                                            5);
+
+    g_assert_cmpstr (gtk_string_object_get_string (name), ==, "Mesh5");
+  }
   g_assert_true (mshed_level_chooser_set_level (c, 5));
   g_assert_cmpuint (notified, ==, 1);
   g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, 5);
